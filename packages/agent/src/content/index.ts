@@ -1,0 +1,9 @@
+export type {
+  ContentBlock,
+  FileBlock,
+  ImageBlock,
+  ImageMediaType,
+  TextBlock,
+  UserInput,
+  UserInputBlock,
+} from './content.ts';

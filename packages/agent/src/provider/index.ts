@@ -1,0 +1,20 @@
+export type {
+  AssistantMessage,
+  Message,
+  SystemMessage,
+  ToolCallRequest,
+  ToolResultMessage,
+  UserMessage,
+} from './message.ts';
+export type {
+  ChatEvent,
+  ChatOptions,
+  ChatRequest,
+  FinishReason,
+  ModelCapabilities,
+  ModelInfo,
+  ModelProvider,
+  ReasoningEffort,
+  ToolDefinition,
+  Usage,
+} from './model-provider.ts';
