@@ -1,0 +1,51 @@
+/** The arguments the dispatcher hands a tool, already parsed and checked against its schema. */
+export interface ToolInput {
+  callId: string;
+  toolName: string;
+  arguments: Readonly<Record<string, unknown>>;
+}
+
+/** What a tool returns (spec §3.3). Only programmatic tools may return `metadata`. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  metadata?: Readonly<Record<string, unknown>>;
+}
+
+export interface ToolContext {
+  /**
+   * Aborted when the call times out, and when the turn is cancelled. The dispatcher still waits
+   * for a running tool after a cancel (spec §6.2), so honouring this is how a long tool stops early.
+   */
+  signal: AbortSignal;
+  sessionId: string;
+  turnId: string;
+  /** The agent's working directory. */
+  cwd: string;
+  /** The YouYou home (`~/.youyou` unless overridden). */
+  home: string;
+}
+
+/**
+ * A capability the model may call (spec §3.3).
+ *
+ * @example
+ * const clock: ToolHandler = {
+ *   name: 'current_time',
+ *   description: 'Returns the current time as an ISO 8601 string.',
+ *   parameters: { type: 'object', properties: {}, additionalProperties: false },
+ *   mutating: false,
+ *   execute: () => ({ content: new Date().toISOString() }),
+ * };
+ */
+export interface ToolHandler {
+  readonly name: string;
+  readonly description: string;
+  /** A JSON Schema for the arguments object; arguments are validated before `execute`. */
+  readonly parameters: Readonly<Record<string, unknown>>;
+  /** True when the tool has side effects; one mutating call makes its whole batch serial. */
+  readonly mutating: boolean;
+  /** Overrides `toolTimeoutMs` for this tool. */
+  readonly timeoutMs?: number;
+  execute(input: ToolInput, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+}
