@@ -18,3 +18,7 @@ export type {
   ToolDefinition,
   Usage,
 } from './model-provider.ts';
+export { ModelRouter } from './model-router.ts';
+export type { RoutedModel } from './model-router.ts';
+export { guardedChat } from './guarded-chat.ts';
+export type { GuardOptions } from './guarded-chat.ts';

@@ -1,0 +1,126 @@
+import type { AgentConfig } from '../config/agent-config.ts';
+import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { Logger } from '../logging/index.ts';
+import { guardedChat, type ModelInfo, type ModelRouter } from '../provider/index.ts';
+import { applyCompaction, planCompaction, type CompactionPlan } from './compaction-plan.ts';
+import { DEFAULT_COMPACT_PROMPT } from './compaction-prompt.ts';
+import type { ContextManager } from './context-manager.ts';
+import { estimateTextTokens } from './token-estimate.ts';
+import { renderTranscript } from './transcript.ts';
+
+export interface CompactionResult {
+  strategy: 'summary' | 'truncation';
+  plan: CompactionPlan;
+  summary?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  messagesRemoved: number;
+}
+
+export interface CompactRequest {
+  context: ContextManager;
+  sessionModel: ModelInfo;
+  sessionId: string;
+  signal: AbortSignal;
+}
+
+/** Share of the window the verbatim tail may use after compaction. */
+const TAIL_SHARE = 0.25;
+/** Share of the summary model's window the transcript may use; the rest is room for the summary. */
+const TRANSCRIPT_SHARE = 0.6;
+const SUMMARY_ATTEMPTS = 3;
+const RECENT_USER_MESSAGES = 3;
+
+/**
+ * Shrinks the context (spec §4.2): BeforeCompact, then a summary by `compactModel` (or the session
+ * model), falling back to truncation when no summary can be had. The summary request's text never
+ * reaches the user's stream.
+ */
+export class Compactor {
+  readonly #router: ModelRouter;
+  readonly #hooks: HookRegistry;
+  readonly #config: AgentConfig;
+  readonly #logger: Logger;
+
+  constructor(router: ModelRouter, hooks: HookRegistry, config: AgentConfig, logger: Logger) {
+    this.#router = router;
+    this.#hooks = hooks;
+    this.#config = config;
+    this.#logger = logger;
+  }
+
+  /** Compacts, or returns `undefined` when a plugin aborted or there is nothing before the tail. */
+  async compact(request: CompactRequest): Promise<CompactionResult | undefined> {
+    const { context } = request;
+    const tokensBefore = context.estimatedTokens;
+    const { aborted } = await this.#hooks.run('BeforeCompact', {
+      sessionId: request.sessionId,
+      messageCount: context.messages.length,
+      estimatedTokens: tokensBefore,
+    });
+    if (aborted !== undefined) {
+      this.#logger.info({ pluginId: aborted.pluginId, reason: aborted.reason }, 'compaction skipped by plugin');
+      return undefined;
+    }
+    const plan = planCompaction(context.messages, context.sizes, {
+      tailBudget: Math.floor(request.sessionModel.contextWindow * TAIL_SHARE),
+      recentUserMessages: RECENT_USER_MESSAGES,
+    });
+    if (plan === undefined) return undefined;
+
+    const summary = await this.#summarise(request, plan);
+    const before = context.messages;
+    context.replace(applyCompaction(before, plan, summary));
+    return {
+      strategy: summary === undefined ? 'truncation' : 'summary',
+      plan,
+      ...(summary === undefined ? {} : { summary }),
+      tokensBefore,
+      tokensAfter: context.estimatedTokens,
+      messagesRemoved: plan.keptFrom - plan.keptUserMessages.length,
+    };
+  }
+
+  async #summarise(request: CompactRequest, plan: CompactionPlan): Promise<string | undefined> {
+    const modelId = this.#config.compactModel ?? request.sessionModel.id;
+    const route = this.#router.find(modelId);
+    if (route === undefined) {
+      this.#logger.warn({ modelId }, 'compact model is not served by any provider; truncating instead');
+      return undefined;
+    }
+    const prompt = this.#config.compactPrompt ?? DEFAULT_COMPACT_PROMPT;
+    const head = request.context.messages.slice(0, plan.keptFrom);
+    let budgetTokens = Math.floor(route.model.contextWindow * TRANSCRIPT_SHARE) - estimateTextTokens(prompt);
+    for (let attempt = 1; attempt <= SUMMARY_ATTEMPTS && budgetTokens > 0; attempt++) {
+      const transcript = renderTranscript(head, budgetTokens * 4);
+      let text = '';
+      let outcome: 'done' | 'overflow' | 'failed' = 'done';
+      for await (const event of guardedChat(
+        route.provider,
+        {
+          model: route.model.id,
+          systemPrompt: prompt,
+          messages: [{ role: 'user', content: [{ type: 'text', text: `Conversation transcript:\n\n${transcript}` }] }],
+          tools: [],
+        },
+        {
+          signal: request.signal,
+          firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
+          chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
+        },
+      )) {
+        if (event.type === 'text_delta') text += event.text;
+        else if (event.type === 'context_length_exceeded') outcome = 'overflow';
+        else if (event.type === 'error') {
+          outcome = 'failed';
+          this.#logger.warn({ modelId, error: event.error.toJSON() }, 'summary request failed; truncating instead');
+        }
+      }
+      if (request.signal.aborted) return undefined;
+      if (outcome === 'done' && text.trim() !== '') return text.trim();
+      if (outcome !== 'overflow') return undefined;
+      budgetTokens = Math.floor(budgetTokens / 2);
+    }
+    return undefined;
+  }
+}

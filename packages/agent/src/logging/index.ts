@@ -1,0 +1,2 @@
+export { silentLogger, stderrLogger } from './logger.ts';
+export type { Logger } from './logger.ts';

@@ -1,0 +1,37 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { AgentError } from '../errors/index.ts';
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+
+export type ArgumentValidator = (value: Record<string, unknown>) => string | undefined;
+
+/**
+ * Compiles a tool's JSON Schema once. The validator returns a readable message for the model, or
+ * `undefined` when the arguments are valid.
+ */
+export function compileArgumentValidator(toolName: string, schema: Readonly<Record<string, unknown>>): ArgumentValidator {
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new AgentError('INVALID_INPUT', `Tool '${toolName}' has an invalid parameters schema: ${String(error)}`, {
+      source: 'tool',
+      cause: error,
+      details: { toolName },
+    });
+  }
+  return (value) => (validate(value) ? undefined : describeErrors(validate.errors ?? []));
+}
+
+function describeErrors(errors: readonly ErrorObject[]): string {
+  return errors
+    .map((error) => {
+      const where = error.instancePath === '' ? 'arguments' : `arguments${error.instancePath}`;
+      const extra =
+        error.keyword === 'additionalProperties'
+          ? ` ('${String((error.params as { additionalProperty?: unknown }).additionalProperty)}')`
+          : '';
+      return `${where} ${error.message ?? 'is invalid'}${extra}`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,4 @@
+export type { ToolContext, ToolHandler, ToolInput, ToolOutput } from './tool-handler.ts';
+export { ToolDispatcher } from './tool-dispatcher.ts';
+export type { DispatchContext, ToolCallOutcome } from './tool-dispatcher.ts';
+export { MAX_TOOL_OUTPUT_BYTES, truncateOutput } from './truncate-output.ts';

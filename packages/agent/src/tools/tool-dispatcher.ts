@@ -1,0 +1,198 @@
+import { AgentError, type AgentErrorCode } from '../errors/index.ts';
+import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { ToolCallRequest, ToolDefinition } from '../provider/index.ts';
+import { compileArgumentValidator, type ArgumentValidator } from './argument-validator.ts';
+import type { ToolHandler, ToolOutput } from './tool-handler.ts';
+import { truncateOutput } from './truncate-output.ts';
+
+/** What one call produced; the dispatcher never throws, every failure is a result for the model. */
+export interface ToolCallOutcome {
+  callId: string;
+  toolName: string;
+  /** The arguments the tool ran with (after BeforeToolUse), when they parsed. */
+  arguments: Readonly<Record<string, unknown>> | undefined;
+  content: string;
+  isError: boolean;
+  durationMs: number;
+  metadata?: Readonly<Record<string, unknown>>;
+  errorCode?: AgentErrorCode;
+}
+
+export interface DispatchContext {
+  sessionId: string;
+  turnId: string;
+  cwd: string;
+  home: string;
+  /** The turn's cancellation signal; handed to every handler. */
+  signal: AbortSignal;
+}
+
+interface RegisteredTool {
+  handler: ToolHandler;
+  validate: ArgumentValidator;
+}
+
+/**
+ * The single place every tool call passes through, whatever registered the tool (spec §4.4):
+ * argument parsing and validation, BeforeToolUse/AfterToolUse, timeout, the 1 MB output cap.
+ */
+export class ToolDispatcher {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #hooks: HookRegistry;
+  readonly #defaultTimeoutMs: number;
+  readonly definitions: readonly ToolDefinition[];
+
+  constructor(tools: Iterable<ToolHandler>, hooks: HookRegistry, defaultTimeoutMs: number) {
+    const definitions: ToolDefinition[] = [];
+    for (const handler of tools) {
+      this.#tools.set(handler.name, { handler, validate: compileArgumentValidator(handler.name, handler.parameters) });
+      definitions.push({ name: handler.name, description: handler.description, parameters: handler.parameters });
+    }
+    this.definitions = definitions;
+    this.#hooks = hooks;
+    this.#defaultTimeoutMs = defaultTimeoutMs;
+  }
+
+  /** All read-only → concurrent; any mutating (or unknown) tool → the whole batch in model order. */
+  canRunConcurrently(calls: readonly ToolCallRequest[]): boolean {
+    return calls.every((call) => this.#tools.get(call.toolName)?.handler.mutating === false);
+  }
+
+  async dispatch(call: ToolCallRequest, context: DispatchContext): Promise<ToolCallOutcome> {
+    const startedAt = performance.now();
+    const outcome = await this.#execute(call, context, startedAt);
+    if (!this.#hooks.has('AfterToolUse')) return outcome;
+    const { data } = await this.#hooks.run('AfterToolUse', {
+      sessionId: context.sessionId,
+      turnId: context.turnId,
+      callId: call.callId,
+      toolName: call.toolName,
+      output: { content: outcome.content, isError: outcome.isError },
+      durationMs: outcome.durationMs,
+      success: !outcome.isError,
+    });
+    const output = data.output as unknown;
+    if (isOutputShape(output) && (output.content !== outcome.content || output.isError !== outcome.isError)) {
+      return { ...outcome, content: truncateOutput(output.content), isError: output.isError };
+    }
+    return outcome;
+  }
+
+  async #execute(call: ToolCallRequest, context: DispatchContext, startedAt: number): Promise<ToolCallOutcome> {
+    const fail = (code: AgentErrorCode, message: string, parsed?: Record<string, unknown>): ToolCallOutcome => ({
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: parsed,
+      content: `Error [${code}]: ${message}`,
+      isError: true,
+      durationMs: Math.round(performance.now() - startedAt),
+      errorCode: code,
+    });
+
+    const parsed = parseArguments(call.arguments);
+    if (typeof parsed === 'string') {
+      return fail('INVALID_INPUT', `The arguments for tool '${call.toolName}' are not a JSON object: ${parsed}`);
+    }
+    const registered = this.#tools.get(call.toolName);
+    if (registered === undefined) {
+      const known = [...this.#tools.keys()].join(', ') || 'none';
+      return fail('TOOL_NOT_FOUND', `There is no tool named '${call.toolName}'. Available tools: ${known}.`, parsed);
+    }
+
+    let args: Record<string, unknown> = parsed;
+    if (this.#hooks.has('BeforeToolUse')) {
+      const { data, aborted } = await this.#hooks.run('BeforeToolUse', {
+        sessionId: context.sessionId,
+        turnId: context.turnId,
+        callId: call.callId,
+        toolName: call.toolName,
+        arguments: parsed,
+      });
+      if (aborted !== undefined) {
+        return fail(
+          'TOOL_EXECUTION_ERROR',
+          `The call to '${call.toolName}' was blocked by plugin '${aborted.pluginId}': ${aborted.reason}`,
+          parsed,
+        );
+      }
+      if (!isPlainObject(data.arguments)) {
+        return fail('INVALID_INPUT', `A plugin rewrote the arguments of '${call.toolName}' into a non-object.`, parsed);
+      }
+      args = structuredClone(data.arguments as Record<string, unknown>);
+    }
+
+    const invalid = registered.validate(args);
+    if (invalid !== undefined) {
+      return fail('INVALID_INPUT', `Invalid arguments for tool '${call.toolName}': ${invalid}.`, args);
+    }
+
+    const handler = registered.handler;
+    const timeoutMs = handler.timeoutMs ?? this.#defaultTimeoutMs;
+    const timeout = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        timeout.abort(new AgentError('TOOL_TIMEOUT', `Tool '${call.toolName}' timed out after ${timeoutMs} ms.`));
+        resolve('timeout');
+      }, timeoutMs);
+    });
+    try {
+      const running = Promise.resolve().then(() =>
+        handler.execute(
+          { callId: call.callId, toolName: call.toolName, arguments: args },
+          {
+            signal: AbortSignal.any([context.signal, timeout.signal]),
+            sessionId: context.sessionId,
+            turnId: context.turnId,
+            cwd: context.cwd,
+            home: context.home,
+          },
+        ),
+      );
+      const output = await Promise.race([running, timedOut]);
+      if (output === 'timeout') {
+        running.catch(() => {}); // the handler may still settle after we gave up on it
+        return fail('TOOL_TIMEOUT', `Tool '${call.toolName}' timed out after ${timeoutMs} ms.`, args);
+      }
+      if (!isOutputShape(output, true)) {
+        return fail('TOOL_EXECUTION_ERROR', `Tool '${call.toolName}' returned an invalid output (expected { content: string }).`, args);
+      }
+      return {
+        callId: call.callId,
+        toolName: call.toolName,
+        arguments: args,
+        content: truncateOutput(output.content),
+        isError: output.isError === true,
+        durationMs: Math.round(performance.now() - startedAt),
+        ...(output.metadata === undefined ? {} : { metadata: output.metadata }),
+      };
+    } catch (error) {
+      const cause = AgentError.fromUnknown(error, 'TOOL_EXECUTION_ERROR', { source: 'tool' });
+      return fail(cause.code, `Tool '${call.toolName}' failed: ${cause.message}`, args);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function parseArguments(raw: string): Record<string, unknown> | string {
+  if (raw.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return isPlainObject(value) ? (value as Record<string, unknown>) : `got ${Array.isArray(value) ? 'an array' : typeof value}`;
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isOutputShape(value: unknown, optionalError = false): value is ToolOutput & { isError: boolean } {
+  if (!isPlainObject(value)) return false;
+  const output = value as Record<string, unknown>;
+  if (typeof output.content !== 'string') return false;
+  return optionalError ? output.isError === undefined || typeof output.isError === 'boolean' : typeof output.isError === 'boolean';
+}
