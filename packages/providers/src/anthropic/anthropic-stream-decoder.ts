@@ -1,0 +1,249 @@
+import { AgentError } from '@youyou/agent';
+import type { ChatEvent, FinishReason, Usage } from '@youyou/agent';
+import { streamErrorEvent } from '../http/index.ts';
+import type { StreamDecoder } from '../http/index.ts';
+import type { SseEvent } from '../sse/index.ts';
+import type { AnthropicReplyMetadata, ThinkingBlock } from './thinking-metadata.ts';
+
+type BlockState =
+  | { type: 'text' }
+  | { type: 'tool_use'; id: string; name: string; json: string; initialInput: unknown }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'other' };
+
+type Fields = Record<string, unknown>;
+
+const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
+
+function fields(value: unknown): Fields {
+  return typeof value === 'object' && value !== null ? (value as Fields) : {};
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * Decodes a Messages API stream: `text_delta` → text, `thinking_delta` → reasoning (the
+ * signature and any redacted thinking are kept for the next request in `done.providerMetadata`),
+ * `tool_use` blocks assembled from `input_json_delta` and emitted at `content_block_stop`, usage
+ * from `message_start` and `message_delta`, `message_stop` → done. An `error` event ends the
+ * stream with an error event (or the context-length signal); `ping` and unknown events are
+ * ignored, as the API's versioning policy asks.
+ *
+ * @example
+ * const decoder = new AnthropicStreamDecoder('anthropic', 'claude-sonnet-4-5');
+ */
+export class AnthropicStreamDecoder implements StreamDecoder {
+  readonly #providerId: string;
+  readonly #serverModel: string;
+  #finished = false;
+  #blocks: (BlockState | undefined)[] = [];
+  #inputTokens = 0;
+  #cacheReadTokens: number | undefined;
+  #cacheCreationTokens = 0;
+  #outputTokens = 0;
+  #sawUsage = false;
+  #stopReason: FinishReason | undefined;
+
+  constructor(providerId: string, serverModel: string) {
+    this.#providerId = providerId;
+    this.#serverModel = serverModel;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  decode(event: SseEvent, out: ChatEvent[]): void {
+    if (this.#finished) return;
+    let payload: Fields;
+    try {
+      payload = fields(JSON.parse(event.data));
+    } catch (error) {
+      this.#fail(
+        out,
+        `the server sent an event that is not valid JSON: ${JSON.stringify(event.data.slice(0, 120))}`,
+        error,
+      );
+      return;
+    }
+    const type = typeof payload['type'] === 'string' ? payload['type'] : event.event;
+    switch (type) {
+      case 'content_block_delta':
+        this.#delta(count(payload['index']) ?? 0, fields(payload['delta']), out);
+        break;
+      case 'content_block_start':
+        this.#start(count(payload['index']) ?? this.#blocks.length, fields(payload['content_block']), out);
+        break;
+      case 'content_block_stop':
+        this.#stop(count(payload['index']) ?? this.#blocks.length - 1, out);
+        break;
+      case 'message_start':
+        this.#readUsage(fields(fields(payload['message'])['usage']));
+        break;
+      case 'message_delta': {
+        const reason = fields(payload['delta'])['stop_reason'];
+        if (typeof reason === 'string') this.#stopReason = STOP_REASONS[reason] ?? 'other';
+        this.#readUsage(fields(payload['usage']));
+        break;
+      }
+      case 'message_stop':
+        this.#complete(out);
+        break;
+      case 'error': {
+        const error = fields(payload['error']);
+        out.push(
+          streamErrorEvent(this.#providerId, {
+            ...(typeof error['message'] === 'string' ? { message: error['message'] } : {}),
+            type: error['type'],
+          }),
+        );
+        this.#finished = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  end(out: ChatEvent[]): void {
+    if (this.#finished) return;
+    if (this.#stopReason !== undefined) {
+      this.#complete(out);
+      return;
+    }
+    this.#fail(out, 'the response stream ended before the reply was complete.', undefined, true);
+  }
+
+  #start(index: number, block: Fields, out: ChatEvent[]): void {
+    switch (block['type']) {
+      case 'text': {
+        this.#blocks[index] = { type: 'text' };
+        const initial = text(block['text']);
+        if (initial.length > 0) out.push({ type: 'text_delta', text: initial });
+        break;
+      }
+      case 'tool_use':
+        this.#blocks[index] = {
+          type: 'tool_use',
+          id: text(block['id']),
+          name: text(block['name']),
+          json: '',
+          initialInput: block['input'],
+        };
+        break;
+      case 'thinking': {
+        const thinking = text(block['thinking']);
+        this.#blocks[index] = { type: 'thinking', thinking, signature: text(block['signature']) };
+        if (thinking.length > 0) out.push({ type: 'reasoning_delta', text: thinking });
+        break;
+      }
+      case 'redacted_thinking':
+        this.#blocks[index] = { type: 'redacted_thinking', data: text(block['data']) };
+        break;
+      default:
+        this.#blocks[index] = { type: 'other' };
+        break;
+    }
+  }
+
+  #delta(index: number, delta: Fields, out: ChatEvent[]): void {
+    const block = this.#blocks[index];
+    switch (delta['type']) {
+      case 'text_delta': {
+        const value = text(delta['text']);
+        if (value.length > 0) out.push({ type: 'text_delta', text: value });
+        break;
+      }
+      case 'thinking_delta': {
+        const value = text(delta['thinking']);
+        if (block?.type === 'thinking') block.thinking += value;
+        if (value.length > 0) out.push({ type: 'reasoning_delta', text: value });
+        break;
+      }
+      case 'signature_delta':
+        if (block?.type === 'thinking') block.signature += text(delta['signature']);
+        break;
+      case 'input_json_delta':
+        if (block?.type === 'tool_use') block.json += text(delta['partial_json']);
+        break;
+      default:
+        break;
+    }
+  }
+
+  #stop(index: number, out: ChatEvent[]): void {
+    const block = this.#blocks[index];
+    if (block?.type !== 'tool_use') return;
+    let input = block.json;
+    if (input.trim().length === 0) {
+      const initial = block.initialInput;
+      input = typeof initial === 'object' && initial !== null ? JSON.stringify(initial) : '{}';
+    }
+    out.push({ type: 'tool_call', callId: block.id, toolName: block.name, arguments: input });
+  }
+
+  #readUsage(usage: Fields): void {
+    const input = count(usage['input_tokens']);
+    const output = count(usage['output_tokens']);
+    const cacheRead = count(usage['cache_read_input_tokens']);
+    const cacheCreation = count(usage['cache_creation_input_tokens']);
+    if (input !== undefined) this.#inputTokens = input;
+    if (output !== undefined) this.#outputTokens = output;
+    if (cacheRead !== undefined) this.#cacheReadTokens = cacheRead;
+    if (cacheCreation !== undefined) this.#cacheCreationTokens = cacheCreation;
+    if (input !== undefined || output !== undefined) this.#sawUsage = true;
+  }
+
+  #complete(out: ChatEvent[]): void {
+    const done: ChatEvent = { type: 'done' };
+    if (this.#sawUsage) {
+      const usage: Usage = {
+        // The API counts cached input apart from `input_tokens`; the agent wants the whole prompt.
+        inputTokens: this.#inputTokens + (this.#cacheReadTokens ?? 0) + this.#cacheCreationTokens,
+        outputTokens: this.#outputTokens,
+      };
+      if (this.#cacheReadTokens !== undefined) usage.cachedInputTokens = this.#cacheReadTokens;
+      done.usage = usage;
+    }
+    if (this.#stopReason !== undefined) done.finishReason = this.#stopReason;
+    const thinking: ThinkingBlock[] = [];
+    for (const block of this.#blocks) {
+      if (block?.type === 'thinking') {
+        thinking.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+      } else if (block?.type === 'redacted_thinking') {
+        thinking.push({ type: 'redacted_thinking', data: block.data });
+      }
+    }
+    if (thinking.length > 0) {
+      const metadata: AnthropicReplyMetadata = { anthropic: { model: this.#serverModel, thinking } };
+      done.providerMetadata = metadata;
+    }
+    out.push(done);
+    this.#finished = true;
+  }
+
+  #fail(out: ChatEvent[], message: string, cause?: unknown, retryable = false): void {
+    out.push({
+      type: 'error',
+      error: new AgentError('PROVIDER_ERROR', `${this.#providerId}: ${message}`, {
+        retryable,
+        ...(cause === undefined ? {} : { cause }),
+      }),
+    });
+    this.#finished = true;
+  }
+}

@@ -1,0 +1,1 @@
+export { fileAsText } from './file-text.ts';

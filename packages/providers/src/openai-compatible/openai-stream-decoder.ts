@@ -1,0 +1,249 @@
+import { AgentError } from '@youyou/agent';
+import type { ChatEvent, FinishReason, Usage } from '@youyou/agent';
+import { readServerError, streamErrorEvent } from '../http/index.ts';
+import type { StreamDecoder } from '../http/index.ts';
+import type { SseEvent } from '../sse/index.ts';
+
+interface PendingToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The fields of a `chat.completion.chunk` this decoder reads; everything is optional on the wire. */
+interface ChunkShape {
+  error?: unknown;
+  choices?: unknown;
+  usage?: unknown;
+}
+
+interface ChoiceShape {
+  index?: unknown;
+  delta?: {
+    content?: unknown;
+    reasoning_content?: unknown;
+    reasoning?: unknown;
+    tool_calls?: unknown;
+  } | null;
+  finish_reason?: unknown;
+  usage?: unknown;
+}
+
+interface ToolCallFragment {
+  index?: unknown;
+  id?: unknown;
+  function?: { name?: unknown; arguments?: unknown } | null;
+}
+
+const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
+  stop: 'stop',
+  tool_calls: 'tool_calls',
+  function_call: 'tool_calls',
+  length: 'length',
+  content_filter: 'content_filter',
+};
+
+function numberField(record: Record<string, unknown>, key: string): number | undefined {
+  const value = record[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+function nested(record: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = record[key];
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * Reads Chat Completions usage, including the cached-input counts DeepSeek
+ * (`prompt_cache_hit_tokens`) and Moonshot (`cached_tokens`) report their own way.
+ */
+export function readOpenAIUsage(value: unknown): Usage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const inputTokens = numberField(record, 'prompt_tokens');
+  const outputTokens = numberField(record, 'completion_tokens');
+  if (inputTokens === undefined && outputTokens === undefined) return undefined;
+  const usage: Usage = { inputTokens: inputTokens ?? 0, outputTokens: outputTokens ?? 0 };
+  const reasoningTokens = numberField(nested(record, 'completion_tokens_details'), 'reasoning_tokens');
+  if (reasoningTokens !== undefined) usage.reasoningTokens = reasoningTokens;
+  const cachedInputTokens =
+    numberField(nested(record, 'prompt_tokens_details'), 'cached_tokens') ??
+    numberField(record, 'prompt_cache_hit_tokens') ??
+    numberField(record, 'cached_tokens');
+  if (cachedInputTokens !== undefined) usage.cachedInputTokens = cachedInputTokens;
+  return usage;
+}
+
+/**
+ * Decodes a Chat Completions stream: `content` → text, `reasoning_content` or `reasoning` →
+ * reasoning, `tool_calls` fragments assembled by `index` (a fragment with a new `id` at a used
+ * index starts a new call, for servers that number every call 0), `usage` from the final chunk,
+ * `[DONE]` → done. An `error` object in a chunk, or a chunk that is not JSON, ends the stream
+ * with an error event.
+ *
+ * @example
+ * const decoder = new OpenAIStreamDecoder('local');
+ * const out: ChatEvent[] = [];
+ * decoder.decode({ event: 'message', data: '{"choices":[{"delta":{"content":"Hi"}}]}' }, out);
+ * // out: [{ type: 'text_delta', text: 'Hi' }]
+ */
+export class OpenAIStreamDecoder implements StreamDecoder {
+  readonly #providerId: string;
+  #finished = false;
+  #toolCalls: PendingToolCall[] = [];
+  #toolCallsEmitted = false;
+  #finishReason: FinishReason | undefined;
+  #usage: Usage | undefined;
+
+  constructor(providerId: string) {
+    this.#providerId = providerId;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  decode(event: SseEvent, out: ChatEvent[]): void {
+    if (this.#finished) return;
+    const data = event.data;
+    if (data === '[DONE]') {
+      this.#complete(out);
+      return;
+    }
+    let chunk: ChunkShape;
+    try {
+      chunk = JSON.parse(data) as ChunkShape;
+    } catch (error) {
+      this.#fail(out, `the server sent a stream chunk that is not valid JSON: ${excerpt(data)}`, error);
+      return;
+    }
+    if (typeof chunk !== 'object' || chunk === null) {
+      this.#fail(out, `the server sent a stream chunk that is not a JSON object: ${excerpt(data)}`);
+      return;
+    }
+    if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') {
+      out.push(streamErrorEvent(this.#providerId, readServerError(chunk)));
+      this.#finished = true;
+      return;
+    }
+    const choices = chunk.choices;
+    if (Array.isArray(choices)) {
+      for (const choice of choices as ChoiceShape[]) {
+        if (typeof choice !== 'object' || choice === null) continue;
+        if (typeof choice.index === 'number' && choice.index !== 0) continue;
+        this.#decodeChoice(choice, out);
+        if (this.#finished) return;
+      }
+    }
+    if (chunk.usage !== undefined && chunk.usage !== null)
+      this.#usage = readOpenAIUsage(chunk.usage) ?? this.#usage;
+  }
+
+  end(out: ChatEvent[]): void {
+    if (this.#finished) return;
+    if (this.#finishReason !== undefined) {
+      this.#complete(out);
+      return;
+    }
+    out.push({
+      type: 'error',
+      error: new AgentError(
+        'PROVIDER_ERROR',
+        `${this.#providerId}: the response stream ended before the reply was complete.`,
+        { retryable: true },
+      ),
+    });
+    this.#finished = true;
+  }
+
+  #decodeChoice(choice: ChoiceShape, out: ChatEvent[]): void {
+    const delta = choice.delta;
+    if (typeof delta === 'object' && delta !== null) {
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning.length > 0)
+        out.push({ type: 'reasoning_delta', text: reasoning });
+      const content = delta.content;
+      if (typeof content === 'string' && content.length > 0) out.push({ type: 'text_delta', text: content });
+      if (Array.isArray(delta.tool_calls)) {
+        for (const fragment of delta.tool_calls as ToolCallFragment[]) this.#addFragment(fragment);
+      }
+    }
+    if (choice.usage !== undefined && choice.usage !== null) {
+      this.#usage = readOpenAIUsage(choice.usage) ?? this.#usage;
+    }
+    const reason = choice.finish_reason;
+    if (typeof reason === 'string' && reason.length > 0) {
+      if (reason === 'error') {
+        this.#fail(out, 'the server ended the reply with an error', undefined, true);
+        return;
+      }
+      this.#finishReason = FINISH_REASONS[reason] ?? 'other';
+      this.#emitToolCalls(out);
+    }
+  }
+
+  #addFragment(fragment: ToolCallFragment): void {
+    if (typeof fragment !== 'object' || fragment === null) return;
+    const id = typeof fragment.id === 'string' ? fragment.id : '';
+    let index = typeof fragment.index === 'number' ? fragment.index : this.#toolCalls.length - (id ? 0 : 1);
+    if (index < 0) index = 0;
+    let call = this.#toolCalls[index];
+    if (call !== undefined && id.length > 0 && call.id.length > 0 && id !== call.id) {
+      index = this.#toolCalls.length;
+      call = undefined;
+    }
+    if (call === undefined) {
+      call = { id, name: '', arguments: '' };
+      this.#toolCalls[index] = call;
+    } else if (call.id.length === 0) {
+      call.id = id;
+    }
+    const fn = fragment.function;
+    if (typeof fn === 'object' && fn !== null) {
+      if (typeof fn.name === 'string' && call.name.length === 0) call.name = fn.name;
+      if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+    }
+  }
+
+  #emitToolCalls(out: ChatEvent[]): void {
+    if (this.#toolCallsEmitted) return;
+    this.#toolCallsEmitted = true;
+    this.#toolCalls.forEach((call, index) => {
+      if (call === undefined) return;
+      out.push({
+        type: 'tool_call',
+        callId: call.id.length > 0 ? call.id : `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
+        toolName: call.name,
+        arguments: call.arguments.trim().length > 0 ? call.arguments : '{}',
+      });
+    });
+  }
+
+  #complete(out: ChatEvent[]): void {
+    this.#emitToolCalls(out);
+    let finishReason = this.#finishReason;
+    if (this.#toolCalls.length > 0 && (finishReason === undefined || finishReason === 'stop')) {
+      finishReason = 'tool_calls';
+    }
+    const done: ChatEvent = { type: 'done' };
+    if (this.#usage !== undefined) done.usage = this.#usage;
+    if (finishReason !== undefined) done.finishReason = finishReason;
+    out.push(done);
+    this.#finished = true;
+  }
+
+  #fail(out: ChatEvent[], message: string, cause?: unknown, retryable = false): void {
+    out.push({
+      type: 'error',
+      error: new AgentError('PROVIDER_ERROR', `${this.#providerId}: ${message}`, {
+        retryable,
+        ...(cause === undefined ? {} : { cause }),
+      }),
+    });
+    this.#finished = true;
+  }
+}
+
+function excerpt(data: string): string {
+  return data.length > 120 ? `${JSON.stringify(data.slice(0, 120))}…` : JSON.stringify(data);
+}

@@ -1,0 +1,1 @@
+export { decodeAnthropicStream, decodeOpenAIStream, decodeRecordedStream } from './decode-recorded-stream.ts';

@@ -1,0 +1,3 @@
+export { SseParser } from './sse-parser.ts';
+export type { SseEvent } from './sse-parser.ts';
+export { readSse, readSseBatches } from './sse-stream.ts';
