@@ -1,23 +1,59 @@
-export * from './errors/index.ts';
-export * from './content/index.ts';
-export * from './provider/index.ts';
-export type { ToolContext, ToolHandler, ToolInput, ToolOutput } from './tools/tool-handler.ts';
-export type { SkillDefinition } from './skills/skill-definition.ts';
-export { Continue, HOOK_NAMES, abort, continueWith } from './hooks/hook-types.ts';
+// The public surface of @youyou/agent; nothing else is imported from outside the package.
+export { AGENT_ERROR_CODES, AgentError, isAgentError } from './errors/index.ts';
+export type { AgentErrorCode, AgentErrorJSON, AgentErrorOptions, AgentErrorSource } from './errors/index.ts';
+
+export { detectImageFormat, MAX_FILE_BYTES, MAX_IMAGE_BYTES, resolveAllowedPath } from './content/index.ts';
+export type { ContentBlock, FileBlock, ImageBlock, ImageMediaType, TextBlock, UserInput, UserInputBlock } from './content/index.ts';
+
 export type {
-  HookData,
-  HookHandler,
-  HookMutableFields,
-  HookName,
-  HookPayload,
-  HookPayloads,
-  HookResult,
-} from './hooks/hook-types.ts';
-export type { HookTap, Plugin, PluginConfig } from './plugins/plugin.ts';
-export type * from './session/session-record.ts';
-export type { SessionPage, SessionStorage, SessionSummary } from './session/session-storage.ts';
-export type { Memory, MemoryInput, MemoryStorage } from './memory/memory-storage.ts';
-export type * from './events/agent-event.ts';
-export { DEFAULT_AGENT_CONFIG } from './config/agent-config.ts';
-export type { AgentConfig } from './config/agent-config.ts';
-export type * from './builder/component-source.ts';
+  AssistantMessage,
+  ChatEvent,
+  ChatOptions,
+  ChatRequest,
+  FinishReason,
+  Message,
+  ModelCapabilities,
+  ModelInfo,
+  ModelProvider,
+  ReasoningEffort,
+  SystemMessage,
+  ToolCallRequest,
+  ToolDefinition,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from './provider/index.ts';
+
+export { MAX_TOOL_OUTPUT_BYTES, truncateOutput } from './tools/index.ts';
+export type { ToolContext, ToolHandler, ToolInput, ToolOutput } from './tools/index.ts';
+
+export { parseSkillInvocation } from './skills/index.ts';
+export type { SkillDefinition, SkillInvocation } from './skills/index.ts';
+
+export { abort, Continue, continueWith, HOOK_NAMES } from './hooks/index.ts';
+export type { HookData, HookHandler, HookMutableFields, HookName, HookPayload, HookPayloads, HookResult } from './hooks/index.ts';
+export type { HookTap, Plugin, PluginConfig } from './plugins/index.ts';
+
+export { DEFAULT_COMPACT_PROMPT } from './context/index.ts';
+export { PROMPT_LAYERS } from './prompt/index.ts';
+export type { PromptLayer, PromptSection, SystemPrompt } from './prompt/index.ts';
+
+export { GLOBAL_NAMESPACE } from './memory/index.ts';
+export type { Memory, MemoryInput, MemoryStorage } from './memory/index.ts';
+
+export { InMemoryMemoryStorage, InMemorySessionStorage, rankMemories, summarizeRecords } from './storage/index.ts';
+export type { SummaryAccumulator } from './storage/index.ts';
+
+export { Agent, FAILED_NOTE, INTERRUPTED_NOTE, rebuildContext, Session, Turn } from './session/index.ts';
+export type * from './session/index.ts';
+
+export type * from './events/index.ts';
+
+export { DEFAULT_AGENT_CONFIG, validateConfig } from './config/index.ts';
+export type { AgentConfig } from './config/index.ts';
+
+export { AgentBuilder, defaultHome } from './builder/index.ts';
+export type * from './builder/index.ts';
+
+export { silentLogger, stderrLogger } from './logging/index.ts';
+export type { Logger } from './logging/index.ts';

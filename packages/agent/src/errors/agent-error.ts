@@ -23,7 +23,9 @@ export const AGENT_ERROR_CODES = [
   'REQUEST_CANCELLED',
   'FILE_TOO_LARGE',
   'PATH_NOT_ALLOWED',
+  // Beyond spec §10: a bad argument from the caller, and a turn stopped by a plugin's Abort.
   'INVALID_INPUT',
+  'HOOK_ABORTED',
 ] as const;
 
 export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[number];
@@ -40,6 +42,7 @@ const SOURCE_BY_CODE: Partial<Record<AgentErrorCode, AgentErrorSource>> = {
   TOOL_TIMEOUT: 'tool',
   TOOL_NOT_FOUND: 'tool',
   PLUGIN_INIT_FAILED: 'plugin',
+  HOOK_ABORTED: 'plugin',
   STORAGE_ERROR: 'storage',
   STORAGE_DUPLICATE: 'storage',
   SESSION_NOT_FOUND: 'storage',

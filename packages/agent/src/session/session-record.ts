@@ -37,6 +37,8 @@ export interface AssistantMessageRecord extends RecordBase {
   content: string;
   reasoning?: string;
   status: 'complete' | 'incomplete';
+  /** Why an incomplete reply stopped; decides the note added after it on resume. */
+  interruptedBy?: 'cancel' | 'error';
   providerMetadata?: Readonly<Record<string, unknown>>;
 }
 

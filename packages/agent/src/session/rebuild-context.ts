@@ -1,0 +1,85 @@
+import { applyCompaction } from '../context/compaction-plan.ts';
+import type { AssistantMessage, Message, ToolCallRequest } from '../provider/index.ts';
+import type { SessionRecord } from './session-record.ts';
+
+/** Added after a reply that was cut short, so the model knows its last answer is unfinished (spec §3.7). */
+export const INTERRUPTED_NOTE = '[This message was interrupted because the user cancelled it.]';
+export const FAILED_NOTE = '[This message was interrupted by an error before it finished.]';
+
+export interface RebuiltSession {
+  messages: Message[];
+  modelId: string | undefined;
+  title: string | undefined;
+  turnCount: number;
+}
+
+/**
+ * Replays stored records into the exact message list the live session had: interruption notes after
+ * incomplete replies (and their tool results), compactions applied where they happened.
+ */
+export function rebuildContext(records: readonly SessionRecord[]): RebuiltSession {
+  let messages: Message[] = [];
+  let modelId: string | undefined;
+  let title: string | undefined;
+  const turns = new Set<string>();
+  let assistant: { message: AssistantMessage; calls: ToolCallRequest[] } | undefined;
+  let pendingNote: string | undefined;
+
+  const closeAssistant = (): void => {
+    if (pendingNote !== undefined) messages.push({ role: 'system', content: pendingNote });
+    pendingNote = undefined;
+    assistant = undefined;
+  };
+
+  for (const record of records) {
+    switch (record.type) {
+      case 'metadata':
+        if (record.kind === 'session_created') modelId = record.modelId;
+        else if (record.kind === 'title') title = record.title;
+        else {
+          closeAssistant();
+          messages = applyCompaction(messages, { keptFrom: record.keptFrom, keptUserMessages: [...record.keptUserMessages] }, record.summary);
+        }
+        break;
+      case 'user_message':
+        closeAssistant();
+        turns.add(record.turnId);
+        messages.push({ role: 'user', content: record.content });
+        break;
+      case 'system_message':
+        closeAssistant();
+        messages.push({ role: 'system', content: record.content });
+        break;
+      case 'assistant_message': {
+        closeAssistant();
+        const calls: ToolCallRequest[] = [];
+        const message: AssistantMessage = {
+          role: 'assistant',
+          content: record.content,
+          ...(record.reasoning === undefined ? {} : { reasoning: record.reasoning }),
+          toolCalls: calls,
+          status: record.status,
+          ...(record.providerMetadata === undefined ? {} : { providerMetadata: record.providerMetadata }),
+        };
+        messages.push(message);
+        assistant = { message, calls };
+        if (record.status === 'incomplete') pendingNote = record.interruptedBy === 'error' ? FAILED_NOTE : INTERRUPTED_NOTE;
+        break;
+      }
+      case 'tool_call':
+        assistant?.calls.push({ callId: record.callId, toolName: record.toolName, arguments: record.arguments });
+        break;
+      case 'tool_result':
+        messages.push({
+          role: 'tool',
+          callId: record.callId,
+          toolName: record.toolName,
+          content: record.content,
+          isError: record.isError,
+        });
+        break;
+    }
+  }
+  closeAssistant();
+  return { messages, modelId, title, turnCount: turns.size };
+}

@@ -1,0 +1,51 @@
+import type { AgentConfig } from '../config/agent-config.ts';
+import type { Compactor } from '../context/compactor.ts';
+import type { ContextManager } from '../context/context-manager.ts';
+import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { Logger } from '../logging/index.ts';
+import type { Memory } from '../memory/memory-storage.ts';
+import type { MemoryManager } from '../memory/memory-manager.ts';
+import type { SystemPrompt, SystemPromptBuilder } from '../prompt/index.ts';
+import type { Message, RoutedModel } from '../provider/index.ts';
+import type { SkillDefinition } from '../skills/skill-definition.ts';
+import type { ToolDispatcher } from '../tools/tool-dispatcher.ts';
+import type { SessionWriter } from './session-writer.ts';
+
+/** What a session runs with; fixed when the session starts (new components wait for the next one). */
+export interface SessionRuntime {
+  model: RoutedModel;
+  dispatcher: ToolDispatcher;
+  skills: ReadonlyMap<string, SkillDefinition>;
+  hooks: HookRegistry;
+  compactor: Compactor;
+  memory: MemoryManager;
+  prompt: SystemPromptBuilder;
+  config: AgentConfig;
+  logger: Logger;
+  cwd: string;
+  home: string;
+  /** Where attached files and images may come from. */
+  allowedRoots: readonly string[];
+  namespace: string;
+}
+
+/** A session's mutable state, shared by its turns. */
+export interface SessionState {
+  readonly sessionId: string;
+  readonly runtime: SessionRuntime;
+  readonly context: ContextManager;
+  readonly writer: SessionWriter;
+  /** The next event sequence number. */
+  sequence: number;
+  memories: readonly Memory[];
+  systemPrompt: SystemPrompt | undefined;
+  /** Messages not yet seen by memory extraction. */
+  unextracted: Message[];
+  completedTurns: number;
+  titled: boolean;
+}
+
+export function appendMessage(state: SessionState, message: Message): void {
+  state.context.append(message);
+  if (state.runtime.memory.enabled) state.unextracted.push(message);
+}

@@ -1,0 +1,53 @@
+import type { ContentBlock, UserInput } from '../content/content.ts';
+import { resolveInput } from '../content/resolve-input.ts';
+import { AgentError } from '../errors/index.ts';
+import { parseSkillInvocation, unescapeSlash } from '../skills/skill-invocation.ts';
+import type { SkillDefinition } from '../skills/skill-definition.ts';
+import type { SessionRuntime } from './session-runtime.ts';
+
+export interface PreparedInput {
+  content: ContentBlock[];
+  skills: { skill: SkillDefinition; arguments: string | undefined }[];
+  /** The user's text, for TurnStart and the title. */
+  text: string;
+}
+
+/**
+ * Reads and checks a turn's input before anything is stored or sent: files and images (spec §8),
+ * skills (SKILL_NOT_FOUND), and the model's capabilities (MODEL_NOT_SUPPORTED).
+ */
+export async function prepareInput(input: UserInput, runtime: SessionRuntime): Promise<PreparedInput> {
+  const resolved = await resolveInput(input, { cwd: runtime.cwd, allowedRoots: runtime.allowedRoots }, parseSkillInvocation).catch(
+    (error: unknown) => {
+      throw AgentError.fromUnknown(error, 'INVALID_INPUT');
+    },
+  );
+  const skills = resolved.skills.map((requested) => {
+    const skill = runtime.skills.get(requested.name);
+    if (skill === undefined) {
+      const known = [...runtime.skills.keys()].map((name) => `/${name}`).join(', ') || 'none';
+      throw new AgentError('SKILL_NOT_FOUND', `There is no skill named '/${requested.name}'. Available skills: ${known}.`, {
+        details: { skill: requested.name },
+      });
+    }
+    return { skill, arguments: requested.arguments };
+  });
+  const model = runtime.model.model;
+  if (resolved.content.some((block) => block.type === 'image') && !model.capabilities.vision) {
+    throw new AgentError('MODEL_NOT_SUPPORTED', `Model '${model.id}' does not accept images.`, {
+      details: { modelId: model.id, capability: 'vision' },
+    });
+  }
+  if (resolved.content.some((block) => block.type === 'file' && block.text === undefined) && model.capabilities.documents !== true) {
+    throw new AgentError('MODEL_NOT_SUPPORTED', `Model '${model.id}' does not accept binary documents; attach text files instead.`, {
+      details: { modelId: model.id, capability: 'documents' },
+    });
+  }
+  const content = resolved.content.map((block) => (block.type === 'text' ? { ...block, text: unescapeSlash(block.text) } : block));
+  return { content, skills, text: unescapeSlash(resolved.text) };
+}
+
+/** The skill prompt as injected into the turn's context. */
+export function skillMessage(skill: SkillDefinition, skillArguments: string | undefined): string {
+  return `<skill name="${skill.name}">\n${skill.prompt}\n</skill>${skillArguments === undefined ? '' : `\n${skillArguments}`}`;
+}

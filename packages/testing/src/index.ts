@@ -1,0 +1,2 @@
+export * from './scripted-provider/index.ts';
+export * from './temp-home/index.ts';
