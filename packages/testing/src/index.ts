@@ -1,2 +1,3 @@
 export * from './scripted-provider/index.ts';
 export * from './temp-home/index.ts';
+export * from './fake-servers/index.ts';
