@@ -40,7 +40,7 @@ const CMD_META_CHARACTERS = /([()\][%!^"`<>&|;, *?])/g;
  *   command: './run.cmd', args: ['a b'], componentDirectory: 'C:\\tools\\greet',
  *   platform: 'win32', exists: () => false,
  * });
- * // → { file: 'cmd.exe', args: ['/d', '/s', '/c', '"C:\\tools\\greet\\run.cmd ^"a^ b^""'],
+ * // → { file: 'cmd.exe', args: ['/d', '/s', '/c', '"C:\\tools\\greet\\run.cmd ^^^"a^^^ b^^^""'],
  * //     windowsVerbatimArguments: true }
  */
 export function resolveScriptCommand(input: CommandResolutionInput): ResolvedCommand {
