@@ -142,7 +142,7 @@ export class AgentBuilder {
     const config = effectiveConfig(this.#config, loaded);
     if (config.defaultModel !== undefined) router.route(config.defaultModel);
     // Validate the merge before any plugin initialises, so a bad registration starts nothing.
-    assemble(assembly, loaded, new Map());
+    assemble(assembly, loaded);
     const lifecycle = new PluginLifecycle(this.#logger);
     const applied = await lifecycle.initialize(
       this.#plugins.map(({ plugin, defaultConfig }) => ({

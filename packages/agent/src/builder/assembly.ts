@@ -72,17 +72,18 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 /**
  * Builds a snapshot from registrations and loaded files. Programmatic plugins were applied once at
  * build (`applied`); file plugins are applied here, so each new session sees the files as they are.
+ * Without `applied` it only validates: no plugin is applied.
  */
 export function assemble(
   input: AssemblyInput,
   loaded: LoadedComponents | undefined,
-  applied: ReadonlyMap<Plugin, AppliedPlugin>,
+  applied?: ReadonlyMap<Plugin, AppliedPlugin>,
 ): ComponentSnapshot {
   const config = effectiveConfig(input.programmaticConfig, loaded);
   const composed = composeComponents(input.programmatic, loaded, config.pluginConfigs);
   const taps: HookTapRecord[] = [];
-  for (const { plugin, config: pluginConfig } of composed.plugins) {
-    const pluginTaps = (applied.get(plugin) ?? applyPlugin(plugin)).taps;
+  for (const { plugin, config: pluginConfig } of applied === undefined ? [] : composed.plugins) {
+    const pluginTaps = (applied?.get(plugin) ?? applyPlugin(plugin)).taps;
     for (const tap of pluginTaps) taps.push({ ...tap, pluginConfig });
   }
   const hooks = new HookRegistry(taps, input.logger);
