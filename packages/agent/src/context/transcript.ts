@@ -2,6 +2,8 @@ import type { Message } from '../provider/index.ts';
 
 /** Longest tool result or file text copied into a summary transcript, per entry. */
 const ENTRY_LIMIT = 4_000;
+/** The least of a cut entry worth keeping. */
+const MIN_PARTIAL_ENTRY = 200;
 
 function clip(text: string): string {
   return text.length <= ENTRY_LIMIT ? text : `${text.slice(0, ENTRY_LIMIT)} […${text.length - ENTRY_LIMIT} more characters]`;
@@ -43,7 +45,10 @@ export function renderTranscript(messages: readonly Message[], maxCharacters: nu
     if (message === undefined) continue;
     const entry = renderTranscriptEntry(message);
     if (length + entry.length > maxCharacters) {
-      entries.push('[… earlier messages omitted …]');
+      // Keep the start of the entry that does not fit whole, so a huge message is not lost entirely.
+      const room = maxCharacters - length;
+      if (room >= MIN_PARTIAL_ENTRY) entries.push(`${entry.slice(0, room)} […]`);
+      if (index > 0) entries.push('[… earlier messages omitted …]');
       break;
     }
     entries.push(entry);

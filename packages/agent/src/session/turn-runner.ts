@@ -247,6 +247,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
       if (overflow !== undefined && reply.text === '' && reply.calls.length === 0) {
         // The fallback trigger (spec §4.2): compact, then retry this request once.
         partial = undefined;
+        summary.modelCalls--;
         if (overflowRetried) {
           throw new AgentError('PROVIDER_ERROR', `The request still exceeds the context window of '${model.model.id}' after compaction: ${overflow}`, {
             retryable: false,
