@@ -81,6 +81,10 @@ async function writeFrames(
   response.flushHeaders();
   const closed = new AbortController();
   response.once('close', () => closed.abort());
+  let flushed = Promise.resolve();
+  const write = (bytes: Buffer): void => {
+    flushed = new Promise((resolve) => response.write(bytes, () => resolve()));
+  };
   try {
     for (const frame of frames) {
       if (closed.signal.aborted) return;
@@ -89,18 +93,21 @@ async function writeFrames(
           await sleep(frame.ms, undefined, { signal: closed.signal });
           break;
         case 'cut':
+          // Let what was written reach the client first: the cut comes after the partial reply.
+          await flushed;
+          await sleep(20, undefined, { signal: closed.signal });
           if (frame.mode === 'reset') response.socket?.destroy();
           else response.end();
           return;
         case 'data': {
           const bytes = Buffer.from(frame.text, 'utf8');
           if (splitBytes === undefined || splitBytes <= 0) {
-            response.write(bytes);
+            write(bytes);
             break;
           }
           for (let start = 0; start < bytes.length; start += splitBytes) {
             if (closed.signal.aborted) return;
-            response.write(bytes.subarray(start, start + splitBytes));
+            write(bytes.subarray(start, start + splitBytes));
             // A turn of the event loop between pieces so they leave as separate TCP segments.
             await nextTurn();
           }
