@@ -21,7 +21,11 @@ async function buildError(promise: Promise<unknown>): Promise<AgentError> {
   return error as AgentError;
 }
 
-const skill = (name: string, requiredTools: string[] = [], overrides: Partial<SkillDefinition> = {}): SkillDefinition => ({
+const skill = (
+  name: string,
+  requiredTools: string[] = [],
+  overrides: Partial<SkillDefinition> = {},
+): SkillDefinition => ({
   name,
   displayName: name,
   description: `The ${name} skill.`,
@@ -41,7 +45,9 @@ const plugin = (id: string, overrides: Partial<Plugin> = {}): Plugin => ({
 
 const emptyLayer = { tools: [], skills: [], plugins: [] };
 
-function source(loaded: Partial<LoadedComponents>): ComponentSource & { loads: number; set(next: Partial<LoadedComponents>): void } {
+function source(
+  loaded: Partial<LoadedComponents>,
+): ComponentSource & { loads: number; set(next: Partial<LoadedComponents>): void } {
   let current = loaded;
   const result = {
     loads: 0,
@@ -64,7 +70,10 @@ describe('build validation (spec §6.1)', () => {
 
   it('two providers with one id fail with NAME_CONFLICT', async () => {
     const { builder } = await testBuilder({
-      providers: [new ScriptedProvider({ id: 'p' }), new ScriptedProvider({ id: 'p', models: [scriptedModel('other')] })],
+      providers: [
+        new ScriptedProvider({ id: 'p' }),
+        new ScriptedProvider({ id: 'p', models: [scriptedModel('other')] }),
+      ],
     });
     const error = await buildError(builder.build());
     expect(error.code).toBe('NAME_CONFLICT');
@@ -96,7 +105,10 @@ describe('build validation (spec §6.1)', () => {
   });
 
   it('a skill whose tool is not registered fails with SKILL_DEPENDENCY_NOT_MET', async () => {
-    const { builder } = await testBuilder({ tools: [tool('read')], skills: [skill('deploy', ['read', 'shell'])] });
+    const { builder } = await testBuilder({
+      tools: [tool('read')],
+      skills: [skill('deploy', ['read', 'shell'])],
+    });
     const error = await buildError(builder.build());
     expect(error.code).toBe('SKILL_DEPENDENCY_NOT_MET');
     expect(error.details).toMatchObject({ skill: 'deploy', missingTools: ['shell'] });
@@ -127,7 +139,9 @@ describe('build validation (spec §6.1)', () => {
   });
 
   it('a tool with an invalid JSON Schema fails the build with INVALID_INPUT', async () => {
-    const { builder } = await testBuilder({ tools: [tool('bad', undefined, { parameters: { type: 'no-such-type' } })] });
+    const { builder } = await testBuilder({
+      tools: [tool('bad', undefined, { parameters: { type: 'no-such-type' } })],
+    });
     const error = await buildError(builder.build());
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.message).toContain("'bad'");
@@ -143,7 +157,9 @@ describe('build validation (spec §6.1)', () => {
         },
         shutdown: () => void order.push(`shutdown ${id}`),
       });
-    const { builder } = await testBuilder({ plugins: [lifecycle('a'), lifecycle('b'), lifecycle('c', true), lifecycle('d')] });
+    const { builder } = await testBuilder({
+      plugins: [lifecycle('a'), lifecycle('b'), lifecycle('c', true), lifecycle('d')],
+    });
     const error = await buildError(builder.build());
     expect(error.code).toBe('PLUGIN_INIT_FAILED');
     expect(error.message).toContain('no database');
@@ -159,7 +175,10 @@ describe('build validation (spec §6.1)', () => {
         shutdown: () => void order.push(`shutdown ${id}`),
       });
     const { agent } = await testAgent({
-      plugins: [{ plugin: lifecycle('a'), config: { level: 1 } }, { plugin: lifecycle('b'), config: { level: 1 } }],
+      plugins: [
+        { plugin: lifecycle('a'), config: { level: 1 } },
+        { plugin: lifecycle('b'), config: { level: 1 } },
+      ],
       config: { pluginConfigs: { b: { level: 2 } } },
     });
     await agent.shutdown();
@@ -177,7 +196,9 @@ describe('build validation (spec §6.1)', () => {
 describe('model routing', () => {
   it('a session on a model of the second provider talks to that provider', async () => {
     const first = new ScriptedProvider({ id: 'first', models: [scriptedModel('m1')] });
-    const second = new ScriptedProvider({ id: 'second', models: [scriptedModel('m2')] }).enqueue(textReply('from second'));
+    const second = new ScriptedProvider({ id: 'second', models: [scriptedModel('m2')] }).enqueue(
+      textReply('from second'),
+    );
     const { agent } = await testAgent({ providers: [first, second] });
     const session = await agent.newSession({ modelId: 'm2' });
     await collect(session.send('hi'));
@@ -212,24 +233,40 @@ describe('registration layers (spec §3.1)', () => {
 
   it('project overrides global overrides programmatic, and the listing says by what', async () => {
     const files = source({
-      global: { tools: [{ tool: describeTool('search', 'global search'), path: '/home/tools/search' }], skills: [], plugins: [] },
+      global: {
+        tools: [{ tool: describeTool('search', 'global search'), path: '/home/tools/search' }],
+        skills: [],
+        plugins: [],
+      },
       project: { tools: [{ tool: describeTool('search', 'project search') }], skills: [], plugins: [] },
     });
-    const { agent, provider } = await testAgent({ tools: [describeTool('search', 'programmatic search')], sources: [files] });
+    const { agent, provider } = await testAgent({
+      tools: [describeTool('search', 'programmatic search')],
+      sources: [files],
+    });
     const listing = agent.components().filter((component) => component.name === 'search');
     expect(listing).toEqual([
       expect.objectContaining({ layer: 'programmatic', overriddenBy: 'project', enabled: false }),
-      expect.objectContaining({ layer: 'global', overriddenBy: 'project', enabled: false, path: '/home/tools/search' }),
+      expect.objectContaining({
+        layer: 'global',
+        overriddenBy: 'project',
+        enabled: false,
+        path: '/home/tools/search',
+      }),
       expect.objectContaining({ layer: 'project', enabled: true }),
     ]);
     provider.enqueue(textReply('ok'));
     const session = await agent.newSession();
     await collect(session.send('hi'));
-    expect(provider.requests[0]?.tools).toEqual([expect.objectContaining({ name: 'search', description: 'project search' })]);
+    expect(provider.requests[0]?.tools).toEqual([
+      expect.objectContaining({ name: 'search', description: 'project search' }),
+    ]);
   });
 
   it('two components with one name in one file layer fail with NAME_CONFLICT', async () => {
-    const files = source({ global: { tools: [{ tool: tool('x') }, { tool: tool('x') }], skills: [], plugins: [] } });
+    const files = source({
+      global: { tools: [{ tool: tool('x') }, { tool: tool('x') }], skills: [], plugins: [] },
+    });
     const { builder } = await testBuilder({ sources: [files] });
     const error = await buildError(builder.build());
     expect(error.code).toBe('NAME_CONFLICT');
@@ -244,7 +281,11 @@ describe('registration layers (spec §3.1)', () => {
 
   it('plugin config is config.yaml > index.md > programmatic default, each replacing the lower whole', async () => {
     const seen: Record<string, unknown>[] = [];
-    const spy = (id: string): Plugin => plugin(id, { apply: (hooks) => hooks.tap('SessionStart', ({ pluginConfig }) => void seen.push({ id, ...pluginConfig })) });
+    const spy = (id: string): Plugin =>
+      plugin(id, {
+        apply: (hooks) =>
+          hooks.tap('SessionStart', ({ pluginConfig }) => void seen.push({ id, ...pluginConfig })),
+      });
     const files = source({
       global: {
         tools: [],
@@ -256,7 +297,10 @@ describe('registration layers (spec §3.1)', () => {
       },
       config: { pluginConfigs: { 'from-yaml': { c: 3 } } },
     });
-    const { agent } = await testAgent({ plugins: [{ plugin: spy('programmatic'), config: { d: 4 } }], sources: [files] });
+    const { agent } = await testAgent({
+      plugins: [{ plugin: spy('programmatic'), config: { d: 4 } }],
+      sources: [files],
+    });
     await agent.newSession();
     expect(seen).toEqual([
       { id: 'programmatic', d: 4 },
@@ -267,7 +311,8 @@ describe('registration layers (spec §3.1)', () => {
 
   it('file plugin enablement: runtime toggle > index.md; programmatic plugins are always on', async () => {
     const fired: string[] = [];
-    const spy = (id: string): Plugin => plugin(id, { apply: (hooks) => hooks.tap('SessionStart', () => void fired.push(id)) });
+    const spy = (id: string): Plugin =>
+      plugin(id, { apply: (hooks) => hooks.tap('SessionStart', () => void fired.push(id)) });
     const files = source({
       global: {
         tools: [],
@@ -288,7 +333,10 @@ describe('registration layers (spec §3.1)', () => {
 
   it('config.yaml values override programmatic setConfig values', async () => {
     const files = source({ config: { maxToolCallsPerTurn: 7 } });
-    const { agent } = await testAgent({ config: { maxToolCallsPerTurn: 3, toolTimeoutMs: 1234 }, sources: [files] });
+    const { agent } = await testAgent({
+      config: { maxToolCallsPerTurn: 3, toolTimeoutMs: 1234 },
+      sources: [files],
+    });
     expect(agent.config.maxToolCallsPerTurn).toBe(7);
     expect(agent.config.toolTimeoutMs).toBe(1234);
   });
@@ -309,9 +357,13 @@ describe('registration layers (spec §3.1)', () => {
   });
 
   it('load diagnostics are reported by the agent, not only logged', async () => {
-    const files = source({ diagnostics: [{ path: '/h/tools/broken', reason: 'version must be 1', kind: 'tool', layer: 'global' }] });
+    const files = source({
+      diagnostics: [{ path: '/h/tools/broken', reason: 'version must be 1', kind: 'tool', layer: 'global' }],
+    });
     const { agent, logs } = await testAgent({ sources: [files] });
-    expect(agent.diagnostics).toEqual([expect.objectContaining({ path: '/h/tools/broken', reason: 'version must be 1' })]);
+    expect(agent.diagnostics).toEqual([
+      expect.objectContaining({ path: '/h/tools/broken', reason: 'version must be 1' }),
+    ]);
     expect(logs.some((line) => line.level === 'warn' && line.message.includes('skipped'))).toBe(true);
   });
 });

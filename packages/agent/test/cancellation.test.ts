@@ -40,7 +40,9 @@ describe('cancellation (spec §6.2)', () => {
       },
       { mutating: true },
     );
-    const { agent, provider } = await testAgent({ tools: [slowWrite, tool('read', () => (ran.push('read'), { content: 'r' }))] });
+    const { agent, provider } = await testAgent({
+      tools: [slowWrite, tool('read', () => (ran.push('read'), { content: 'r' }))],
+    });
     provider.enqueue(
       toolCallReply([
         { toolName: 'write', callId: 'w' },
@@ -64,7 +66,11 @@ describe('cancellation (spec §6.2)', () => {
     ]);
     expect(ends[1]?.output).toContain('REQUEST_CANCELLED');
     const results = session.messages.filter((message) => message.role === 'tool');
-    expect(results.map((message) => (message.role === 'tool' ? message.callId : ''))).toEqual(['w', 'r1', 'r2']);
+    expect(results.map((message) => (message.role === 'tool' ? message.callId : ''))).toEqual([
+      'w',
+      'r1',
+      'r2',
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'TurnCancelled', toolCalls: 3 });
   });
 
@@ -83,18 +89,27 @@ describe('cancellation (spec §6.2)', () => {
     await Promise.all(startedBoth.map((entry) => entry.promise));
     turn.cancel();
     const events = await collecting;
-    expect(ofType(events, 'ToolCallEnd').map((event) => event.output).sort()).toEqual(['a done', 'b done']);
+    expect(
+      ofType(events, 'ToolCallEnd')
+        .map((event) => event.output)
+        .sort(),
+    ).toEqual(['a done', 'b done']);
     expect(events.at(-1)?.type).toBe('TurnCancelled');
   });
 
   it('tool calls of a reply cut short get cancelled results so each call id has a result', async () => {
     const { agent, provider } = await testAgent({ tools: [tool('a')] });
-    provider.enqueue([{ type: 'tool_call', callId: 'early', toolName: 'a', arguments: '{}' }, { type: 'hang' }]);
+    provider.enqueue([
+      { type: 'tool_call', callId: 'early', toolName: 'a', arguments: '{}' },
+      { type: 'hang' },
+    ]);
     const session = await agent.newSession();
     const turn = session.send('go');
     setTimeout(() => turn.cancel(), 20);
     const events = await collect(turn);
-    expect(ofType(events, 'ToolCallEnd')).toEqual([expect.objectContaining({ callId: 'early', success: false })]);
+    expect(ofType(events, 'ToolCallEnd')).toEqual([
+      expect.objectContaining({ callId: 'early', success: false }),
+    ]);
     expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'system']);
   });
 
@@ -142,14 +157,21 @@ describe('cancellation (spec §6.2)', () => {
     const turn = session.send('go');
     for await (const event of turn) if (event.type === 'TextDelta') break;
     expect(turn.state).toBe('cancelled');
-    expect(session.messages.at(-2)).toMatchObject({ role: 'assistant', content: 'first', status: 'incomplete' });
+    expect(session.messages.at(-2)).toMatchObject({
+      role: 'assistant',
+      content: 'first',
+      status: 'incomplete',
+    });
     expect(textOf(await collect(session.send('again')))).toBe('next');
   });
 
   it('resuming a cancelled session loads the incomplete reply followed by the interruption note', async () => {
     const storage = new InMemorySessionStorage();
     const { agent, provider } = await testAgent({ sessionStorage: storage });
-    provider.enqueue([{ type: 'text_delta', text: 'Step one is' }, { type: 'hang' }], textReply('continuing'));
+    provider.enqueue(
+      [{ type: 'text_delta', text: 'Step one is' }, { type: 'hang' }],
+      textReply('continuing'),
+    );
     const session = await agent.newSession();
     const turn = session.send('explain the steps');
     setTimeout(() => turn.cancel(), 20);

@@ -5,7 +5,14 @@ import {
   type Message,
   type Plugin,
 } from '@youyou/agent';
-import { contextOverflowReply, errorReply, ScriptedProvider, scriptedModel, textReply, toolCallReply } from '@youyou/testing';
+import {
+  contextOverflowReply,
+  errorReply,
+  ScriptedProvider,
+  scriptedModel,
+  textReply,
+  toolCallReply,
+} from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
 import { planCompaction } from '../src/context/compaction-plan.ts';
 import { ContextManager } from '../src/context/context-manager.ts';
@@ -15,14 +22,30 @@ const SMALL_WINDOW = 1_000;
 const longReply = (letter: string) => textReply(letter.repeat(1_600));
 
 /** A session with two short questions and two long answers: ~650 tokens in a 1,000-token window. */
-async function crowdedSession(options: { compactModel?: boolean; config?: Parameters<typeof testAgent>[0]['config']; plugins?: Plugin[] } = {}) {
-  const main = new ScriptedProvider({ id: 'main', models: [scriptedModel('small', { contextWindow: SMALL_WINDOW })] });
-  const summarizer = new ScriptedProvider({ id: 'summarizer', models: [scriptedModel('summarizer', { contextWindow: 50_000 })] });
+async function crowdedSession(
+  options: {
+    compactModel?: boolean;
+    config?: Parameters<typeof testAgent>[0]['config'];
+    plugins?: Plugin[];
+  } = {},
+) {
+  const main = new ScriptedProvider({
+    id: 'main',
+    models: [scriptedModel('small', { contextWindow: SMALL_WINDOW })],
+  });
+  const summarizer = new ScriptedProvider({
+    id: 'summarizer',
+    models: [scriptedModel('summarizer', { contextWindow: 50_000 })],
+  });
   const storage = new InMemorySessionStorage();
   const { agent } = await testAgent({
     providers: [main, summarizer],
     sessionStorage: storage,
-    config: { compactThreshold: 0.8, ...(options.compactModel === true ? { compactModel: 'summarizer' } : {}), ...options.config },
+    config: {
+      compactThreshold: 0.8,
+      ...(options.compactModel === true ? { compactModel: 'summarizer' } : {}),
+      ...options.config,
+    },
     ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
   });
   main.enqueue(longReply('a'), longReply('b'));
@@ -34,7 +57,11 @@ async function crowdedSession(options: { compactModel?: boolean; config?: Parame
 
 const texts = (messages: readonly Message[] | undefined) =>
   (messages ?? []).map((message) =>
-    message.role === 'user' ? (message.content[0]?.type === 'text' ? message.content[0].text : '') : `${message.role}:${message.role === 'tool' ? message.callId : ''}`,
+    message.role === 'user'
+      ? message.content[0]?.type === 'text'
+        ? message.content[0].text
+        : ''
+      : `${message.role}:${message.role === 'tool' ? message.callId : ''}`,
   );
 
 describe('compaction on the estimate (spec §4.2)', () => {
@@ -46,13 +73,16 @@ describe('compaction on the estimate (spec §4.2)', () => {
     const summaryRequest = main.requests[2];
     expect(summaryRequest?.systemPrompt).toBe(DEFAULT_COMPACT_PROMPT);
     expect(summaryRequest?.tools).toEqual([]);
-    const transcript = summaryRequest?.messages[0]?.role === 'user' ? summaryRequest.messages[0].content[0] : undefined;
+    const transcript =
+      summaryRequest?.messages[0]?.role === 'user' ? summaryRequest.messages[0].content[0] : undefined;
     expect(transcript?.type === 'text' && transcript.text).toContain('[assistant] bbbb');
 
     const compacted = ofType(events, 'ContextCompacted')[0];
     expect(compacted).toMatchObject({ strategy: 'summary' });
     expect(compacted?.tokensAfter).toBeLessThan(compacted?.tokensBefore ?? 0);
-    expect(events.findIndex((event) => event.type === 'ContextCompacted')).toBeLessThan(events.findIndex((event) => event.type === 'TextDelta'));
+    expect(events.findIndex((event) => event.type === 'ContextCompacted')).toBeLessThan(
+      events.findIndex((event) => event.type === 'TextDelta'),
+    );
 
     // The summary request's text never reaches the user's stream (langchainjs #9455).
     expect(textOf(events)).toBe('third answer');
@@ -60,20 +90,27 @@ describe('compaction on the estimate (spec §4.2)', () => {
     const next = texts(main.requests[3]?.messages);
     expect(next[0]).toMatch(/^\[Summary of the earlier conversation.*\n\n## Goal\nanswer questions$/s);
     // The latest user messages stay verbatim and in order.
-    expect(next.filter((text) => text.endsWith('question'))).toEqual(['first question', 'second question', 'third question']);
+    expect(next.filter((text) => text.endsWith('question'))).toEqual([
+      'first question',
+      'second question',
+      'third question',
+    ]);
   });
 
   it('a configured compactModel and compactPrompt write the summary', async () => {
-    const { main, summarizer, session } = await crowdedSession({ compactModel: true, config: { compactPrompt: 'Summarise tersely.' } });
+    const { main, summarizer, session } = await crowdedSession({
+      compactModel: true,
+      config: { compactPrompt: 'Summarise tersely.' },
+    });
     summarizer.enqueue(textReply('terse summary'));
     main.enqueue(textReply('answer'));
     await collect(session.send('third question'));
     expect(summarizer.requests).toHaveLength(1);
     expect(summarizer.requests[0]).toMatchObject({ model: 'summarizer', systemPrompt: 'Summarise tersely.' });
     const transcript = summarizer.requests[0]?.messages[0];
-    expect(transcript?.role === 'user' && transcript.content[0]?.type === 'text' && transcript.content[0].text).toContain(
-      '[user] first question',
-    );
+    expect(
+      transcript?.role === 'user' && transcript.content[0]?.type === 'text' && transcript.content[0].text,
+    ).toContain('[user] first question');
     expect(texts(main.requests[2]?.messages)[0]).toContain('terse summary');
   });
 
@@ -148,7 +185,11 @@ describe('compaction on a context-length error (spec §4.2 fallback trigger)', (
     const session = await agent.newSession();
     await collect(session.send('one'));
     await collect(session.send('two'));
-    provider.enqueue(contextOverflowReply('This model maximum context length is 8192 tokens'), textReply('summary'), textReply('fits now'));
+    provider.enqueue(
+      contextOverflowReply('This model maximum context length is 8192 tokens'),
+      textReply('summary'),
+      textReply('fits now'),
+    );
     const events = await collect(session.send('three'));
     expect(ofType(events, 'ContextCompacted')).toHaveLength(1);
     expect(textOf(events)).toBe('fits now');
@@ -164,7 +205,11 @@ describe('compaction on a context-length error (spec §4.2 fallback trigger)', (
     await collect(session.send('two'));
     provider.enqueue(contextOverflowReply(), textReply('summary'), contextOverflowReply());
     const events = await collect(session.send('three'));
-    expect(ofType(events, 'Error')[0]?.error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false, details: { reason: 'context_length_exceeded' } });
+    expect(ofType(events, 'Error')[0]?.error).toMatchObject({
+      code: 'PROVIDER_ERROR',
+      retryable: false,
+      details: { reason: 'context_length_exceeded' },
+    });
   });
 
   it('an overflow with nothing to compact fails with COMPACT_ERROR', async () => {
@@ -184,20 +229,46 @@ describe('the compaction cut', () => {
     toolCalls: calls.map((callId) => ({ callId, toolName: 't', arguments: '{}' })),
     status: 'complete',
   });
-  const result = (callId: string): Message => ({ role: 'tool', callId, toolName: 't', content: 'r'.repeat(400), isError: false });
+  const result = (callId: string): Message => ({
+    role: 'tool',
+    callId,
+    toolName: 't',
+    content: 'r'.repeat(400),
+    isError: false,
+  });
 
   it('never separates a tool call from its result', () => {
-    const messages = [user('q1'), assistant(['c1', 'c2']), result('c1'), result('c2'), assistant(['c3']), result('c3'), assistant()];
+    const messages = [
+      user('q1'),
+      assistant(['c1', 'c2']),
+      result('c1'),
+      result('c2'),
+      assistant(['c3']),
+      result('c3'),
+      assistant(),
+    ];
     const context = new ContextManager(messages);
     for (let budget = 0; budget < 800; budget += 25) {
-      const plan = planCompaction(context.messages, context.sizes, { tailBudget: budget, recentUserMessages: 3 });
+      const plan = planCompaction(context.messages, context.sizes, {
+        tailBudget: budget,
+        recentUserMessages: 3,
+      });
       if (plan === undefined) continue;
       expect(messages[plan.keptFrom]?.role).not.toBe('tool');
     }
   });
 
   it('keeps recent user messages that fall before the cut, oldest first', () => {
-    const messages = [user('u1'), assistant(), user('u2'), assistant(), user('u3'), assistant(), user('u4'), assistant()];
+    const messages = [
+      user('u1'),
+      assistant(),
+      user('u2'),
+      assistant(),
+      user('u3'),
+      assistant(),
+      user('u4'),
+      assistant(),
+    ];
     const context = new ContextManager(messages);
     const plan = planCompaction(context.messages, context.sizes, { tailBudget: 150, recentUserMessages: 3 });
     expect(plan).toEqual({ keptFrom: 6, keptUserMessages: [2, 4] });
@@ -214,8 +285,13 @@ describe('the compaction cut', () => {
   });
 
   it('a tool-heavy turn compacted mid-turn keeps every call with its result', async () => {
-    const provider = new ScriptedProvider({ models: [scriptedModel('small', { contextWindow: SMALL_WINDOW })] });
-    const { agent } = await testAgent({ provider, tools: [tool('dump', () => ({ content: 'z'.repeat(2_000) }))] });
+    const provider = new ScriptedProvider({
+      models: [scriptedModel('small', { contextWindow: SMALL_WINDOW })],
+    });
+    const { agent } = await testAgent({
+      provider,
+      tools: [tool('dump', () => ({ content: 'z'.repeat(2_000) }))],
+    });
     provider.enqueue(
       toolCallReply([{ toolName: 'dump', callId: 'd1' }]),
       toolCallReply([{ toolName: 'dump', callId: 'd2' }]),
@@ -229,7 +305,9 @@ describe('the compaction cut', () => {
     for (const [index, message] of last.entries()) {
       if (message.role !== 'tool') continue;
       const owner = last.slice(0, index).findLast((candidate) => candidate.role === 'assistant');
-      expect(owner?.role === 'assistant' && owner.toolCalls.some((call) => call.callId === message.callId)).toBe(true);
+      expect(
+        owner?.role === 'assistant' && owner.toolCalls.some((call) => call.callId === message.callId),
+      ).toBe(true);
     }
     expect(texts(last)).toContain('dump twice');
   });

@@ -51,7 +51,8 @@ afterEach(async () => {
 
 /** A logger that keeps lines for assertions instead of printing them. */
 export function memoryLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
-  const push = (level: LogLine['level']) => (data: object, message: string) => void lines.push({ level, data, message });
+  const push = (level: LogLine['level']) => (data: object, message: string) =>
+    void lines.push({ level, data, message });
   return { lines, debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') };
 }
 
@@ -98,7 +99,10 @@ export async function collect(turn: Turn | AsyncIterable<AgentEvent>): Promise<A
   return events;
 }
 
-export function ofType<T extends AgentEvent['type']>(events: readonly AgentEvent[], type: T): Extract<AgentEvent, { type: T }>[] {
+export function ofType<T extends AgentEvent['type']>(
+  events: readonly AgentEvent[],
+  type: T,
+): Extract<AgentEvent, { type: T }>[] {
   return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
 }
 

@@ -85,7 +85,8 @@ describe('the single-session model (spec §6.2)', () => {
     await iterator.next();
     const closing = session.close();
     const rest = [];
-    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) rest.push(next.value);
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next())
+      rest.push(next.value);
     await closing;
     expect(rest.at(-1)?.type).toBe('TurnCancelled');
     expect(agent.activeSession).toBeUndefined();
@@ -97,7 +98,8 @@ describe('the single-session model (spec §6.2)', () => {
       id,
       displayName: id,
       description: id,
-      apply: (hooks) => hooks.tap('SessionEnd', ({ messageCount }) => void order.push(`${id} session end ${messageCount}`)),
+      apply: (hooks) =>
+        hooks.tap('SessionEnd', ({ messageCount }) => void order.push(`${id} session end ${messageCount}`)),
       shutdown: () => void order.push(`${id} shutdown`),
     });
     const { agent, provider } = await testAgent({ plugins: [plugin('a'), plugin('b')] });
@@ -125,8 +127,15 @@ describe('resume (spec §6.2)', () => {
 
   it('a resumed session continues with the full history, tool calls included', async () => {
     const storage = new InMemorySessionStorage();
-    const { agent, provider } = await testAgent({ sessionStorage: storage, tools: [tool('lookup', () => ({ content: '42' }))] });
-    provider.enqueue(toolCallReply([{ toolName: 'lookup', callId: 'c1' }]), textReply('It is 42.'), textReply('You asked about 42.'));
+    const { agent, provider } = await testAgent({
+      sessionStorage: storage,
+      tools: [tool('lookup', () => ({ content: '42' }))],
+    });
+    provider.enqueue(
+      toolCallReply([{ toolName: 'lookup', callId: 'c1' }]),
+      textReply('It is 42.'),
+      textReply('You asked about 42.'),
+    );
     const session = await agent.newSession({ systemPrompt: 'Be terse.' });
     await collect(session.send('What is the answer?'));
     const before = session.messages.slice();
@@ -167,13 +176,12 @@ describe('storage failures lose nothing', () => {
     storage.failing = false;
     await collect(session.send('two'));
     const records = (await storage.load(session.id)) ?? [];
-    const messages = records.filter((record) => record.type === 'user_message' || record.type === 'assistant_message');
-    expect(messages.map((record) => (record.type === 'assistant_message' ? record.content : 'user'))).toEqual([
-      'user',
-      'first answer',
-      'user',
-      'second answer',
-    ]);
+    const messages = records.filter(
+      (record) => record.type === 'user_message' || record.type === 'assistant_message',
+    );
+    expect(messages.map((record) => (record.type === 'assistant_message' ? record.content : 'user'))).toEqual(
+      ['user', 'first answer', 'user', 'second answer'],
+    );
     expect(records.map((record) => record.sequence)).toEqual(records.map((_record, index) => index));
   });
 

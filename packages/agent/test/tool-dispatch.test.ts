@@ -1,4 +1,11 @@
-import { continueWith, abort, MAX_TOOL_OUTPUT_BYTES, truncateOutput, type Plugin, type ToolContext } from '@youyou/agent';
+import {
+  continueWith,
+  abort,
+  MAX_TOOL_OUTPUT_BYTES,
+  truncateOutput,
+  type Plugin,
+  type ToolContext,
+} from '@youyou/agent';
 import { textReply, toolCallReply } from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, deferred, delay, ofType, testAgent, tool } from './helpers.ts';
@@ -23,7 +30,10 @@ describe('tool dispatch (spec §4.4)', () => {
         return { content: name };
       });
     const { agent, provider } = await testAgent({ tools: [slowRead('a'), slowRead('b'), slowRead('c')] });
-    provider.enqueue(toolCallReply([{ toolName: 'a' }, { toolName: 'b' }, { toolName: 'c' }]), textReply('done'));
+    provider.enqueue(
+      toolCallReply([{ toolName: 'a' }, { toolName: 'b' }, { toolName: 'c' }]),
+      textReply('done'),
+    );
     await collect((await agent.newSession()).send('go'));
     expect(peak).toBe(3);
   });
@@ -46,11 +56,23 @@ describe('tool dispatch (spec §4.4)', () => {
         },
         { mutating },
       );
-    const { agent, provider } = await testAgent({ tools: [step('read1', false), step('write', true), step('read2', false)] });
-    provider.enqueue(toolCallReply([{ toolName: 'read1' }, { toolName: 'write' }, { toolName: 'read2' }]), textReply('done'));
+    const { agent, provider } = await testAgent({
+      tools: [step('read1', false), step('write', true), step('read2', false)],
+    });
+    provider.enqueue(
+      toolCallReply([{ toolName: 'read1' }, { toolName: 'write' }, { toolName: 'read2' }]),
+      textReply('done'),
+    );
     await collect((await agent.newSession()).send('go'));
     expect(peak).toBe(1);
-    expect(order).toEqual(['start read1', 'end read1', 'start write', 'end write', 'start read2', 'end read2']);
+    expect(order).toEqual([
+      'start read1',
+      'end read1',
+      'start write',
+      'end write',
+      'start read2',
+      'end read2',
+    ]);
   });
 
   it('results are recorded in call order even when later calls finish first', async () => {
@@ -70,15 +92,25 @@ describe('tool dispatch (spec §4.4)', () => {
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'ToolCallEnd').map((event) => event.callId)).toEqual(['c2', 'c1']);
     const toolMessages = provider.requests[1]?.messages.filter((message) => message.role === 'tool');
-    expect(toolMessages?.map((message) => (message.role === 'tool' ? message.callId : ''))).toEqual(['c1', 'c2']);
+    expect(toolMessages?.map((message) => (message.role === 'tool' ? message.callId : ''))).toEqual([
+      'c1',
+      'c2',
+    ]);
   });
 
   it('every ToolCallStart comes before its ToolCallEnd', async () => {
-    const { agent, provider } = await testAgent({ tools: [tool('a'), tool('b', undefined, { mutating: true })] });
-    provider.enqueue(toolCallReply([{ toolName: 'a' }, { toolName: 'b' }, { toolName: 'a' }]), textReply('done'));
+    const { agent, provider } = await testAgent({
+      tools: [tool('a'), tool('b', undefined, { mutating: true })],
+    });
+    provider.enqueue(
+      toolCallReply([{ toolName: 'a' }, { toolName: 'b' }, { toolName: 'a' }]),
+      textReply('done'),
+    );
     const events = await collect((await agent.newSession()).send('go'));
     for (const end of ofType(events, 'ToolCallEnd')) {
-      const start = events.findIndex((event) => event.type === 'ToolCallStart' && event.callId === end.callId);
+      const start = events.findIndex(
+        (event) => event.type === 'ToolCallStart' && event.callId === end.callId,
+      );
       expect(start).toBeGreaterThanOrEqual(0);
       expect(start).toBeLessThan(events.indexOf(end));
     }
@@ -88,7 +120,10 @@ describe('tool dispatch (spec §4.4)', () => {
     let executed = false;
     const read = tool('read_file', () => ((executed = true), { content: 'x' }), { parameters: pathSchema });
     const { agent, provider } = await testAgent({ tools: [read] });
-    provider.enqueue(toolCallReply([{ toolName: 'read_file', arguments: { path: 7, extra: true } }]), textReply('sorry'));
+    provider.enqueue(
+      toolCallReply([{ toolName: 'read_file', arguments: { path: 7, extra: true } }]),
+      textReply('sorry'),
+    );
     const events = await collect((await agent.newSession()).send('go'));
     const end = ofType(events, 'ToolCallEnd')[0];
     expect(executed).toBe(false);
@@ -100,8 +135,13 @@ describe('tool dispatch (spec §4.4)', () => {
   });
 
   it('arguments that are not JSON return an error result, not a crash', async () => {
-    const { agent, provider } = await testAgent({ tools: [tool('read_file', undefined, { parameters: pathSchema })] });
-    provider.enqueue(toolCallReply([{ toolName: 'read_file', arguments: '{"path": "a.txt"' }]), textReply('retrying'));
+    const { agent, provider } = await testAgent({
+      tools: [tool('read_file', undefined, { parameters: pathSchema })],
+    });
+    provider.enqueue(
+      toolCallReply([{ toolName: 'read_file', arguments: '{"path": "a.txt"' }]),
+      textReply('retrying'),
+    );
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'ToolCallEnd')[0]?.output).toMatch(/INVALID_INPUT.*not a JSON object/);
   });
@@ -109,7 +149,11 @@ describe('tool dispatch (spec §4.4)', () => {
   it('schema defaults are applied before the tool runs', async () => {
     let seen: unknown;
     const schema = { type: 'object', properties: { lines: { type: 'integer', default: 10 } } };
-    const { agent, provider } = await testAgent({ tools: [tool('head', ({ arguments: args }) => ((seen = args), { content: '' }), { parameters: schema })] });
+    const { agent, provider } = await testAgent({
+      tools: [
+        tool('head', ({ arguments: args }) => ((seen = args), { content: '' }), { parameters: schema }),
+      ],
+    });
     provider.enqueue(toolCallReply([{ toolName: 'head', arguments: {} }]), textReply('ok'));
     await collect((await agent.newSession()).send('go'));
     expect(seen).toEqual({ lines: 10 });
@@ -164,7 +208,10 @@ describe('tool dispatch (spec §4.4)', () => {
   });
 
   it('the configured toolTimeoutMs applies to tools without their own', async () => {
-    const { agent, provider } = await testAgent({ tools: [tool('hang', () => new Promise(() => {}))], config: { toolTimeoutMs: 40 } });
+    const { agent, provider } = await testAgent({
+      tools: [tool('hang', () => new Promise(() => {}))],
+      config: { toolTimeoutMs: 40 },
+    });
     provider.enqueue(toolCallReply([{ toolName: 'hang' }]), textReply('ok'));
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'ToolCallEnd')[0]?.output).toMatch(/TOOL_TIMEOUT.*40 ms/);
@@ -194,24 +241,41 @@ describe('tool dispatch (spec §4.4)', () => {
 });
 
 describe('tool hooks (one dispatch point for every tool call)', () => {
-  const hookPlugin = (apply: Plugin['apply']): Plugin => ({ id: 'policy', displayName: 'Policy', description: 'Tool policy.', apply });
+  const hookPlugin = (apply: Plugin['apply']): Plugin => ({
+    id: 'policy',
+    displayName: 'Policy',
+    description: 'Tool policy.',
+    apply,
+  });
 
   it('BeforeToolUse ContinueWith rewrites the arguments the tool receives', async () => {
     let received: unknown;
     const plugin = hookPlugin((hooks) =>
-      hooks.tap('BeforeToolUse', ({ arguments: args }) => continueWith({ arguments: { ...args, path: `safe/${String(args.path)}` } })),
+      hooks.tap('BeforeToolUse', ({ arguments: args }) =>
+        continueWith({ arguments: { ...args, path: `safe/${String(args.path)}` } }),
+      ),
     );
-    const read = tool('read_file', ({ arguments: args }) => ((received = args), { content: 'x' }), { parameters: pathSchema });
+    const read = tool('read_file', ({ arguments: args }) => ((received = args), { content: 'x' }), {
+      parameters: pathSchema,
+    });
     const { agent, provider } = await testAgent({ tools: [read], plugins: [plugin] });
-    provider.enqueue(toolCallReply([{ toolName: 'read_file', arguments: { path: 'a.txt' } }]), textReply('ok'));
+    provider.enqueue(
+      toolCallReply([{ toolName: 'read_file', arguments: { path: 'a.txt' } }]),
+      textReply('ok'),
+    );
     const events = await collect((await agent.newSession()).send('go'));
     expect(received).toEqual({ path: 'safe/a.txt' });
     expect(ofType(events, 'ToolCallEnd')[0]?.arguments).toEqual({ path: 'safe/a.txt' });
   });
 
   it('rewritten arguments are validated against the schema too', async () => {
-    const plugin = hookPlugin((hooks) => hooks.tap('BeforeToolUse', () => continueWith({ arguments: { path: 1 } })));
-    const { agent, provider } = await testAgent({ tools: [tool('read_file', undefined, { parameters: pathSchema })], plugins: [plugin] });
+    const plugin = hookPlugin((hooks) =>
+      hooks.tap('BeforeToolUse', () => continueWith({ arguments: { path: 1 } })),
+    );
+    const { agent, provider } = await testAgent({
+      tools: [tool('read_file', undefined, { parameters: pathSchema })],
+      plugins: [plugin],
+    });
     provider.enqueue(toolCallReply([{ toolName: 'read_file', arguments: { path: 'a' } }]), textReply('ok'));
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'ToolCallEnd')[0]?.output).toContain('INVALID_INPUT');
@@ -221,20 +285,32 @@ describe('tool hooks (one dispatch point for every tool call)', () => {
     let executed = false;
     const after: string[] = [];
     const plugin = hookPlugin((hooks) => {
-      hooks.tap('BeforeToolUse', ({ toolName }) => (toolName === 'rm' ? abort('deleting is not allowed here') : undefined));
+      hooks.tap('BeforeToolUse', ({ toolName }) =>
+        toolName === 'rm' ? abort('deleting is not allowed here') : undefined,
+      );
       hooks.tap('AfterToolUse', ({ toolName, success }) => void after.push(`${toolName}:${success}`));
     });
-    const { agent, provider } = await testAgent({ tools: [tool('rm', () => ((executed = true), { content: '' }), { mutating: true })], plugins: [plugin] });
+    const { agent, provider } = await testAgent({
+      tools: [tool('rm', () => ((executed = true), { content: '' }), { mutating: true })],
+      plugins: [plugin],
+    });
     provider.enqueue(toolCallReply([{ toolName: 'rm' }]), textReply('ok'));
     const events = await collect((await agent.newSession()).send('go'));
     expect(executed).toBe(false);
-    expect(ofType(events, 'ToolCallEnd')[0]?.output).toMatch(/blocked by plugin 'policy': deleting is not allowed here/);
+    expect(ofType(events, 'ToolCallEnd')[0]?.output).toMatch(
+      /blocked by plugin 'policy': deleting is not allowed here/,
+    );
     expect(after).toEqual(['rm:false']);
   });
 
   it('AfterToolUse fires for every call: success, failure, unknown tool, invalid arguments', async () => {
     const after: string[] = [];
-    const plugin = hookPlugin((hooks) => hooks.tap('AfterToolUse', ({ toolName, success, durationMs }) => void after.push(`${toolName}:${success}:${typeof durationMs}`)));
+    const plugin = hookPlugin((hooks) =>
+      hooks.tap(
+        'AfterToolUse',
+        ({ toolName, success, durationMs }) => void after.push(`${toolName}:${success}:${typeof durationMs}`),
+      ),
+    );
     const { agent, provider } = await testAgent({
       tools: [
         tool('ok'),
@@ -246,18 +322,35 @@ describe('tool hooks (one dispatch point for every tool call)', () => {
       plugins: [plugin],
     });
     provider.enqueue(
-      toolCallReply([{ toolName: 'ok' }, { toolName: 'fail' }, { toolName: 'missing' }, { toolName: 'strict', arguments: {} }]),
+      toolCallReply([
+        { toolName: 'ok' },
+        { toolName: 'fail' },
+        { toolName: 'missing' },
+        { toolName: 'strict', arguments: {} },
+      ]),
       textReply('done'),
     );
     await collect((await agent.newSession()).send('go'));
-    expect(after.sort()).toEqual(['fail:false:number', 'missing:false:number', 'ok:true:number', 'strict:false:number']);
+    expect(after.sort()).toEqual([
+      'fail:false:number',
+      'missing:false:number',
+      'ok:true:number',
+      'strict:false:number',
+    ]);
   });
 
   it('AfterToolUse ContinueWith can replace the output the model sees', async () => {
     const plugin = hookPlugin((hooks) =>
-      hooks.tap('AfterToolUse', ({ output }) => continueWith({ output: { content: output.content.replace(/sk-\w+/g, '[redacted]'), isError: output.isError } })),
+      hooks.tap('AfterToolUse', ({ output }) =>
+        continueWith({
+          output: { content: output.content.replace(/sk-\w+/g, '[redacted]'), isError: output.isError },
+        }),
+      ),
     );
-    const { agent, provider } = await testAgent({ tools: [tool('env', () => ({ content: 'KEY=sk-abc123' }))], plugins: [plugin] });
+    const { agent, provider } = await testAgent({
+      tools: [tool('env', () => ({ content: 'KEY=sk-abc123' }))],
+      plugins: [plugin],
+    });
     provider.enqueue(toolCallReply([{ toolName: 'env' }]), textReply('ok'));
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'ToolCallEnd')[0]?.output).toBe('KEY=[redacted]');
@@ -265,7 +358,9 @@ describe('tool hooks (one dispatch point for every tool call)', () => {
   });
 
   it('tool metadata of programmatic tools reaches ToolCallEnd and the session log', async () => {
-    const { agent, provider } = await testAgent({ tools: [tool('stat', () => ({ content: '3 files', metadata: { files: 3 } }))] });
+    const { agent, provider } = await testAgent({
+      tools: [tool('stat', () => ({ content: '3 files', metadata: { files: 3 } }))],
+    });
     provider.enqueue(toolCallReply([{ toolName: 'stat' }]), textReply('ok'));
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'ToolCallEnd')[0]?.metadata).toEqual({ files: 3 });
@@ -275,7 +370,10 @@ describe('tool hooks (one dispatch point for every tool call)', () => {
 describe('max_tool_calls_per_turn', () => {
   it('reaching the limit ends the turn with MAX_TOOL_CALLS_EXCEEDED and tells the model why', async () => {
     let runs = 0;
-    const { agent, provider } = await testAgent({ tools: [tool('step', () => ((runs += 1), { content: 'ok' }))], config: { maxToolCallsPerTurn: 3 } });
+    const { agent, provider } = await testAgent({
+      tools: [tool('step', () => ((runs += 1), { content: 'ok' }))],
+      config: { maxToolCallsPerTurn: 3 },
+    });
     provider.enqueue(
       toolCallReply([{ toolName: 'step' }, { toolName: 'step' }]),
       toolCallReply([{ toolName: 'step' }, { toolName: 'step', callId: 'over' }]),

@@ -1,4 +1,11 @@
-import { AgentError, InMemorySessionStorage, continueWith, abort, type Plugin, type SessionRecord } from '@youyou/agent';
+import {
+  AgentError,
+  InMemorySessionStorage,
+  continueWith,
+  abort,
+  type Plugin,
+  type SessionRecord,
+} from '@youyou/agent';
 import { errorReply, ScriptedProvider, scriptedModel, textReply, toolCallReply } from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, ofType, testAgent, textOf, tool } from './helpers.ts';
@@ -6,18 +13,31 @@ import { collect, ofType, testAgent, textOf, tool } from './helpers.ts';
 describe('the turn loop (spec §4.1)', () => {
   it('loops model ↔ tools until the model stops calling tools', async () => {
     const { agent, provider } = await testAgent({ tools: [tool('a'), tool('b')] });
-    provider.enqueue(toolCallReply([{ toolName: 'a' }]), toolCallReply([{ toolName: 'b' }]), textReply('all done'));
+    provider.enqueue(
+      toolCallReply([{ toolName: 'a' }]),
+      toolCallReply([{ toolName: 'b' }]),
+      textReply('all done'),
+    );
     const events = await collect((await agent.newSession()).send('go'));
     expect(provider.requests).toHaveLength(3);
     expect(textOf(events)).toBe('all done');
-    expect(events.at(-1)).toMatchObject({ type: 'TurnComplete', status: 'completed', toolCalls: 2, modelCalls: 3 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'TurnComplete',
+      status: 'completed',
+      toolCalls: 2,
+      modelCalls: 3,
+    });
     const roles = provider.requests[2]?.messages.map((message) => message.role);
     expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
   });
 
   it('every event carries the envelope with a sequence rising by one across turns', async () => {
     const { agent, provider } = await testAgent({ tools: [tool('a')] });
-    provider.enqueue(toolCallReply([{ toolName: 'a' }]), textReply('one', { reasoning: 'thinking' }), textReply('two'));
+    provider.enqueue(
+      toolCallReply([{ toolName: 'a' }]),
+      textReply('one', { reasoning: 'thinking' }),
+      textReply('two'),
+    );
     const session = await agent.newSession();
     const first = await collect(session.send('1'));
     const second = await collect(session.send('2'));
@@ -35,7 +55,10 @@ describe('the turn loop (spec §4.1)', () => {
 
   it('the turn summary adds usage across model calls', async () => {
     const { agent, provider } = await testAgent({ tools: [tool('a')] });
-    provider.enqueue(toolCallReply([{ toolName: 'a' }]), textReply('x', { usage: { inputTokens: 100, outputTokens: 7 } }));
+    provider.enqueue(
+      toolCallReply([{ toolName: 'a' }]),
+      textReply('x', { usage: { inputTokens: 100, outputTokens: 7 } }),
+    );
     const result = await (await agent.newSession()).send('go').done();
     expect(result.state).toBe('completed');
     expect(result.summary.usage).toEqual({ inputTokens: 110, outputTokens: 12 });
@@ -60,12 +83,20 @@ describe('the turn loop (spec §4.1)', () => {
 
   it('every message is persisted through the SessionStorage, tool calls and results included', async () => {
     const storage = new InMemorySessionStorage();
-    const { agent, provider } = await testAgent({ tools: [tool('a', () => ({ content: 'A!', metadata: { n: 1 } }))], sessionStorage: storage });
-    provider.enqueue(toolCallReply([{ toolName: 'a', callId: 'c1', arguments: { q: 1 } }], 'let me check'), textReply('done'));
+    const { agent, provider } = await testAgent({
+      tools: [tool('a', () => ({ content: 'A!', metadata: { n: 1 } }))],
+      sessionStorage: storage,
+    });
+    provider.enqueue(
+      toolCallReply([{ toolName: 'a', callId: 'c1', arguments: { q: 1 } }], 'let me check'),
+      textReply('done'),
+    );
     const session = await agent.newSession();
     await collect(session.send('please check'));
     const records = (await storage.load(session.id)) ?? [];
-    expect(records.map((record) => record.type + (record.type === 'metadata' ? `:${record.kind}` : ''))).toEqual([
+    expect(
+      records.map((record) => record.type + (record.type === 'metadata' ? `:${record.kind}` : '')),
+    ).toEqual([
       'metadata:session_created',
       'user_message',
       'metadata:title',
@@ -75,7 +106,11 @@ describe('the turn loop (spec §4.1)', () => {
       'assistant_message',
     ]);
     expect(records.map((record) => record.sequence)).toEqual(records.map((_record, index) => index));
-    expect(records.find((record): record is Extract<SessionRecord, { type: 'tool_result' }> => record.type === 'tool_result')).toMatchObject({
+    expect(
+      records.find(
+        (record): record is Extract<SessionRecord, { type: 'tool_result' }> => record.type === 'tool_result',
+      ),
+    ).toMatchObject({
       callId: 'c1',
       content: 'A!',
       isError: false,
@@ -90,13 +125,23 @@ describe('provider failures', () => {
   it('a provider error fails the turn: Error then TurnComplete(failed), partial text kept as incomplete', async () => {
     const storage = new InMemorySessionStorage();
     const { agent, provider } = await testAgent({ sessionStorage: storage });
-    provider.enqueue(errorReply('upstream 500', { after: [{ type: 'text_delta', text: 'Half an ans' }] }), textReply('again'));
+    provider.enqueue(
+      errorReply('upstream 500', { after: [{ type: 'text_delta', text: 'Half an ans' }] }),
+      textReply('again'),
+    );
     const session = await agent.newSession();
     const events = await collect(session.send('go'));
     expect(textOf(events)).toBe('Half an ans');
     const error = ofType(events, 'Error')[0];
-    expect(error).toMatchObject({ fatal: true, error: { code: 'PROVIDER_ERROR', retryable: true, message: 'upstream 500' } });
-    expect(events.at(-1)).toMatchObject({ type: 'TurnComplete', status: 'failed', error: { code: 'PROVIDER_ERROR' } });
+    expect(error).toMatchObject({
+      fatal: true,
+      error: { code: 'PROVIDER_ERROR', retryable: true, message: 'upstream 500' },
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'TurnComplete',
+      status: 'failed',
+      error: { code: 'PROVIDER_ERROR' },
+    });
     const stored = (await storage.load(session.id))?.find((record) => record.type === 'assistant_message');
     expect(stored).toMatchObject({ content: 'Half an ans', status: 'incomplete', interruptedBy: 'error' });
     await collect(session.send('retry'));
@@ -109,12 +154,18 @@ describe('provider failures', () => {
     const { agent, provider } = await testAgent();
     provider.enqueue([{ type: 'throw', error: new Error('socket hang up') }]);
     const events = await collect((await agent.newSession()).send('go'));
-    expect(ofType(events, 'Error')[0]?.error).toMatchObject({ code: 'PROVIDER_ERROR', message: 'socket hang up', source: 'provider' });
+    expect(ofType(events, 'Error')[0]?.error).toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: 'socket hang up',
+      source: 'provider',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'TurnComplete', status: 'failed' });
   });
 
   it('a stream with no first chunk ends with a retryable PROVIDER_ERROR after the first-chunk timeout', async () => {
-    const { agent, provider } = await testAgent({ config: { providerFirstChunkTimeoutMs: 60, providerChunkTimeoutMs: 1000 } });
+    const { agent, provider } = await testAgent({
+      config: { providerFirstChunkTimeoutMs: 60, providerChunkTimeoutMs: 1000 },
+    });
     provider.enqueue([{ type: 'stall' }]);
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'Error')[0]?.error).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true });
@@ -122,13 +173,19 @@ describe('provider failures', () => {
   });
 
   it('a stream that stalls between chunks ends with a retryable PROVIDER_ERROR, keeping the text so far', async () => {
-    const { agent, provider } = await testAgent({ config: { providerFirstChunkTimeoutMs: 1000, providerChunkTimeoutMs: 60 } });
+    const { agent, provider } = await testAgent({
+      config: { providerFirstChunkTimeoutMs: 1000, providerChunkTimeoutMs: 60 },
+    });
     provider.enqueue([{ type: 'text_delta', text: 'partial' }, { type: 'stall' }]);
     const session = await agent.newSession();
     const events = await collect(session.send('go'));
     expect(textOf(events)).toBe('partial');
     expect(ofType(events, 'Error')[0]?.error.message).toContain('between chunks');
-    expect(session.messages.at(-2)).toMatchObject({ role: 'assistant', content: 'partial', status: 'incomplete' });
+    expect(session.messages.at(-2)).toMatchObject({
+      role: 'assistant',
+      content: 'partial',
+      status: 'incomplete',
+    });
   });
 
   it('an unexpected extra request is reported by the ScriptedProvider as an error', async () => {
@@ -139,13 +196,20 @@ describe('provider failures', () => {
 });
 
 describe('turn hooks', () => {
-  const plugin = (apply: Plugin['apply']): Plugin => ({ id: 'p', displayName: 'P', description: 'Test plugin.', apply });
+  const plugin = (apply: Plugin['apply']): Plugin => ({
+    id: 'p',
+    displayName: 'P',
+    description: 'Test plugin.',
+    apply,
+  });
 
   it('TurnStart ContinueWith rewrites the user input and adds dynamic system-prompt sections', async () => {
     const { agent, provider } = await testAgent({
       plugins: [
         plugin((hooks) =>
-          hooks.tap('TurnStart', ({ userInput }) => continueWith({ userInput: `${userInput} (be brief)`, dynamicSections: ['Ticket: YY-42'] })),
+          hooks.tap('TurnStart', ({ userInput }) =>
+            continueWith({ userInput: `${userInput} (be brief)`, dynamicSections: ['Ticket: YY-42'] }),
+          ),
         ),
       ],
     });
@@ -153,13 +217,21 @@ describe('turn hooks', () => {
     const session = await agent.newSession();
     await collect(session.send('explain'));
     const request = provider.requests[0];
-    expect(request?.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'explain (be brief)' }] });
+    expect(request?.messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'explain (be brief)' }],
+    });
     expect(request?.systemPrompt).toContain('Ticket: YY-42');
-    expect(session.systemPrompt().sections.at(-1)).toMatchObject({ layer: 'dynamic', content: 'Ticket: YY-42' });
+    expect(session.systemPrompt().sections.at(-1)).toMatchObject({
+      layer: 'dynamic',
+      content: 'Ticket: YY-42',
+    });
   });
 
   it('TurnStart Abort fails the turn with HOOK_ABORTED before anything is sent', async () => {
-    const { agent, provider } = await testAgent({ plugins: [plugin((hooks) => hooks.tap('TurnStart', () => abort('outside office hours')))] });
+    const { agent, provider } = await testAgent({
+      plugins: [plugin((hooks) => hooks.tap('TurnStart', () => abort('outside office hours')))],
+    });
     const events = await collect((await agent.newSession()).send('go'));
     expect(ofType(events, 'Error')[0]?.error).toMatchObject({ code: 'HOOK_ABORTED', source: 'plugin' });
     expect(ofType(events, 'Error')[0]?.error.message).toContain('outside office hours');
@@ -170,7 +242,9 @@ describe('turn hooks', () => {
     const outputs: string[] = [];
     const { agent, provider } = await testAgent({
       tools: [tool('a')],
-      plugins: [plugin((hooks) => hooks.tap('TurnEnd', ({ assistantOutput }) => void outputs.push(assistantOutput)))],
+      plugins: [
+        plugin((hooks) => hooks.tap('TurnEnd', ({ assistantOutput }) => void outputs.push(assistantOutput))),
+      ],
     });
     provider.enqueue(toolCallReply([{ toolName: 'a' }], 'Checking. '), textReply('Done.'));
     await collect((await agent.newSession()).send('go'));
@@ -181,10 +255,19 @@ describe('turn hooks', () => {
 describe('tool definitions', () => {
   it('the request carries the tool definitions with name, description and JSON Schema', async () => {
     const provider = new ScriptedProvider({ models: [scriptedModel('m')] }).enqueue(textReply('ok'));
-    const { agent } = await testAgent({ provider, tools: [tool('a', undefined, { parameters: { type: 'object', properties: { x: { type: 'string' } } } })] });
+    const { agent } = await testAgent({
+      provider,
+      tools: [
+        tool('a', undefined, { parameters: { type: 'object', properties: { x: { type: 'string' } } } }),
+      ],
+    });
     await collect((await agent.newSession()).send('go'));
     expect(provider.requests[0]?.tools).toEqual([
-      { name: 'a', description: 'The a tool.', parameters: { type: 'object', properties: { x: { type: 'string' } } } },
+      {
+        name: 'a',
+        description: 'The a tool.',
+        parameters: { type: 'object', properties: { x: { type: 'string' } } },
+      },
     ]);
   });
 });

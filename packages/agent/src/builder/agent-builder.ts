@@ -114,16 +114,23 @@ export class AgentBuilder {
 
   async build(): Promise<Agent> {
     if (this.#providers.length === 0) {
-      throw new AgentError('NO_MODEL_PROVIDER', 'Register at least one model provider with addProvider() before build().');
+      throw new AgentError(
+        'NO_MODEL_PROVIDER',
+        'Register at least one model provider with addProvider() before build().',
+      );
     }
     for (const [kind, count] of [
       ['session', this.#sessionStorages.length],
       ['memory', this.#memoryStorages.length],
     ] as const) {
       if (count > 1) {
-        throw new AgentError('STORAGE_DUPLICATE', `Only one ${kind} storage may be registered; ${count} were.`, {
-          details: { kind, count },
-        });
+        throw new AgentError(
+          'STORAGE_DUPLICATE',
+          `Only one ${kind} storage may be registered; ${count} were.`,
+          {
+            details: { kind, count },
+          },
+        );
       }
     }
     const router = await this.#router();
@@ -167,10 +174,14 @@ export class AgentBuilder {
     const entries: { provider: ModelProvider; models: readonly ModelInfo[] }[] = [];
     for (const provider of this.#providers) {
       if (seen.has(provider.id)) {
-        throw new AgentError('NAME_CONFLICT', `Two model providers have the id '${provider.id}'; provider ids must be unique.`, {
-          source: 'provider',
-          details: { providerId: provider.id },
-        });
+        throw new AgentError(
+          'NAME_CONFLICT',
+          `Two model providers have the id '${provider.id}'; provider ids must be unique.`,
+          {
+            source: 'provider',
+            details: { providerId: provider.id },
+          },
+        );
       }
       seen.add(provider.id);
       let models: readonly ModelInfo[];

@@ -31,9 +31,13 @@ export interface AssemblyInput {
 }
 
 /** Loads every source and merges what they hold; several sources merge layer by layer, in order. */
-export async function loadSources(input: Pick<AssemblyInput, 'sources' | 'cwd' | 'home'>): Promise<LoadedComponents | undefined> {
+export async function loadSources(
+  input: Pick<AssemblyInput, 'sources' | 'cwd' | 'home'>,
+): Promise<LoadedComponents | undefined> {
   if (input.sources.length === 0) return undefined;
-  const loaded = await Promise.all(input.sources.map((source) => source.load({ cwd: input.cwd, home: input.home })));
+  const loaded = await Promise.all(
+    input.sources.map((source) => source.load({ cwd: input.cwd, home: input.home })),
+  );
   return loaded.reduce((merged, next) => ({
     global: mergeLayer(merged.global, next.global),
     project: mergeLayer(merged.project, next.project),
@@ -46,8 +50,15 @@ export async function loadSources(input: Pick<AssemblyInput, 'sources' | 'cwd' |
   }));
 }
 
-function mergeLayer(a: LoadedComponents['global'], b: LoadedComponents['global']): LoadedComponents['global'] {
-  return { tools: [...a.tools, ...b.tools], skills: [...a.skills, ...b.skills], plugins: [...a.plugins, ...b.plugins] };
+function mergeLayer(
+  a: LoadedComponents['global'],
+  b: LoadedComponents['global'],
+): LoadedComponents['global'] {
+  return {
+    tools: [...a.tools, ...b.tools],
+    skills: [...a.skills, ...b.skills],
+    plugins: [...a.plugins, ...b.plugins],
+  };
 }
 
 function pick<K extends 'globalInstructions' | 'projectInstructions' | 'soul'>(
@@ -60,8 +71,15 @@ function pick<K extends 'globalInstructions' | 'projectInstructions' | 'soul'>(
 }
 
 /** The effective configuration: defaults < programmatic `setConfig` < `config.yaml` (spec §3.1). */
-export function effectiveConfig(programmatic: Partial<AgentConfig>, loaded: LoadedComponents | undefined): AgentConfig {
-  const merged = { ...DEFAULT_AGENT_CONFIG, ...definedOnly(programmatic), ...definedOnly(loaded?.config ?? {}) } as AgentConfig;
+export function effectiveConfig(
+  programmatic: Partial<AgentConfig>,
+  loaded: LoadedComponents | undefined,
+): AgentConfig {
+  const merged = {
+    ...DEFAULT_AGENT_CONFIG,
+    ...definedOnly(programmatic),
+    ...definedOnly(loaded?.config ?? {}),
+  } as AgentConfig;
   return validateConfig(merged);
 }
 
@@ -95,11 +113,20 @@ export function assemble(
     prompt: {
       baseInstructions: config.baseInstructions,
       ...(loaded?.globalInstructions === undefined ? {} : { globalInstructions: loaded.globalInstructions }),
-      ...(loaded?.projectInstructions === undefined ? {} : { projectInstructions: loaded.projectInstructions }),
+      ...(loaded?.projectInstructions === undefined
+        ? {}
+        : { projectInstructions: loaded.projectInstructions }),
       ...(loaded?.soul === undefined ? {} : { soul: loaded.soul }),
-      tools: composed.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+      tools: composed.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      })),
       skills: [...composed.skills.values()].filter((skill) => skill.allowImplicitInvocation),
-      plugins: composed.plugins.map(({ plugin }) => ({ displayName: plugin.displayName, description: plugin.description })),
+      plugins: composed.plugins.map(({ plugin }) => ({
+        displayName: plugin.displayName,
+        description: plugin.description,
+      })),
     },
     listing: composed.listing,
     diagnostics: loaded?.diagnostics ?? [],

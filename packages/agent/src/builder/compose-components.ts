@@ -66,8 +66,15 @@ export function composeComponents(
     'tool',
     LAYERS.flatMap((name): Candidate<ToolHandler>[] =>
       name === 'programmatic'
-        ? programmatic.tools.map((tool) => ({ item: tool, name: tool.name, description: tool.description, layer: name }))
-        : layer(name).tools.map(({ tool, path }) => withPath({ item: tool, name: tool.name, description: tool.description, layer: name }, path)),
+        ? programmatic.tools.map((tool) => ({
+            item: tool,
+            name: tool.name,
+            description: tool.description,
+            layer: name,
+          }))
+        : layer(name).tools.map(({ tool, path }) =>
+            withPath({ item: tool, name: tool.name, description: tool.description, layer: name }, path),
+          ),
     ),
     listing,
   );
@@ -75,8 +82,15 @@ export function composeComponents(
     'skill',
     LAYERS.flatMap((name): Candidate<SkillDefinition>[] =>
       name === 'programmatic'
-        ? programmatic.skills.map((skill) => ({ item: skill, name: skill.name, description: skill.description, layer: name }))
-        : layer(name).skills.map(({ skill, path }) => withPath({ item: skill, name: skill.name, description: skill.description, layer: name }, path)),
+        ? programmatic.skills.map((skill) => ({
+            item: skill,
+            name: skill.name,
+            description: skill.description,
+            layer: name,
+          }))
+        : layer(name).skills.map(({ skill, path }) =>
+            withPath({ item: skill, name: skill.name, description: skill.description, layer: name }, path),
+          ),
     ),
     listing,
   );
@@ -113,7 +127,7 @@ export function composeComponents(
               },
               entry.path,
             ),
-        ),
+          ),
     ),
     listing,
   );
@@ -134,7 +148,9 @@ export function composeComponents(
   for (const { item, layer: pluginLayer, name } of plugins) {
     // Programmatic plugins are always on; file plugins: runtime toggle > index.md `enabled`.
     const enabled = pluginLayer === 'programmatic' ? true : (toggles[name] ?? item.enabled);
-    const entry = listing.find((info) => info.kind === 'plugin' && info.name === name && info.layer === pluginLayer);
+    const entry = listing.find(
+      (info) => info.kind === 'plugin' && info.name === name && info.layer === pluginLayer,
+    );
     if (entry !== undefined) entry.enabled = enabled;
     if (!enabled) continue;
     effectivePlugins.push({
@@ -157,7 +173,11 @@ function withPath<T>(candidate: Candidate<T>, path: string | undefined): Candida
 }
 
 /** The winners in layer order (lowest first, then registration order); losers go to the listing. */
-function resolve<T>(kind: ComponentKind, candidates: readonly Candidate<T>[], listing: ComponentInfo[]): Candidate<T>[] {
+function resolve<T>(
+  kind: ComponentKind,
+  candidates: readonly Candidate<T>[],
+  listing: ComponentInfo[],
+): Candidate<T>[] {
   const seen = new Set<string>();
   const winner = new Map<string, Candidate<T>>();
   for (const candidate of candidates) {

@@ -1,7 +1,14 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../errors/index.ts';
-import type { ContentBlock, FileBlock, ImageBlock, ImageMediaType, UserInput, UserInputBlock } from './content.ts';
+import type {
+  ContentBlock,
+  FileBlock,
+  ImageBlock,
+  ImageMediaType,
+  UserInput,
+  UserInputBlock,
+} from './content.ts';
 import { detectImageFormat } from './image-format.ts';
 import { MAX_FILE_BYTES, MAX_IMAGE_BYTES } from './limits.ts';
 import { resolveAllowedPath } from './path-guard.ts';
@@ -34,7 +41,8 @@ export async function resolveInput(
   options: ResolveInputOptions,
   parseSkill: (text: string) => { name: string; rest: string } | undefined,
 ): Promise<ResolvedInput> {
-  const blocks: readonly UserInputBlock[] = typeof input === 'string' ? [{ type: 'text', text: input }] : input;
+  const blocks: readonly UserInputBlock[] =
+    typeof input === 'string' ? [{ type: 'text', text: input }] : input;
   if (!Array.isArray(blocks)) {
     throw new AgentError('INVALID_INPUT', 'Input must be a string or an array of content blocks.');
   }
@@ -51,15 +59,21 @@ export async function resolveInput(
           skills.push({ name: invocation.name });
           text = invocation.rest;
         }
-        if (text.length > 0) {
+        // Whitespace alone says nothing; sending it would cost a model call on an empty message.
+        if (text.trim().length > 0) {
           content.push({ type: 'text', text });
           texts.push(text);
         }
         break;
       }
       case 'skill':
-        if (typeof block.name !== 'string' || block.name === '') throw invalidBlock(index, 'a skill block needs a `name`');
-        skills.push(block.arguments === undefined ? { name: block.name } : { name: block.name, arguments: block.arguments });
+        if (typeof block.name !== 'string' || block.name === '')
+          throw invalidBlock(index, 'a skill block needs a `name`');
+        skills.push(
+          block.arguments === undefined
+            ? { name: block.name }
+            : { name: block.name, arguments: block.arguments },
+        );
         break;
       case 'image':
         content.push(await resolveImage(block, index, options));
@@ -69,7 +83,10 @@ export async function resolveInput(
         content.push(await resolveFile(block.path, options));
         break;
       default:
-        throw invalidBlock(index, `unknown block type '${String((block as { type?: unknown } | null)?.type)}'`);
+        throw invalidBlock(
+          index,
+          `unknown block type '${String((block as { type?: unknown } | null)?.type)}'`,
+        );
     }
   }
   if (content.length === 0 && skills.length === 0) {
@@ -79,7 +96,9 @@ export async function resolveInput(
 }
 
 function invalidBlock(index: number, reason: string): AgentError {
-  return new AgentError('INVALID_INPUT', `Input block ${index} is invalid: ${reason}.`, { details: { index } });
+  return new AgentError('INVALID_INPUT', `Input block ${index} is invalid: ${reason}.`, {
+    details: { index },
+  });
 }
 
 async function resolveImage(
@@ -90,15 +109,22 @@ async function resolveImage(
   if ('path' in block) {
     const real = await resolveAllowedPath(block.path, options.cwd, options.allowedRoots);
     const bytes = await readLimited(real, block.path, MAX_IMAGE_BYTES, 'image');
-    return { type: 'image', mediaType: imageFormatOf(bytes, block.path), data: bytes.toString('base64'), path: real };
+    return {
+      type: 'image',
+      mediaType: imageFormatOf(bytes, block.path),
+      data: bytes.toString('base64'),
+      path: real,
+    };
   }
   let bytes: Buffer;
   if (block.data instanceof Uint8Array) {
     bytes = Buffer.from(block.data.buffer, block.data.byteOffset, block.data.byteLength);
   } else if (typeof block.data === 'string') {
     const base64 = block.data.replace(/^data:[^;,]*;base64,/, '');
-    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) throw invalidBlock(index, 'image data is not valid base64');
-    if ((base64.length * 3) / 4 > MAX_IMAGE_BYTES + 4) throw tooLarge(`image block ${index}`, MAX_IMAGE_BYTES);
+    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64))
+      throw invalidBlock(index, 'image data is not valid base64');
+    if ((base64.length * 3) / 4 > MAX_IMAGE_BYTES + 4)
+      throw tooLarge(`image block ${index}`, MAX_IMAGE_BYTES);
     bytes = Buffer.from(base64, 'base64');
   } else {
     throw invalidBlock(index, 'an image block needs `path` or `data`');
@@ -127,12 +153,21 @@ async function resolveFile(target: string, options: ResolveInputOptions): Promis
   const name = path.basename(real);
   const text = decodeUtf8(bytes);
   if (text !== undefined) return { type: 'file', path: real, name, mediaType: textMediaType(name), text };
-  return { type: 'file', path: real, name, mediaType: binaryMediaType(bytes), data: bytes.toString('base64') };
+  return {
+    type: 'file',
+    path: real,
+    name,
+    mediaType: binaryMediaType(bytes),
+    data: bytes.toString('base64'),
+  };
 }
 
 async function readLimited(real: string, label: string, limit: number, what: string): Promise<Buffer> {
   const info = await stat(real);
-  if (!info.isFile()) throw new AgentError('INVALID_INPUT', `'${label}' is not a regular ${what}.`, { details: { path: label } });
+  if (!info.isFile())
+    throw new AgentError('INVALID_INPUT', `'${label}' is not a regular ${what}.`, {
+      details: { path: label },
+    });
   if (info.size > limit) throw tooLarge(`'${label}' (${info.size} bytes)`, limit);
   // Read at most limit + 1 bytes so a file that grows after the stat is still caught.
   const handle = await open(real, 'r');
@@ -178,6 +213,7 @@ function textMediaType(name: string): string {
 }
 
 function binaryMediaType(bytes: Uint8Array): string {
-  if (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46) return 'application/pdf';
+  if (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46)
+    return 'application/pdf';
   return detectImageFormat(bytes) ?? 'application/octet-stream';
 }

@@ -62,7 +62,9 @@ export const TRUNCATION_NOTICE =
 
 export function isSummaryMessage(message: Message): boolean {
   const first = message.role === 'user' ? message.content[0] : undefined;
-  return first?.type === 'text' && (first.text.startsWith(SUMMARY_HEADER) || first.text === TRUNCATION_NOTICE);
+  return (
+    first?.type === 'text' && (first.text.startsWith(SUMMARY_HEADER) || first.text === TRUNCATION_NOTICE)
+  );
 }
 
 /** The list after compaction: summary (or truncation notice), kept user messages, then the tail. */
@@ -73,7 +75,9 @@ export function applyCompaction(
 ): Message[] {
   const head: Message = {
     role: 'user',
-    content: [{ type: 'text', text: summary === undefined ? TRUNCATION_NOTICE : `${SUMMARY_HEADER}\n\n${summary}` }],
+    content: [
+      { type: 'text', text: summary === undefined ? TRUNCATION_NOTICE : `${SUMMARY_HEADER}\n\n${summary}` },
+    ],
   };
   const kept = plan.keptUserMessages.flatMap((index) => {
     const message = messages[index];

@@ -59,7 +59,10 @@ export class Compactor {
       estimatedTokens: tokensBefore,
     });
     if (aborted !== undefined) {
-      this.#logger.info({ pluginId: aborted.pluginId, reason: aborted.reason }, 'compaction skipped by plugin');
+      this.#logger.info(
+        { pluginId: aborted.pluginId, reason: aborted.reason },
+        'compaction skipped by plugin',
+      );
       return undefined;
     }
     const plan = planCompaction(context.messages, context.sizes, {
@@ -100,7 +103,9 @@ export class Compactor {
         {
           model: route.model.id,
           systemPrompt: prompt,
-          messages: [{ role: 'user', content: [{ type: 'text', text: `Conversation transcript:\n\n${transcript}` }] }],
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: `Conversation transcript:\n\n${transcript}` }] },
+          ],
           tools: [],
         },
         {
@@ -113,7 +118,10 @@ export class Compactor {
         else if (event.type === 'context_length_exceeded') outcome = 'overflow';
         else if (event.type === 'error') {
           outcome = 'failed';
-          this.#logger.warn({ modelId, error: event.error.toJSON() }, 'summary request failed; truncating instead');
+          this.#logger.warn(
+            { modelId, error: event.error.toJSON() },
+            'summary request failed; truncating instead',
+          );
         }
       }
       if (request.signal.aborted) return undefined;

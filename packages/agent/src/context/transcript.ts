@@ -6,7 +6,9 @@ const ENTRY_LIMIT = 4_000;
 const MIN_PARTIAL_ENTRY = 200;
 
 function clip(text: string): string {
-  return text.length <= ENTRY_LIMIT ? text : `${text.slice(0, ENTRY_LIMIT)} […${text.length - ENTRY_LIMIT} more characters]`;
+  return text.length <= ENTRY_LIMIT
+    ? text
+    : `${text.slice(0, ENTRY_LIMIT)} […${text.length - ENTRY_LIMIT} more characters]`;
 }
 
 /** One plain-text entry per message, so any model can summarise it without the tool protocol. */

@@ -57,9 +57,16 @@ export class HookRegistry {
     for (const tap of taps) {
       let result: HookResult | void;
       try {
-        result = await tap.handler({ ...data, hook, pluginConfig: tap.pluginConfig } as HookPayload<HookName>);
+        result = await tap.handler({
+          ...data,
+          hook,
+          pluginConfig: tap.pluginConfig,
+        } as HookPayload<HookName>);
       } catch (error) {
-        this.#logger.warn({ hook, pluginId: tap.pluginId, error: String(error) }, 'hook handler threw; continuing');
+        this.#logger.warn(
+          { hook, pluginId: tap.pluginId, error: String(error) },
+          'hook handler threw; continuing',
+        );
         continue;
       }
       if (result === undefined || result === null || result.action === 'continue') continue;

@@ -47,9 +47,15 @@ export class MemoryManager {
   async load(namespace: string): Promise<readonly Memory[]> {
     if (this.#storage === undefined || this.#config.memoryMaxItems <= 0) return [];
     try {
-      return (await this.#storage.search(namespace, '', this.#config.memoryMaxItems)).slice(0, this.#config.memoryMaxItems);
+      return (await this.#storage.search(namespace, '', this.#config.memoryMaxItems)).slice(
+        0,
+        this.#config.memoryMaxItems,
+      );
     } catch (error) {
-      this.#logger.error({ namespace, error: String(error) }, 'loading memories failed; the session starts without them');
+      this.#logger.error(
+        { namespace, error: String(error) },
+        'loading memories failed; the session starts without them',
+      );
       return [];
     }
   }
@@ -58,7 +64,12 @@ export class MemoryManager {
    * Asks the memory model for memories in `messages` and upserts them. Returns how many were saved;
    * never throws.
    */
-  async extract(options: { sessionId: string; namespace: string; sessionModelId: string; messages: readonly Message[] }): Promise<number> {
+  async extract(options: {
+    sessionId: string;
+    namespace: string;
+    sessionModelId: string;
+    messages: readonly Message[];
+  }): Promise<number> {
     const storage = this.#storage;
     if (storage === undefined || options.messages.length === 0) return 0;
     try {
@@ -66,7 +77,10 @@ export class MemoryManager {
       const route = this.#router.route(modelId);
       const existing = (await storage.load(options.namespace)).slice(0, EXISTING_LIMIT);
       const existingIds = new Set(existing.map((memory) => memory.id));
-      const known = existing.length === 0 ? '(none)' : existing.map((memory) => `- [${memory.id}] ${memory.content}`).join('\n');
+      const known =
+        existing.length === 0
+          ? '(none)'
+          : existing.map((memory) => `- [${memory.id}] ${memory.content}`).join('\n');
       const transcript = renderTranscript(options.messages, TRANSCRIPT_CHARACTERS);
       let text = '';
       for await (const event of guardedChat(
@@ -75,7 +89,12 @@ export class MemoryManager {
           model: route.model.id,
           systemPrompt: MEMORY_EXTRACTION_PROMPT,
           messages: [
-            { role: 'user', content: [{ type: 'text', text: `Existing memories:\n${known}\n\nNew conversation:\n\n${transcript}` }] },
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: `Existing memories:\n${known}\n\nNew conversation:\n\n${transcript}` },
+              ],
+            },
           ],
           tools: [],
         },
@@ -87,7 +106,8 @@ export class MemoryManager {
       )) {
         if (event.type === 'text_delta') text += event.text;
         else if (event.type === 'error') throw event.error;
-        else if (event.type === 'context_length_exceeded') throw new AgentError('PROVIDER_ERROR', event.message);
+        else if (event.type === 'context_length_exceeded')
+          throw new AgentError('PROVIDER_ERROR', event.message);
       }
       const candidates = parseMemories(text);
       for (const candidate of candidates) {
@@ -120,15 +140,23 @@ interface MemoryCandidate {
 export function parseMemories(text: string): MemoryCandidate[] {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  if (start === -1 || end < start) throw new AgentError('PROVIDER_ERROR', 'The memory model did not answer with JSON.', { retryable: false });
+  if (start === -1 || end < start)
+    throw new AgentError('PROVIDER_ERROR', 'The memory model did not answer with JSON.', {
+      retryable: false,
+    });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.slice(start, end + 1));
   } catch (error) {
-    throw new AgentError('PROVIDER_ERROR', `The memory model answered with invalid JSON: ${String(error)}`, { retryable: false });
+    throw new AgentError('PROVIDER_ERROR', `The memory model answered with invalid JSON: ${String(error)}`, {
+      retryable: false,
+    });
   }
   const list = (parsed as { memories?: unknown }).memories;
-  if (!Array.isArray(list)) throw new AgentError('PROVIDER_ERROR', 'The memory model answer has no "memories" list.', { retryable: false });
+  if (!Array.isArray(list))
+    throw new AgentError('PROVIDER_ERROR', 'The memory model answer has no "memories" list.', {
+      retryable: false,
+    });
   return list.flatMap((item: unknown): MemoryCandidate[] => {
     if (typeof item !== 'object' || item === null) return [];
     const { id, content, tags } = item as Record<string, unknown>;

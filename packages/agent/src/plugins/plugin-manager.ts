@@ -17,10 +17,14 @@ export function applyPlugin(plugin: Plugin): AppliedPlugin {
   plugin.apply({
     tap: (hook, handler) => {
       if (!(HOOK_NAMES as readonly string[]).includes(hook)) {
-        throw new AgentError('INVALID_INPUT', `Plugin '${plugin.id}' tapped unknown hook '${String(hook)}'.`, {
-          source: 'plugin',
-          details: { pluginId: plugin.id, hook },
-        });
+        throw new AgentError(
+          'INVALID_INPUT',
+          `Plugin '${plugin.id}' tapped unknown hook '${String(hook)}'.`,
+          {
+            source: 'plugin',
+            details: { pluginId: plugin.id, hook },
+          },
+        );
       }
       taps.push({ hook: hook as HookName, pluginId: plugin.id, handler: handler as HookHandler<HookName> });
     },
@@ -47,11 +51,15 @@ export class PluginLifecycle {
         await plugin.initialize?.(config);
       } catch (error) {
         await this.shutdown();
-        throw new AgentError('PLUGIN_INIT_FAILED', `Plugin '${plugin.id}' failed to initialize: ${errorMessage(error)}`, {
-          source: 'plugin',
-          cause: error,
-          details: { pluginId: plugin.id },
-        });
+        throw new AgentError(
+          'PLUGIN_INIT_FAILED',
+          `Plugin '${plugin.id}' failed to initialize: ${errorMessage(error)}`,
+          {
+            source: 'plugin',
+            cause: error,
+            details: { pluginId: plugin.id },
+          },
+        );
       }
       this.#initialized.push(plugin);
     }

@@ -68,7 +68,8 @@ export class SystemPromptBuilder {
     const sections: PromptSection[] = [];
     const add = (layer: PromptLayer, content: string | undefined): void => {
       const trimmed = content?.trim();
-      if (trimmed !== undefined && trimmed !== '') sections.push({ layer, title: TITLES[layer], content: trimmed });
+      if (trimmed !== undefined && trimmed !== '')
+        sections.push({ layer, title: TITLES[layer], content: trimmed });
     };
     add('base_instructions', sources.baseInstructions);
     add('global_instructions', sources.globalInstructions);
@@ -83,14 +84,21 @@ export class SystemPromptBuilder {
             sources.skills.map((skill) => `- /${skill.name}: ${skill.description}`).join('\n'),
     );
     this.#fixed = sections;
-    const plugins = sources.plugins.map((plugin) => `- ${plugin.displayName}: ${plugin.description}`).join('\n');
-    this.#plugins = plugins === '' ? undefined : { layer: 'plugins', title: TITLES.plugins, content: plugins };
+    const plugins = sources.plugins
+      .map((plugin) => `- ${plugin.displayName}: ${plugin.description}`)
+      .join('\n');
+    this.#plugins =
+      plugins === '' ? undefined : { layer: 'plugins', title: TITLES.plugins, content: plugins };
     this.#environment = `Operating system: ${os.type()} ${os.release()} (${process.platform})\nWorking directory: ${sources.cwd}`;
   }
 
   readonly #environment: string;
 
-  build(options: { memories: readonly Memory[]; dynamicSections: readonly string[]; now?: Date }): SystemPrompt {
+  build(options: {
+    memories: readonly Memory[];
+    dynamicSections: readonly string[];
+    now?: Date;
+  }): SystemPrompt {
     const sections: PromptSection[] = [...this.#fixed];
     if (this.#plugins !== undefined) sections.push(this.#plugins);
     if (options.memories.length > 0) {
@@ -102,10 +110,20 @@ export class SystemPromptBuilder {
     }
     // The date, not the time: a prompt that changes every minute defeats provider prompt caching.
     const date = (options.now ?? new Date()).toISOString().slice(0, 10);
-    sections.push({ layer: 'environment', title: TITLES.environment, content: `${this.#environment}\nDate: ${date}` });
-    const dynamic = options.dynamicSections.map((section) => section.trim()).filter((section) => section !== '');
-    if (dynamic.length > 0) sections.push({ layer: 'dynamic', title: TITLES.dynamic, content: dynamic.join('\n\n') });
-    return { text: sections.map((section) => `# ${section.title}\n\n${section.content}`).join('\n\n'), sections };
+    sections.push({
+      layer: 'environment',
+      title: TITLES.environment,
+      content: `${this.#environment}\nDate: ${date}`,
+    });
+    const dynamic = options.dynamicSections
+      .map((section) => section.trim())
+      .filter((section) => section !== '');
+    if (dynamic.length > 0)
+      sections.push({ layer: 'dynamic', title: TITLES.dynamic, content: dynamic.join('\n\n') });
+    return {
+      text: sections.map((section) => `# ${section.title}\n\n${section.content}`).join('\n\n'),
+      sections,
+    };
   }
 }
 

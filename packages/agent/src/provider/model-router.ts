@@ -19,7 +19,10 @@ export class ModelRouter {
           throw new AgentError(
             'NAME_CONFLICT',
             `Model ID '${model.id}' is declared by providers '${existing.provider.id}' and '${provider.id}'; model IDs must be unique across providers.`,
-            { source: 'provider', details: { modelId: model.id, providers: [existing.provider.id, provider.id] } },
+            {
+              source: 'provider',
+              details: { modelId: model.id, providers: [existing.provider.id, provider.id] },
+            },
           );
         }
         this.#routes.set(model.id, { provider, model });
@@ -41,9 +44,13 @@ export class ModelRouter {
     const route = this.#routes.get(modelId);
     if (route === undefined) {
       const known = [...this.#routes.keys()].join(', ');
-      throw new AgentError('MODEL_NOT_SUPPORTED', `No provider serves model '${modelId}'. Known models: ${known}.`, {
-        details: { modelId },
-      });
+      throw new AgentError(
+        'MODEL_NOT_SUPPORTED',
+        `No provider serves model '${modelId}'. Known models: ${known}.`,
+        {
+          details: { modelId },
+        },
+      );
     }
     return route;
   }

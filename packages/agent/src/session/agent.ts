@@ -108,7 +108,10 @@ export class Agent {
   }
 
   /** Reopens a stored session with its history; SESSION_NOT_FOUND when the storage has none. */
-  async resumeSession(sessionId: string, options: Omit<NewSessionOptions, 'systemPrompt'> = {}): Promise<Session> {
+  async resumeSession(
+    sessionId: string,
+    options: Omit<NewSessionOptions, 'systemPrompt'> = {},
+  ): Promise<Session> {
     const storage = this.#parts.sessionStorage;
     let records;
     try {
@@ -117,16 +120,29 @@ export class Agent {
       throw AgentError.fromUnknown(error, 'STORAGE_ERROR', { source: 'storage', retryable: true });
     }
     if (records === undefined || records.length === 0) {
-      throw new AgentError('SESSION_NOT_FOUND', `No stored session has id '${sessionId}'.`, { details: { sessionId } });
+      throw new AgentError('SESSION_NOT_FOUND', `No stored session has id '${sessionId}'.`, {
+        details: { sessionId },
+      });
     }
     const rebuilt = rebuildContext(records);
     const created = records.find((record) => record.type === 'metadata' && record.kind === 'session_created');
-    const systemPrompt = created?.type === 'metadata' && created.kind === 'session_created' ? created.systemPrompt : undefined;
+    const systemPrompt =
+      created?.type === 'metadata' && created.kind === 'session_created' ? created.systemPrompt : undefined;
     const modelId = options.modelId ?? rebuilt.modelId;
     return this.#open(
       async (runtime) =>
-        this.#state(runtime, sessionId, new ContextManager(rebuilt.messages), records.length, rebuilt.title !== undefined, rebuilt.turnCount),
-      { ...(modelId === undefined ? {} : { modelId }), ...(systemPrompt === undefined ? {} : { systemPrompt }) },
+        this.#state(
+          runtime,
+          sessionId,
+          new ContextManager(rebuilt.messages),
+          records.length,
+          rebuilt.title !== undefined,
+          rebuilt.turnCount,
+        ),
+      {
+        ...(modelId === undefined ? {} : { modelId }),
+        ...(systemPrompt === undefined ? {} : { systemPrompt }),
+      },
       sessionId,
     );
   }
@@ -148,15 +164,23 @@ export class Agent {
     if (this.#shutdown !== undefined) throw new AgentError('SESSION_BUSY', 'The agent has been shut down.');
     // Claimed before the first await, so concurrent calls cannot both get through.
     if (this.#opening || this.#active !== undefined) {
-      throw new AgentError('SESSION_BUSY', 'A session is already open; close it before starting or resuming another.', {
-        details: { activeSessionId: this.#active?.id },
-      });
+      throw new AgentError(
+        'SESSION_BUSY',
+        'A session is already open; close it before starting or resuming another.',
+        {
+          details: { activeSessionId: this.#active?.id },
+        },
+      );
     }
     this.#opening = true;
     try {
       if (this.#parts.assembly.sources.length > 0) {
         // New component files take effect in the next session (spec §2, §9).
-        this.#snapshot = assemble(this.#parts.assembly, await loadSources(this.#parts.assembly), this.#parts.applied);
+        this.#snapshot = assemble(
+          this.#parts.assembly,
+          await loadSources(this.#parts.assembly),
+          this.#parts.applied,
+        );
       }
       const runtime = this.#runtime(this.#snapshot, options);
       const state = await create(runtime, sessionId);

@@ -38,7 +38,11 @@ export function rebuildContext(records: readonly SessionRecord[]): RebuiltSessio
         else if (record.kind === 'title') title = record.title;
         else {
           closeAssistant();
-          messages = applyCompaction(messages, { keptFrom: record.keptFrom, keptUserMessages: [...record.keptUserMessages] }, record.summary);
+          messages = applyCompaction(
+            messages,
+            { keptFrom: record.keptFrom, keptUserMessages: [...record.keptUserMessages] },
+            record.summary,
+          );
         }
         break;
       case 'user_message':
@@ -63,11 +67,16 @@ export function rebuildContext(records: readonly SessionRecord[]): RebuiltSessio
         };
         messages.push(message);
         assistant = { message, calls };
-        if (record.status === 'incomplete') pendingNote = record.interruptedBy === 'error' ? FAILED_NOTE : INTERRUPTED_NOTE;
+        if (record.status === 'incomplete')
+          pendingNote = record.interruptedBy === 'error' ? FAILED_NOTE : INTERRUPTED_NOTE;
         break;
       }
       case 'tool_call':
-        assistant?.calls.push({ callId: record.callId, toolName: record.toolName, arguments: record.arguments });
+        assistant?.calls.push({
+          callId: record.callId,
+          toolName: record.toolName,
+          arguments: record.arguments,
+        });
         break;
       case 'tool_result':
         messages.push({

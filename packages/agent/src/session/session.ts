@@ -55,7 +55,10 @@ export class Session {
 
   /** The system prompt of the latest turn, or the one the next turn starts from. */
   systemPrompt(): SystemPrompt {
-    return this.#state.systemPrompt ?? this.#state.runtime.prompt.build({ memories: this.#state.memories, dynamicSections: [] });
+    return (
+      this.#state.systemPrompt ??
+      this.#state.runtime.prompt.build({ memories: this.#state.memories, dynamicSections: [] })
+    );
   }
 
   /**
@@ -70,9 +73,13 @@ export class Session {
     }
     const current = this.#current?.state;
     if (current === 'running' || current === 'cancelling') {
-      throw new AgentError('SESSION_BUSY', `A turn is still running in session ${this.id}; wait for it or cancel it.`, {
-        details: { sessionId: this.id },
-      });
+      throw new AgentError(
+        'SESSION_BUSY',
+        `A turn is still running in session ${this.id}; wait for it or cancel it.`,
+        {
+          details: { sessionId: this.id },
+        },
+      );
     }
     const turn = new Turn(
       crypto.randomUUID(),
@@ -108,7 +115,8 @@ export class Session {
       await this.#checkpoint;
       await this.#extract();
       const error = await this.#state.writer.flush();
-      if (error !== undefined) runtime.logger.error({ sessionId, error: error.toJSON() }, 'records could not be stored at close');
+      if (error !== undefined)
+        runtime.logger.error({ sessionId, error: error.toJSON() }, 'records could not be stored at close');
     } finally {
       this.#release();
     }

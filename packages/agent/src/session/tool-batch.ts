@@ -48,7 +48,10 @@ export async function* runToolBatch(
   if (calls.length > 1 && dispatcher.canRunConcurrently(calls) && !context.signal.aborted) {
     for (const call of calls) yield startEvent(call);
     const pending = new Map(
-      calls.map((call, index) => [index, dispatcher.dispatch(call, context).then((outcome) => ({ index, outcome }))]),
+      calls.map((call, index) => [
+        index,
+        dispatcher.dispatch(call, context).then((outcome) => ({ index, outcome })),
+      ]),
     );
     while (pending.size > 0) {
       const { index, outcome } = await Promise.race(pending.values());
@@ -60,7 +63,9 @@ export async function* runToolBatch(
   }
   for (const [index, call] of calls.entries()) {
     yield startEvent(call);
-    const outcome = context.signal.aborted ? cancelledOutcome(call) : await dispatcher.dispatch(call, context);
+    const outcome = context.signal.aborted
+      ? cancelledOutcome(call)
+      : await dispatcher.dispatch(call, context);
     outcomes[index] = outcome;
     yield endEvent(outcome);
   }

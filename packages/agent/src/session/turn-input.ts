@@ -17,18 +17,24 @@ export interface PreparedInput {
  * skills (SKILL_NOT_FOUND), and the model's capabilities (MODEL_NOT_SUPPORTED).
  */
 export async function prepareInput(input: UserInput, runtime: SessionRuntime): Promise<PreparedInput> {
-  const resolved = await resolveInput(input, { cwd: runtime.cwd, allowedRoots: runtime.allowedRoots }, parseSkillInvocation).catch(
-    (error: unknown) => {
-      throw AgentError.fromUnknown(error, 'INVALID_INPUT');
-    },
-  );
+  const resolved = await resolveInput(
+    input,
+    { cwd: runtime.cwd, allowedRoots: runtime.allowedRoots },
+    parseSkillInvocation,
+  ).catch((error: unknown) => {
+    throw AgentError.fromUnknown(error, 'INVALID_INPUT');
+  });
   const skills = resolved.skills.map((requested) => {
     const skill = runtime.skills.get(requested.name);
     if (skill === undefined) {
       const known = [...runtime.skills.keys()].map((name) => `/${name}`).join(', ') || 'none';
-      throw new AgentError('SKILL_NOT_FOUND', `There is no skill named '/${requested.name}'. Available skills: ${known}.`, {
-        details: { skill: requested.name },
-      });
+      throw new AgentError(
+        'SKILL_NOT_FOUND',
+        `There is no skill named '/${requested.name}'. Available skills: ${known}.`,
+        {
+          details: { skill: requested.name },
+        },
+      );
     }
     return { skill, arguments: requested.arguments };
   });
@@ -38,12 +44,21 @@ export async function prepareInput(input: UserInput, runtime: SessionRuntime): P
       details: { modelId: model.id, capability: 'vision' },
     });
   }
-  if (resolved.content.some((block) => block.type === 'file' && block.text === undefined) && model.capabilities.documents !== true) {
-    throw new AgentError('MODEL_NOT_SUPPORTED', `Model '${model.id}' does not accept binary documents; attach text files instead.`, {
-      details: { modelId: model.id, capability: 'documents' },
-    });
+  if (
+    resolved.content.some((block) => block.type === 'file' && block.text === undefined) &&
+    model.capabilities.documents !== true
+  ) {
+    throw new AgentError(
+      'MODEL_NOT_SUPPORTED',
+      `Model '${model.id}' does not accept binary documents; attach text files instead.`,
+      {
+        details: { modelId: model.id, capability: 'documents' },
+      },
+    );
   }
-  const content = resolved.content.map((block) => (block.type === 'text' ? { ...block, text: unescapeSlash(block.text) } : block));
+  const content = resolved.content.map((block) =>
+    block.type === 'text' ? { ...block, text: unescapeSlash(block.text) } : block,
+  );
   return { content, skills, text: unescapeSlash(resolved.text) };
 }
 

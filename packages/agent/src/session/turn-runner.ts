@@ -25,11 +25,20 @@ interface Reply {
  * persisting every message — and end with TurnComplete or TurnCancelled. Events are produced as the
  * consumer pulls them; the text-delta path is kept flat because it runs per token.
  */
-export async function* runTurn(state: SessionState, input: UserInput, control: TurnControl): AsyncGenerator<AgentEvent> {
+export async function* runTurn(
+  state: SessionState,
+  input: UserInput,
+  control: TurnControl,
+): AsyncGenerator<AgentEvent> {
   const { runtime, context, sessionId } = state;
   const { turnId, signal } = control;
   const { config, dispatcher, hooks, model } = runtime;
-  const summary: TurnSummary = { output: '', toolCalls: 0, modelCalls: 0, usage: { inputTokens: 0, outputTokens: 0 } };
+  const summary: TurnSummary = {
+    output: '',
+    toolCalls: 0,
+    modelCalls: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
   const envelope = (body: AgentEventBody): AgentEvent => ({
     ...body,
     sessionId,
@@ -42,7 +51,11 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     const error = await state.writer.write(...records);
     return error === undefined ? [] : [envelope({ type: 'Error', error: error.toJSON(), fatal: false })];
   };
-  const storeReply = (reply: Reply, interruptedBy?: 'cancel' | 'error', providerMetadata?: Readonly<Record<string, unknown>>) => {
+  const storeReply = (
+    reply: Reply,
+    interruptedBy?: 'cancel' | 'error',
+    providerMetadata?: Readonly<Record<string, unknown>>,
+  ) => {
     appendMessage(state, {
       role: 'assistant',
       content: reply.text,
@@ -75,18 +88,16 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
       });
     }
     return persist(
-      ...outcomes.map(
-        (outcome): SessionRecordInit => ({
-          type: 'tool_result',
-          turnId,
-          callId: outcome.callId,
-          toolName: outcome.toolName,
-          content: outcome.content,
-          isError: outcome.isError,
-          durationMs: outcome.durationMs,
-          ...(outcome.metadata === undefined ? {} : { metadata: outcome.metadata }),
-        }),
-      ),
+      ...outcomes.map((outcome): SessionRecordInit => ({
+        type: 'tool_result',
+        turnId,
+        callId: outcome.callId,
+        toolName: outcome.toolName,
+        content: outcome.content,
+        isError: outcome.isError,
+        durationMs: outcome.durationMs,
+        ...(outcome.metadata === undefined ? {} : { metadata: outcome.metadata }),
+      })),
     );
   };
   const compact = async (): Promise<AgentEvent[] | undefined> => {
@@ -128,14 +139,22 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     if (unanswered.length > 0) {
       const outcomes = unanswered.map(cancelledOutcome);
       for (const [index, call] of unanswered.entries()) {
-        events.push(envelope({ type: 'ToolCallStart', callId: call.callId, toolName: call.toolName, arguments: call.arguments }));
+        events.push(
+          envelope({
+            type: 'ToolCallStart',
+            callId: call.callId,
+            toolName: call.toolName,
+            arguments: call.arguments,
+          }),
+        );
         events.push(envelope(endEventOf(outcomes[index] ?? cancelledOutcome(call))));
       }
       events.push(...(await storeResults(outcomes)));
       unanswered = [];
     }
     const last = context.messages.findLast((message) => message.role === 'assistant');
-    if (last?.role === 'assistant' && last.status === 'incomplete') appendMessage(state, { role: 'system', content: INTERRUPTED_NOTE });
+    if (last?.role === 'assistant' && last.status === 'incomplete')
+      appendMessage(state, { role: 'system', content: INTERRUPTED_NOTE });
     await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
     settled = true;
     control.finish({ state: 'cancelled', summary });
@@ -148,22 +167,35 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     const prepared = await prepareInput(input, runtime);
 
     // 2. TurnStart may rewrite the user's text and add dynamic prompt sections.
-    const started = await hooks.run('TurnStart', { sessionId, turnId, userInput: prepared.text, dynamicSections: [] });
+    const started = await hooks.run('TurnStart', {
+      sessionId,
+      turnId,
+      userInput: prepared.text,
+      dynamicSections: [],
+    });
     if (started.aborted !== undefined) {
-      throw new AgentError('HOOK_ABORTED', `Plugin '${started.aborted.pluginId}' stopped the turn: ${started.aborted.reason}`, {
-        details: { pluginId: started.aborted.pluginId },
-      });
+      throw new AgentError(
+        'HOOK_ABORTED',
+        `Plugin '${started.aborted.pluginId}' stopped the turn: ${started.aborted.reason}`,
+        {
+          details: { pluginId: started.aborted.pluginId },
+        },
+      );
     }
     let content = prepared.content;
     if (typeof started.data.userInput === 'string' && started.data.userInput !== prepared.text) {
-      content = [{ type: 'text', text: started.data.userInput }, ...content.filter((block) => block.type !== 'text')];
+      content = [
+        { type: 'text', text: started.data.userInput },
+        ...content.filter((block) => block.type !== 'text'),
+      ];
     }
     const dynamicSections = Array.isArray(started.data.dynamicSections)
       ? started.data.dynamicSections.filter((section): section is string => typeof section === 'string')
       : [];
     const systemPrompt = runtime.prompt.build({ memories: state.memories, dynamicSections });
     state.systemPrompt = systemPrompt;
-    const fixedTokens = estimateTextTokens(systemPrompt.text) + estimateTextTokens(JSON.stringify(dispatcher.definitions));
+    const fixedTokens =
+      estimateTextTokens(systemPrompt.text) + estimateTextTokens(JSON.stringify(dispatcher.definitions));
     const compactAt = config.compactThreshold * model.model.contextWindow;
 
     // 3. Skill prompts, then the user's message, enter the context and the log.
@@ -176,14 +208,20 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     const userMessage: UserMessage = {
       role: 'user',
       content:
-        content.length > 0 ? content : [{ type: 'text', text: prepared.skills.map(({ skill }) => `/${skill.name}`).join(' ') }],
+        content.length > 0
+          ? content
+          : [{ type: 'text', text: prepared.skills.map(({ skill }) => `/${skill.name}`).join(' ') }],
     };
     appendMessage(state, userMessage);
     records.push({ type: 'user_message', turnId, content: userMessage.content });
     if (!state.titled) {
       state.titled = true;
       const title = prepared.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_LENGTH);
-      records.push({ type: 'metadata', kind: 'title', title: title === '' ? (prepared.skills[0]?.skill.name ?? 'Untitled') : title });
+      records.push({
+        type: 'metadata',
+        kind: 'title',
+        title: title === '' ? (prepared.skills[0]?.skill.name ?? 'Untitled') : title,
+      });
     }
     yield* await persist(...records);
 
@@ -217,11 +255,25 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
         switch (event.type) {
           case 'text_delta':
             reply.text += event.text;
-            yield { type: 'TextDelta', text: event.text, sessionId, turnId, timestamp: Date.now(), sequence: state.sequence++ };
+            yield {
+              type: 'TextDelta',
+              text: event.text,
+              sessionId,
+              turnId,
+              timestamp: Date.now(),
+              sequence: state.sequence++,
+            };
             break;
           case 'reasoning_delta':
             reply.reasoning += event.text;
-            yield { type: 'ReasoningDelta', text: event.text, sessionId, turnId, timestamp: Date.now(), sequence: state.sequence++ };
+            yield {
+              type: 'ReasoningDelta',
+              text: event.text,
+              sessionId,
+              turnId,
+              timestamp: Date.now(),
+              sequence: state.sequence++,
+            };
             break;
           case 'tool_call':
             reply.calls.push({ callId: event.callId, toolName: event.toolName, arguments: event.arguments });
@@ -249,21 +301,29 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
         partial = undefined;
         summary.modelCalls--;
         if (overflowRetried) {
-          throw new AgentError('PROVIDER_ERROR', `The request still exceeds the context window of '${model.model.id}' after compaction: ${overflow}`, {
-            retryable: false,
-            details: { reason: 'context_length_exceeded' },
-          });
+          throw new AgentError(
+            'PROVIDER_ERROR',
+            `The request still exceeds the context window of '${model.model.id}' after compaction: ${overflow}`,
+            {
+              retryable: false,
+              details: { reason: 'context_length_exceeded' },
+            },
+          );
         }
         overflowRetried = true;
         const events = await compact();
         if (events === undefined) {
-          throw new AgentError('COMPACT_ERROR', `The request exceeds the context window of '${model.model.id}' and nothing could be compacted: ${overflow}`);
+          throw new AgentError(
+            'COMPACT_ERROR',
+            `The request exceeds the context window of '${model.model.id}' and nothing could be compacted: ${overflow}`,
+          );
         }
         yield* events;
         continue;
       }
       if (failure !== undefined) throw failure;
-      if (overflow !== undefined) throw new AgentError('PROVIDER_ERROR', overflow, { details: { reason: 'context_length_exceeded' } });
+      if (overflow !== undefined)
+        throw new AgentError('PROVIDER_ERROR', overflow, { details: { reason: 'context_length_exceeded' } });
 
       // A complete reply: store it with its calls, then run them.
       partial = undefined;
@@ -278,7 +338,12 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
       for (const call of refused) {
         const outcome = limitOutcome(call, config.maxToolCallsPerTurn);
         outcomes.push(outcome);
-        yield envelope({ type: 'ToolCallStart', callId: call.callId, toolName: call.toolName, arguments: call.arguments });
+        yield envelope({
+          type: 'ToolCallStart',
+          callId: call.callId,
+          toolName: call.toolName,
+          arguments: call.arguments,
+        });
         yield envelope(endEventOf(outcome));
       }
       summary.toolCalls += runnable.length;
@@ -330,8 +395,16 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     }
   }
 
-  async function* runToolBatchEvents(calls: readonly ToolCallRequest[]): AsyncGenerator<AgentEvent, ToolCallOutcome[]> {
-    const batch = runToolBatch(dispatcher, calls, { sessionId, turnId, cwd: runtime.cwd, home: runtime.home, signal });
+  async function* runToolBatchEvents(
+    calls: readonly ToolCallRequest[],
+  ): AsyncGenerator<AgentEvent, ToolCallOutcome[]> {
+    const batch = runToolBatch(dispatcher, calls, {
+      sessionId,
+      turnId,
+      cwd: runtime.cwd,
+      home: runtime.home,
+      signal,
+    });
     for (;;) {
       const next = await batch.next();
       if (next.done === true) return next.value;

@@ -51,7 +51,10 @@ export class InMemoryMemoryStorage implements MemoryStorage {
 
 /** Orders memories (already newest first) by matched query words; stable, so ties stay newest first. */
 export function rankMemories(memories: readonly Memory[], query: string): Memory[] {
-  const words = query.toLowerCase().split(/\s+/).filter((word) => word !== '');
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   if (words.length === 0) return [...memories];
   const score = (memory: Memory): number => {
     const haystack = `${memory.content} ${memory.tags.join(' ')}`.toLowerCase();

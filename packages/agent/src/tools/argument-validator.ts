@@ -9,16 +9,23 @@ export type ArgumentValidator = (value: Record<string, unknown>) => string | und
  * Compiles a tool's JSON Schema once. The validator returns a readable message for the model, or
  * `undefined` when the arguments are valid.
  */
-export function compileArgumentValidator(toolName: string, schema: Readonly<Record<string, unknown>>): ArgumentValidator {
+export function compileArgumentValidator(
+  toolName: string,
+  schema: Readonly<Record<string, unknown>>,
+): ArgumentValidator {
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    throw new AgentError('INVALID_INPUT', `Tool '${toolName}' has an invalid parameters schema: ${String(error)}`, {
-      source: 'tool',
-      cause: error,
-      details: { toolName },
-    });
+    throw new AgentError(
+      'INVALID_INPUT',
+      `Tool '${toolName}' has an invalid parameters schema: ${String(error)}`,
+      {
+        source: 'tool',
+        cause: error,
+        details: { toolName },
+      },
+    );
   }
   return (value) => (validate(value) ? undefined : describeErrors(validate.errors ?? []));
 }

@@ -45,8 +45,15 @@ export class ToolDispatcher {
   constructor(tools: Iterable<ToolHandler>, hooks: HookRegistry, defaultTimeoutMs: number) {
     const definitions: ToolDefinition[] = [];
     for (const handler of tools) {
-      this.#tools.set(handler.name, { handler, validate: compileArgumentValidator(handler.name, handler.parameters) });
-      definitions.push({ name: handler.name, description: handler.description, parameters: handler.parameters });
+      this.#tools.set(handler.name, {
+        handler,
+        validate: compileArgumentValidator(handler.name, handler.parameters),
+      });
+      definitions.push({
+        name: handler.name,
+        description: handler.description,
+        parameters: handler.parameters,
+      });
     }
     this.definitions = definitions;
     this.#hooks = hooks;
@@ -78,8 +85,16 @@ export class ToolDispatcher {
     return outcome;
   }
 
-  async #execute(call: ToolCallRequest, context: DispatchContext, startedAt: number): Promise<ToolCallOutcome> {
-    const fail = (code: AgentErrorCode, message: string, parsed?: Record<string, unknown>): ToolCallOutcome => ({
+  async #execute(
+    call: ToolCallRequest,
+    context: DispatchContext,
+    startedAt: number,
+  ): Promise<ToolCallOutcome> {
+    const fail = (
+      code: AgentErrorCode,
+      message: string,
+      parsed?: Record<string, unknown>,
+    ): ToolCallOutcome => ({
       callId: call.callId,
       toolName: call.toolName,
       arguments: parsed,
@@ -91,12 +106,19 @@ export class ToolDispatcher {
 
     const parsed = parseArguments(call.arguments);
     if (typeof parsed === 'string') {
-      return fail('INVALID_INPUT', `The arguments for tool '${call.toolName}' are not a JSON object: ${parsed}`);
+      return fail(
+        'INVALID_INPUT',
+        `The arguments for tool '${call.toolName}' are not a JSON object: ${parsed}`,
+      );
     }
     const registered = this.#tools.get(call.toolName);
     if (registered === undefined) {
       const known = [...this.#tools.keys()].join(', ') || 'none';
-      return fail('TOOL_NOT_FOUND', `There is no tool named '${call.toolName}'. Available tools: ${known}.`, parsed);
+      return fail(
+        'TOOL_NOT_FOUND',
+        `There is no tool named '${call.toolName}'. Available tools: ${known}.`,
+        parsed,
+      );
     }
 
     let args: Record<string, unknown> = parsed;
@@ -116,7 +138,11 @@ export class ToolDispatcher {
         );
       }
       if (!isPlainObject(data.arguments)) {
-        return fail('INVALID_INPUT', `A plugin rewrote the arguments of '${call.toolName}' into a non-object.`, parsed);
+        return fail(
+          'INVALID_INPUT',
+          `A plugin rewrote the arguments of '${call.toolName}' into a non-object.`,
+          parsed,
+        );
       }
       args = structuredClone(data.arguments as Record<string, unknown>);
     }
@@ -132,7 +158,9 @@ export class ToolDispatcher {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => {
-        timeout.abort(new AgentError('TOOL_TIMEOUT', `Tool '${call.toolName}' timed out after ${timeoutMs} ms.`));
+        timeout.abort(
+          new AgentError('TOOL_TIMEOUT', `Tool '${call.toolName}' timed out after ${timeoutMs} ms.`),
+        );
         resolve('timeout');
       }, timeoutMs);
     });
@@ -155,7 +183,11 @@ export class ToolDispatcher {
         return fail('TOOL_TIMEOUT', `Tool '${call.toolName}' timed out after ${timeoutMs} ms.`, args);
       }
       if (!isOutputShape(output, true)) {
-        return fail('TOOL_EXECUTION_ERROR', `Tool '${call.toolName}' returned an invalid output (expected { content: string }).`, args);
+        return fail(
+          'TOOL_EXECUTION_ERROR',
+          `Tool '${call.toolName}' returned an invalid output (expected { content: string }).`,
+          args,
+        );
       }
       return {
         callId: call.callId,
@@ -183,7 +215,9 @@ function parseArguments(raw: string): Record<string, unknown> | string {
   } catch (error) {
     return (error as Error).message;
   }
-  return isPlainObject(value) ? (value as Record<string, unknown>) : `got ${Array.isArray(value) ? 'an array' : typeof value}`;
+  return isPlainObject(value)
+    ? (value as Record<string, unknown>)
+    : `got ${Array.isArray(value) ? 'an array' : typeof value}`;
 }
 
 function isPlainObject(value: unknown): boolean {
@@ -194,5 +228,7 @@ function isOutputShape(value: unknown, optionalError = false): value is ToolOutp
   if (!isPlainObject(value)) return false;
   const output = value as Record<string, unknown>;
   if (typeof output.content !== 'string') return false;
-  return optionalError ? output.isError === undefined || typeof output.isError === 'boolean' : typeof output.isError === 'boolean';
+  return optionalError
+    ? output.isError === undefined || typeof output.isError === 'boolean'
+    : typeof output.isError === 'boolean';
 }

@@ -79,7 +79,8 @@ export class ScriptedProvider implements ModelProvider {
 
   /** Throws when scripted replies were never requested. */
   assertDone(): void {
-    if (this.#queue.length > 0) throw new Error(`ScriptedProvider: ${this.#queue.length} scripted repl(ies) were never requested.`);
+    if (this.#queue.length > 0)
+      throw new Error(`ScriptedProvider: ${this.#queue.length} scripted repl(ies) were never requested.`);
   }
 
   async *chat(request: ChatRequest, options: ChatOptions): AsyncGenerator<ChatEvent> {
@@ -88,9 +89,13 @@ export class ScriptedProvider implements ModelProvider {
     if (next === undefined) {
       yield {
         type: 'error',
-        error: new AgentError('PROVIDER_ERROR', `ScriptedProvider: unexpected request #${this.requests.length}; no scripted reply left.`, {
-          retryable: false,
-        }),
+        error: new AgentError(
+          'PROVIDER_ERROR',
+          `ScriptedProvider: unexpected request #${this.requests.length}; no scripted reply left.`,
+          {
+            retryable: false,
+          },
+        ),
       };
       return;
     }
@@ -108,7 +113,9 @@ export class ScriptedProvider implements ModelProvider {
           }
           break;
         case 'hang':
-          await new Promise<void>((resolve) => options.signal.addEventListener('abort', () => resolve(), { once: true }));
+          await new Promise<void>((resolve) =>
+            options.signal.addEventListener('abort', () => resolve(), { once: true }),
+          );
           this.aborted++;
           return;
         case 'stall':
@@ -140,11 +147,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 const DEFAULT_USAGE: Usage = { inputTokens: 10, outputTokens: 5 };
 
 /** A text reply, streamed in chunks of `chunkSize` characters (whole text in one delta by default). */
-export function textReply(text: string, options: { chunkSize?: number; usage?: Usage; reasoning?: string } = {}): ScriptStep[] {
+export function textReply(
+  text: string,
+  options: { chunkSize?: number; usage?: Usage; reasoning?: string } = {},
+): ScriptStep[] {
   const steps: ScriptStep[] = [];
   if (options.reasoning !== undefined) steps.push({ type: 'reasoning_delta', text: options.reasoning });
   const size = options.chunkSize ?? Math.max(1, text.length);
-  for (let index = 0; index < text.length; index += size) steps.push({ type: 'text_delta', text: text.slice(index, index + size) });
+  for (let index = 0; index < text.length; index += size)
+    steps.push({ type: 'text_delta', text: text.slice(index, index + size) });
   steps.push({ type: 'done', usage: options.usage ?? DEFAULT_USAGE, finishReason: 'stop' });
   return steps;
 }
@@ -158,23 +169,27 @@ export function toolCallReply(
 ): ScriptStep[] {
   return [
     ...(text === '' ? [] : [{ type: 'text_delta', text } as const]),
-    ...calls.map(
-      (call): ScriptStep => ({
-        type: 'tool_call',
-        callId: call.callId ?? `call_${++callCounter}`,
-        toolName: call.toolName,
-        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
-      }),
-    ),
+    ...calls.map((call): ScriptStep => ({
+      type: 'tool_call',
+      callId: call.callId ?? `call_${++callCounter}`,
+      toolName: call.toolName,
+      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+    })),
     { type: 'done', usage: DEFAULT_USAGE, finishReason: 'tool_calls' },
   ];
 }
 
 /** A reply that fails with PROVIDER_ERROR. */
-export function errorReply(message: string, options: { retryable?: boolean; after?: readonly ScriptStep[] } = {}): ScriptStep[] {
+export function errorReply(
+  message: string,
+  options: { retryable?: boolean; after?: readonly ScriptStep[] } = {},
+): ScriptStep[] {
   return [
     ...(options.after ?? []),
-    { type: 'error', error: new AgentError('PROVIDER_ERROR', message, { retryable: options.retryable ?? true }) },
+    {
+      type: 'error',
+      error: new AgentError('PROVIDER_ERROR', message, { retryable: options.retryable ?? true }),
+    },
   ];
 }
 
