@@ -148,14 +148,12 @@ describe('JsonlSessionStorage', () => {
   });
 
   it.each([
-    ['an empty session id', async (storage: JsonlSessionStorage) => storage.append('', [user(0, 'a')]), 'INVALID_INPUT'],
-    ['a cursor it never returned', async (storage: JsonlSessionStorage) => storage.list({ cursor: 'nonsense' }), 'INVALID_INPUT'],
-    ['a zero limit', async (storage: JsonlSessionStorage) => storage.list({ limit: 0 }), 'INVALID_INPUT'],
+    ['an empty session id', (storage: JsonlSessionStorage): Promise<unknown> => storage.append('', [user(0, 'a')]), 'INVALID_INPUT'],
+    ['a cursor it never returned', (storage: JsonlSessionStorage): Promise<unknown> => storage.list({ cursor: 'nonsense' }), 'INVALID_INPUT'],
+    ['a zero limit', (storage: JsonlSessionStorage): Promise<unknown> => storage.list({ limit: 0 }), 'INVALID_INPUT'],
   ])('rejects %s with a structured error', async (_label, call, code) => {
     const storage = new JsonlSessionStorage({ home: world.home });
-    const error = await Promise.resolve()
-      .then(() => call(storage))
-      .catch((caught: unknown) => caught);
+    const error = await call(storage).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe(code);
   });
