@@ -57,3 +57,10 @@ export type * from './builder/index.ts';
 
 export { silentLogger, stderrLogger } from './logging/index.ts';
 export type { Logger } from './logging/index.ts';
+
+// The ~/.youyou file channel and the reference file storages (issue 3).
+export * from './files/index.ts';
+export { JsonlSessionStorage } from './storage/jsonl-session-storage.ts';
+export type { JsonlSessionStorageOptions } from './storage/jsonl-session-storage.ts';
+export { FileMemoryStorage } from './storage/file-memory-storage.ts';
+export type { FileMemoryStorageOptions } from './storage/file-memory-storage.ts';
