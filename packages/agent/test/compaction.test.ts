@@ -25,7 +25,7 @@ const longReply = (letter: string) => textReply(letter.repeat(1_600));
 async function crowdedSession(
   options: {
     compactModel?: boolean;
-    config?: Parameters<typeof testAgent>[0]['config'];
+    config?: NonNullable<Parameters<typeof testAgent>[0]>['config'];
     plugins?: Plugin[];
   } = {},
 ) {

@@ -76,10 +76,16 @@ export type HookHandler<H extends HookName> = (
 /** Helpers that read like the spec: `return continueWith({ arguments })`. */
 export const Continue = { action: 'continue' } as const satisfies HookResult;
 
-export function continueWith<H extends HookName>(data: HookData<H>): HookResult<H> {
+/**
+ * `ContinueWith(data)`: continue with changed data. Write `continueWith<'BeforeToolUse'>({...})` to
+ * have the fields checked against the hook.
+ */
+export function continueWith<D extends object>(data: D): { action: 'continue_with'; data: D };
+export function continueWith<H extends HookName>(data: HookData<H>): HookResult<H>;
+export function continueWith(data: object): { action: 'continue_with'; data: object } {
   return { action: 'continue_with', data };
 }
 
-export function abort(reason: string): HookResult {
+export function abort(reason: string): { action: 'abort'; reason: string } {
   return { action: 'abort', reason };
 }
