@@ -49,7 +49,10 @@ export function resolveScriptCommand(input: CommandResolutionInput): ResolvedCom
   const file = resolveExecutable(input, path, windows);
   const args = input.args.map((argument) => resolveArgument(argument, input, path, windows));
   if (windows && /\.(cmd|bat)$/i.test(file)) {
-    const commandLine = [escapeForCmd(path.normalize(file)), ...args.map((argument) => quoteForCmd(argument, true))].join(' ');
+    const commandLine = [
+      escapeForCmd(path.normalize(file)),
+      ...args.map((argument) => quoteForCmd(argument, true)),
+    ].join(' ');
     return {
       file: input.comSpec !== undefined && input.comSpec !== '' ? input.comSpec : 'cmd.exe',
       args: ['/d', '/s', '/c', `"${commandLine}"`],
@@ -62,12 +65,18 @@ export function resolveScriptCommand(input: CommandResolutionInput): ResolvedCom
 function resolveExecutable(input: CommandResolutionInput, path: typeof posix, windows: boolean): string {
   const { command, componentDirectory } = input;
   if (path.isAbsolute(command)) return command;
-  if (hasSeparator(command, windows) || command.startsWith('.')) return path.resolve(componentDirectory, command);
+  if (hasSeparator(command, windows) || command.startsWith('.'))
+    return path.resolve(componentDirectory, command);
   const local = path.join(componentDirectory, command);
   return input.exists(local) ? local : command;
 }
 
-function resolveArgument(argument: string, input: CommandResolutionInput, path: typeof posix, windows: boolean): string {
+function resolveArgument(
+  argument: string,
+  input: CommandResolutionInput,
+  path: typeof posix,
+  windows: boolean,
+): string {
   if (isExplicitlyRelative(argument, windows)) return path.resolve(input.componentDirectory, argument);
   if (argument === '' || argument.startsWith('-') || path.isAbsolute(argument)) return argument;
   const local = path.join(input.componentDirectory, argument);

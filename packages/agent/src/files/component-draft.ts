@@ -46,14 +46,20 @@ export function validateEntry(
   text: string,
 ): { warnings: FieldIssue[]; definition: FileToolDefinition | FilePluginDefinition | undefined } {
   if (Buffer.byteLength(text) > MAX_ENTRY_FILE_BYTES) {
-    throw new AgentError('INVALID_INPUT', `${entryFile} is larger than ${String(MAX_ENTRY_FILE_BYTES)} bytes`, {
-      details: { entryFile },
-    });
+    throw new AgentError(
+      'INVALID_INPUT',
+      `${entryFile} is larger than ${String(MAX_ENTRY_FILE_BYTES)} bytes`,
+      {
+        details: { entryFile },
+      },
+    );
   }
   const parsed = parseFrontMatter(text);
   if (!parsed.ok) {
     throw invalidEntry(kind, name, entryFile, [
-      parsed.failure.line === undefined ? { message: parsed.failure.reason } : { message: parsed.failure.reason, line: parsed.failure.line },
+      parsed.failure.line === undefined
+        ? { message: parsed.failure.reason }
+        : { message: parsed.failure.reason, line: parsed.failure.line },
     ]);
   }
   const result: EntryReadResult<FileToolDefinition | FilePluginDefinition | object> =
@@ -65,7 +71,8 @@ export function validateEntry(
           ? readAgentSkillEntry(parsed.value, name)
           : readSkillEntry(parsed.value, name);
   if (!result.ok) throw invalidEntry(kind, name, entryFile, result.errors);
-  const definition = kind === 'skill' ? undefined : (result.value as FileToolDefinition | FilePluginDefinition);
+  const definition =
+    kind === 'skill' ? undefined : (result.value as FileToolDefinition | FilePluginDefinition);
   return { warnings: [...result.warnings], definition };
 }
 
@@ -82,7 +89,10 @@ export function scriptPathsOf(definition: FileToolDefinition | FilePluginDefinit
     'execution' in definition ? [definition.execution] : Object.values(definition.hooks);
   const paths: string[] = [];
   for (const command of commands) {
-    for (const candidate of [command.command, ...command.args.filter((argument) => /^\.\.?\//.test(argument))]) {
+    for (const candidate of [
+      command.command,
+      ...command.args.filter((argument) => /^\.\.?\//.test(argument)),
+    ]) {
       if (candidate.startsWith('/') || !(candidate.includes('/') || candidate.startsWith('.'))) continue;
       const normalised = candidate.replace(/^(\.\/)+/, '');
       if (!normalised.startsWith('../')) paths.push(normalised);
@@ -91,8 +101,15 @@ export function scriptPathsOf(definition: FileToolDefinition | FilePluginDefinit
   return paths;
 }
 
-function invalidEntry(kind: ComponentKind, name: string, entryFile: string, errors: readonly FieldIssue[]): AgentError {
-  const reasons = errors.map((issue) => (issue.line === undefined ? issue.message : `${issue.message} (line ${String(issue.line)})`));
+function invalidEntry(
+  kind: ComponentKind,
+  name: string,
+  entryFile: string,
+  errors: readonly FieldIssue[],
+): AgentError {
+  const reasons = errors.map((issue) =>
+    issue.line === undefined ? issue.message : `${issue.message} (line ${String(issue.line)})`,
+  );
   return new AgentError('INVALID_INPUT', `The ${kind} ${name} would not load: ${reasons.join('; ')}`, {
     details: { kind, name, entryFile, reasons },
   });

@@ -43,19 +43,51 @@ export function listFileComponents(scan: FileScan): FileComponentEntry[] {
     const overriddenBy = (kind: ComponentKind, name: string): ComponentLayer | undefined =>
       layer === 'global' && projectNames[kind].has(name) ? 'project' : undefined;
     for (const { definition, directory } of layerScan.tools) {
-      entries.push(entry('tool', definition.name, layer, directory, overriddenBy('tool', definition.name), true, definition.description));
+      entries.push(
+        entry(
+          'tool',
+          definition.name,
+          layer,
+          directory,
+          overriddenBy('tool', definition.name),
+          true,
+          definition.description,
+        ),
+      );
     }
     for (const { definition, directory } of layerScan.skills) {
-      entries.push(entry('skill', definition.name, layer, directory, overriddenBy('skill', definition.name), true, definition.description));
+      entries.push(
+        entry(
+          'skill',
+          definition.name,
+          layer,
+          directory,
+          overriddenBy('skill', definition.name),
+          true,
+          definition.description,
+        ),
+      );
     }
     for (const { definition, directory } of layerScan.plugins) {
       const enabled = scan.pluginToggles[definition.id] ?? definition.enabled;
       const description = definition.description === '' ? definition.displayName : definition.description;
-      entries.push(entry('plugin', definition.id, layer, directory, overriddenBy('plugin', definition.id), enabled, description));
+      entries.push(
+        entry(
+          'plugin',
+          definition.id,
+          layer,
+          directory,
+          overriddenBy('plugin', definition.id),
+          enabled,
+          description,
+        ),
+      );
     }
   }
   const order: Record<ComponentKind, number> = { tool: 0, skill: 1, plugin: 2 };
-  return entries.sort((left, right) => order[left.kind] - order[right.kind] || left.name.localeCompare(right.name));
+  return entries.sort(
+    (left, right) => order[left.kind] - order[right.kind] || left.name.localeCompare(right.name),
+  );
 }
 
 function entry(
@@ -67,7 +99,14 @@ function entry(
   enabled: boolean,
   description: string,
 ): FileComponentEntry {
-  const result: FileComponentEntry = { kind, name, layer, path, enabled: enabled && overriddenBy === undefined, description };
+  const result: FileComponentEntry = {
+    kind,
+    name,
+    layer,
+    path,
+    enabled: enabled && overriddenBy === undefined,
+    description,
+  };
   if (overriddenBy !== undefined) result.overriddenBy = overriddenBy;
   return result;
 }

@@ -4,7 +4,10 @@ import { AgentError } from '../errors/agent-error.ts';
 import { INDEX_FILE, SKILL_FILE } from './component-names.ts';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
-const FORBIDDEN_CHARACTERS = /[<>:"|?*\u0000-\u001f]/;
+const FORBIDDEN_CHARACTERS = /[<>:"|?*]/;
+/** Control characters (U+0000–U+001F) are not portable in file names. */
+const hasControlCharacter = (text: string): boolean =>
+  [...text].some((character) => character.charCodeAt(0) < 0x20);
 const MAX_PATH_LENGTH = 1024;
 const MAX_SEGMENT_BYTES = 255;
 
@@ -20,10 +23,14 @@ const MAX_SEGMENT_BYTES = 255;
  */
 export function checkAuxiliaryPath(path: string): string {
   const invalid = (message: string): never => {
-    throw new AgentError('INVALID_INPUT', `auxiliary file ${JSON.stringify(path)}: ${message}`, { details: { path } });
+    throw new AgentError('INVALID_INPUT', `auxiliary file ${JSON.stringify(path)}: ${message}`, {
+      details: { path },
+    });
   };
   const escape = (message: string): never => {
-    throw new AgentError('PATH_NOT_ALLOWED', `auxiliary file ${JSON.stringify(path)}: ${message}`, { details: { path } });
+    throw new AgentError('PATH_NOT_ALLOWED', `auxiliary file ${JSON.stringify(path)}: ${message}`, {
+      details: { path },
+    });
   };
   if (path === '') invalid('the name is empty');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('\\')) {
@@ -35,10 +42,12 @@ export function checkAuxiliaryPath(path: string): string {
   if (segments.includes('..')) escape('".." would leave the component folder');
   for (const segment of segments) {
     if (segment === '' || segment === '.') invalid('empty and "." path segments are not allowed');
-    if (FORBIDDEN_CHARACTERS.test(segment)) invalid('the characters < > : " | ? * and control characters are not allowed');
+    if (FORBIDDEN_CHARACTERS.test(segment) || hasControlCharacter(segment))
+      invalid('the characters < > : " | ? * and control characters are not allowed');
     if (WINDOWS_RESERVED.test(segment)) invalid(`${segment} is a reserved device name on Windows`);
     if (segment.endsWith('.') || segment.endsWith(' ')) invalid('a name may not end with "." or a space');
-    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) invalid(`a path segment is longer than ${String(MAX_SEGMENT_BYTES)} bytes`);
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)
+      invalid(`a path segment is longer than ${String(MAX_SEGMENT_BYTES)} bytes`);
   }
   const lower = path.toLowerCase();
   if (lower === INDEX_FILE.toLowerCase() || lower === SKILL_FILE.toLowerCase()) {
@@ -61,9 +70,13 @@ export async function assertNoSymbolicLinks(directory: string, relativePath: str
     try {
       const info = await lstat(current);
       if (info.isSymbolicLink()) {
-        throw new AgentError('PATH_NOT_ALLOWED', `auxiliary file ${JSON.stringify(relativePath)}: ${current} is a symbolic link`, {
-          details: { path: relativePath },
-        });
+        throw new AgentError(
+          'PATH_NOT_ALLOWED',
+          `auxiliary file ${JSON.stringify(relativePath)}: ${current} is a symbolic link`,
+          {
+            details: { path: relativePath },
+          },
+        );
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;

@@ -7,7 +7,14 @@ import { writeFileAtomic } from './atomic-write.ts';
 import { composeEntry, scriptPathsOf, validateEntry } from './component-draft.ts';
 import { listFileComponents } from './component-listing.ts';
 import type { FileComponentEntry } from './component-listing.ts';
-import { COMPONENT_KINDS, INDEX_FILE, KIND_FOLDERS, SKILL_FILE, describeInvalidName, isValidComponentName } from './component-names.ts';
+import {
+  COMPONENT_KINDS,
+  INDEX_FILE,
+  KIND_FOLDERS,
+  SKILL_FILE,
+  describeInvalidName,
+  isValidComponentName,
+} from './component-names.ts';
 import { assertNoSymbolicLinks, checkAuxiliaryPath } from './component-paths.ts';
 import { scanFileComponents } from './file-component-source.ts';
 import type { FileLayer, FileLoadDiagnostic } from './file-diagnostic.ts';
@@ -121,13 +128,15 @@ export class ComponentStore {
     const entry = await readFile(join(directory, entryFile), 'utf8');
     const parsed = parseFrontMatter(entry);
     const files = (await listFiles(directory)).filter((file) => file !== entryFile);
-    let warnings: FieldIssue[] = [];
+    let warnings: FieldIssue[];
     try {
       warnings = validateEntry(kind, name, entryFile, entry).warnings;
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;
       const reasons = error.details['reasons'];
-      warnings = Array.isArray(reasons) ? reasons.map((reason) => ({ message: String(reason) })) : [{ message: error.message }];
+      warnings = Array.isArray(reasons)
+        ? reasons.map((reason) => ({ message: String(reason) }))
+        : [{ message: error.message }];
     }
     return {
       kind,
@@ -157,7 +166,9 @@ export class ComponentStore {
     const directory = this.componentDirectory(kind, name, layer);
     const entryFile = draft.entryFile ?? INDEX_FILE;
     if (entryFile === SKILL_FILE && kind !== 'skill') {
-      throw new AgentError('INVALID_INPUT', `${SKILL_FILE} is only for skills`, { details: { kind, entryFile } });
+      throw new AgentError('INVALID_INPUT', `${SKILL_FILE} is only for skills`, {
+        details: { kind, entryFile },
+      });
     }
     const entry = draft.entry ?? composeEntry(kind, name, draft.frontMatter ?? {}, draft.body ?? '');
     const files = checkFiles(draft.files ?? []);
@@ -185,17 +196,29 @@ export class ComponentStore {
    * Edits a component: auxiliary files first (each replaced atomically), removals, then the entry
    * file last, so the folder loads at every step.
    */
-  async update(kind: ComponentKind, name: string, layer: FileLayer, changes: ComponentChanges): Promise<ComponentDocument> {
+  async update(
+    kind: ComponentKind,
+    name: string,
+    layer: FileLayer,
+    changes: ComponentChanges,
+  ): Promise<ComponentDocument> {
     const current = await this.read(kind, name, layer);
     const files = checkFiles(changes.files ?? []);
     const removals = (changes.removeFiles ?? []).map(checkAuxiliaryPath);
-    const rewriteEntry = changes.entry !== undefined || changes.frontMatter !== undefined || changes.body !== undefined;
+    const rewriteEntry =
+      changes.entry !== undefined || changes.frontMatter !== undefined || changes.body !== undefined;
     const entry =
       changes.entry ??
-      (rewriteEntry ? composeEntry(kind, name, changes.frontMatter ?? current.frontMatter, changes.body ?? current.body) : current.entry);
-    const available = new Set([...current.files.filter((file) => !removals.includes(file)), ...files.map((file) => file.path)]);
+      (rewriteEntry
+        ? composeEntry(kind, name, changes.frontMatter ?? current.frontMatter, changes.body ?? current.body)
+        : current.entry);
+    const available = new Set([
+      ...current.files.filter((file) => !removals.includes(file)),
+      ...files.map((file) => file.path),
+    ]);
     checkScripts(kind, name, current.entryFile, entry, available);
-    for (const path of [...files.map((file) => file.path), ...removals]) await assertNoSymbolicLinks(current.directory, path);
+    for (const path of [...files.map((file) => file.path), ...removals])
+      await assertNoSymbolicLinks(current.directory, path);
     try {
       for (const file of files) await writeComponentFile(current.directory, file);
       for (const path of removals) await rm(join(current.directory, path), { force: true });
@@ -224,28 +247,47 @@ export class ComponentStore {
    * clears the toggle with `undefined`. `scope: 'project'` (the default) applies to this working
    * directory only. Programmatic plugins are always on, so an id no file layer has is INVALID_INPUT.
    */
-  async setPluginEnabled(id: string, enabled: boolean | undefined, options: { scope?: FileLayer } = {}): Promise<void> {
+  async setPluginEnabled(
+    id: string,
+    enabled: boolean | undefined,
+    options: { scope?: FileLayer } = {},
+  ): Promise<void> {
     checkKindAndName('plugin', id, 'global');
     const { components } = await this.list();
     if (!components.some((component) => component.kind === 'plugin' && component.name === id)) {
-      throw new AgentError('INVALID_INPUT', `No file plugin named ${id} in ${this.home} or ${this.layerDirectory('project')} (programmatic plugins are always on)`, {
-        details: { id },
-      });
+      throw new AgentError(
+        'INVALID_INPUT',
+        `No file plugin named ${id} in ${this.home} or ${this.layerDirectory('project')} (programmatic plugins are always on)`,
+        {
+          details: { id },
+        },
+      );
     }
-    const target = options.scope === 'global' ? ({ scope: 'global' } as const) : ({ scope: 'project', cwd: this.cwd } as const);
+    const target =
+      options.scope === 'global'
+        ? ({ scope: 'global' } as const)
+        : ({ scope: 'project', cwd: this.cwd } as const);
     await writePluginToggle(this.home, id, enabled, target);
   }
 }
 
 function checkKindAndName(kind: ComponentKind, name: string, layer: FileLayer): void {
   if (!COMPONENT_KINDS.includes(kind)) {
-    throw new AgentError('INVALID_INPUT', `Unknown component kind ${JSON.stringify(kind)} (tool, skill or plugin)`, { details: { kind } });
+    throw new AgentError(
+      'INVALID_INPUT',
+      `Unknown component kind ${JSON.stringify(kind)} (tool, skill or plugin)`,
+      { details: { kind } },
+    );
   }
   if (layer !== 'global' && layer !== 'project') {
-    throw new AgentError('INVALID_INPUT', `Unknown layer ${JSON.stringify(layer)} (global or project)`, { details: { layer } });
+    throw new AgentError('INVALID_INPUT', `Unknown layer ${JSON.stringify(layer)} (global or project)`, {
+      details: { layer },
+    });
   }
   if (typeof name !== 'string' || !isValidComponentName(name)) {
-    throw new AgentError('INVALID_INPUT', `Invalid ${kind} name: ${describeInvalidName(String(name))}`, { details: { kind, name } });
+    throw new AgentError('INVALID_INPUT', `Invalid ${kind} name: ${describeInvalidName(String(name))}`, {
+      details: { kind, name },
+    });
   }
 }
 
@@ -253,20 +295,31 @@ function checkFiles(files: readonly ComponentFile[]): ComponentFile[] {
   const seen = new Set<string>();
   return files.map((file) => {
     const path = checkAuxiliaryPath(file.path);
-    if (seen.has(path)) throw new AgentError('INVALID_INPUT', `auxiliary file ${path} is given twice`, { details: { path } });
+    if (seen.has(path))
+      throw new AgentError('INVALID_INPUT', `auxiliary file ${path} is given twice`, { details: { path } });
     seen.add(path);
     return { ...file, path };
   });
 }
 
-function checkScripts(kind: ComponentKind, name: string, entryFile: string, entry: string, available: ReadonlySet<string>): void {
+function checkScripts(
+  kind: ComponentKind,
+  name: string,
+  entryFile: string,
+  entry: string,
+  available: ReadonlySet<string>,
+): void {
   const { definition } = validateEntry(kind, name, entryFile, entry);
   if (definition === undefined) return;
   for (const path of scriptPathsOf(definition)) {
     if (!available.has(path)) {
-      throw new AgentError('INVALID_INPUT', `The ${kind} ${name} runs ${path}, which is not among its files`, {
-        details: { kind, name, path },
-      });
+      throw new AgentError(
+        'INVALID_INPUT',
+        `The ${kind} ${name} runs ${path}, which is not among its files`,
+        {
+          details: { kind, name, path },
+        },
+      );
     }
   }
 }
@@ -275,7 +328,8 @@ async function writeComponentFile(directory: string, file: ComponentFile): Promi
   const content = typeof file.content === 'string' ? Buffer.from(file.content) : file.content;
   const executable = file.executable ?? (content[0] === 0x23 && content[1] === 0x21);
   const target = join(directory, file.path);
-  if (!target.startsWith(directory + sep)) throw new AgentError('PATH_NOT_ALLOWED', `${file.path} leaves the component folder`);
+  if (!target.startsWith(directory + sep))
+    throw new AgentError('PATH_NOT_ALLOWED', `${file.path} leaves the component folder`);
   await writeFileAtomic(target, content, { mode: executable ? 0o755 : 0o644 });
 }
 
@@ -295,13 +349,19 @@ async function listFiles(directory: string): Promise<string[]> {
 
 function notFound(kind: ComponentKind, name: string, layer: FileLayer): AgentError {
   const code = kind === 'tool' ? 'TOOL_NOT_FOUND' : kind === 'skill' ? 'SKILL_NOT_FOUND' : 'INVALID_INPUT';
-  return new AgentError(code, `No ${kind} named ${name} in the ${layer} layer`, { details: { kind, name, layer, notFound: true } });
+  return new AgentError(code, `No ${kind} named ${name} in the ${layer} layer`, {
+    details: { kind, name, layer, notFound: true },
+  });
 }
 
 function conflict(kind: ComponentKind, name: string, layer: FileLayer, directory: string): AgentError {
-  return new AgentError('NAME_CONFLICT', `The ${layer} layer already has a ${kind} named ${name} (${directory})`, {
-    details: { kind, name, layer, path: directory },
-  });
+  return new AgentError(
+    'NAME_CONFLICT',
+    `The ${layer} layer already has a ${kind} named ${name} (${directory})`,
+    {
+      details: { kind, name, layer, path: directory },
+    },
+  );
 }
 
 async function pathExists(path: string): Promise<boolean> {

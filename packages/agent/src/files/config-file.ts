@@ -11,24 +11,25 @@ type Kind = 'text' | 'timeout' | 'count' | 'countOrZero' | 'fraction' | 'number'
  * config.yaml keys (spec §5.7, snake_case) and the `AgentConfig` field each sets. The first ten are
  * the spec's; the rest are the other `AgentConfig` settings, so one file holds every user setting.
  */
-export const CONFIG_FILE_KEYS: Readonly<Record<string, { field: keyof AgentConfig; kind: Kind }>> = Object.freeze({
-  default_model: { field: 'defaultModel', kind: 'text' },
-  tool_timeout_ms: { field: 'toolTimeoutMs', kind: 'timeout' },
-  compact_threshold: { field: 'compactThreshold', kind: 'fraction' },
-  compact_model: { field: 'compactModel', kind: 'text' },
-  compact_prompt: { field: 'compactPrompt', kind: 'text' },
-  max_tool_calls_per_turn: { field: 'maxToolCallsPerTurn', kind: 'count' },
-  memory_model: { field: 'memoryModel', kind: 'text' },
-  memory_checkpoint_interval: { field: 'memoryCheckpointInterval', kind: 'count' },
-  memory_max_items: { field: 'memoryMaxItems', kind: 'countOrZero' },
-  plugin_configs: { field: 'pluginConfigs', kind: 'pluginConfigs' },
-  base_instructions: { field: 'baseInstructions', kind: 'text' },
-  provider_first_chunk_timeout_ms: { field: 'providerFirstChunkTimeoutMs', kind: 'timeout' },
-  provider_chunk_timeout_ms: { field: 'providerChunkTimeoutMs', kind: 'timeout' },
-  temperature: { field: 'temperature', kind: 'number' },
-  max_tokens: { field: 'maxTokens', kind: 'count' },
-  reasoning_effort: { field: 'reasoningEffort', kind: 'effort' },
-});
+export const CONFIG_FILE_KEYS: Readonly<Record<string, { field: keyof AgentConfig; kind: Kind }>> =
+  Object.freeze({
+    default_model: { field: 'defaultModel', kind: 'text' },
+    tool_timeout_ms: { field: 'toolTimeoutMs', kind: 'timeout' },
+    compact_threshold: { field: 'compactThreshold', kind: 'fraction' },
+    compact_model: { field: 'compactModel', kind: 'text' },
+    compact_prompt: { field: 'compactPrompt', kind: 'text' },
+    max_tool_calls_per_turn: { field: 'maxToolCallsPerTurn', kind: 'count' },
+    memory_model: { field: 'memoryModel', kind: 'text' },
+    memory_checkpoint_interval: { field: 'memoryCheckpointInterval', kind: 'count' },
+    memory_max_items: { field: 'memoryMaxItems', kind: 'countOrZero' },
+    plugin_configs: { field: 'pluginConfigs', kind: 'pluginConfigs' },
+    base_instructions: { field: 'baseInstructions', kind: 'text' },
+    provider_first_chunk_timeout_ms: { field: 'providerFirstChunkTimeoutMs', kind: 'timeout' },
+    provider_chunk_timeout_ms: { field: 'providerChunkTimeoutMs', kind: 'timeout' },
+    temperature: { field: 'temperature', kind: 'number' },
+    max_tokens: { field: 'maxTokens', kind: 'count' },
+    reasoning_effort: { field: 'reasoningEffort', kind: 'effort' },
+  });
 
 const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'];
 
@@ -50,7 +51,12 @@ export interface ConfigFileResult {
 export function parseConfigFile(text: string, path: string): ConfigFileResult {
   const lineCounter = new LineCounter();
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const document = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const document = parseDocument(source, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+  });
   const fail = (message: string, offset: number | undefined, key?: string): never => {
     const line = offset === undefined ? 1 : lineCounter.linePos(offset).line;
     throw new AgentError('CONFIG_PARSE_ERROR', `${path}:${String(line)}: ${message}`, {
@@ -64,7 +70,8 @@ export function parseConfigFile(text: string, path: string): ConfigFileResult {
   const diagnostics: FileLoadDiagnostic[] = [];
   const config: Record<string, unknown> = {};
   if (document.contents === null) return { config: {}, diagnostics };
-  if (!isMap(document.contents)) fail('the file must be a mapping of settings (key: value)', document.contents.range?.[0]);
+  if (!isMap(document.contents))
+    fail('the file must be a mapping of settings (key: value)', document.contents.range?.[0]);
   const root = document.contents;
   if (!isMap(root)) return { config: {}, diagnostics };
   let data: Record<string, unknown> = {};
@@ -92,7 +99,8 @@ export function parseConfigFile(text: string, path: string): ConfigFileResult {
     if (value === null || value === undefined) continue;
     const problem = checkValue(known.kind, value);
     const valueOffset = isNode(pair.value) ? pair.value.range?.[0] : keyOffset;
-    if (problem !== undefined) fail(`\`${key}\` ${problem}, found ${describeValue(value)}`, valueOffset ?? keyOffset, key);
+    if (problem !== undefined)
+      fail(`\`${key}\` ${problem}, found ${describeValue(value)}`, valueOffset ?? keyOffset, key);
     config[known.field] = value;
   }
   return { config: config as Partial<AgentConfig>, diagnostics };
@@ -111,7 +119,9 @@ function checkValue(kind: Kind, value: unknown): string | undefined {
     case 'countOrZero':
       return isInteger(value) && value >= 0 ? undefined : 'must be a whole number of at least 0';
     case 'fraction':
-      return typeof value === 'number' && value > 0 && value <= 1 ? undefined : 'must be a number above 0 and at most 1';
+      return typeof value === 'number' && value > 0 && value <= 1
+        ? undefined
+        : 'must be a number above 0 and at most 1';
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
     case 'effort':

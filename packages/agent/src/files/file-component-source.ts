@@ -2,7 +2,8 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ComponentSource, LayerComponents, LoadedComponents } from '../builder/component-source.ts';
 import type { AgentConfig } from '../config/agent-config.ts';
-import { AgentError, isAgentError } from '../errors/agent-error.ts';
+import { isAgentError } from '../errors/agent-error.ts';
+import type { AgentError } from '../errors/agent-error.ts';
 import { parseConfigFile } from './config-file.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLayer, FileLoadDiagnostic } from './file-diagnostic.ts';
@@ -68,7 +69,12 @@ export class FileComponentSource implements ComponentSource {
     const defaultTimeoutMs = scan.config.toolTimeoutMs;
     const bind = (layer: LayerScan): LayerComponents => ({
       tools: layer.tools.map(({ definition, directory }) => ({
-        tool: createFileTool({ definition, componentDirectory: directory, defaultTimeoutMs, logger: this.logger }),
+        tool: createFileTool({
+          definition,
+          componentDirectory: directory,
+          defaultTimeoutMs,
+          logger: this.logger,
+        }),
         path: directory,
       })),
       skills: layer.skills.map(({ definition, directory }) => ({ skill: definition, path: directory })),
@@ -113,15 +119,18 @@ export async function scanFileComponents(options: { cwd: string; home: string })
   const cwd = resolve(options.cwd);
   const projectDirectory = await distinctProjectDirectory(home, cwd);
   const diagnostics: FileLoadDiagnostic[] = [];
-  const [global, project, globalInstructions, projectInstructions, soul, configText, pluginState] = await Promise.all([
-    scanLayer(home, 'global'),
-    projectDirectory === undefined ? emptyLayerScan() : scanLayer(projectDirectory, 'project'),
-    readOptionalText(join(home, AGENT_FILE), 'global', diagnostics),
-    projectDirectory === undefined ? undefined : readOptionalText(join(projectDirectory, AGENT_FILE), 'project', diagnostics),
-    readOptionalText(join(home, SOUL_FILE), 'global', diagnostics),
-    readOptionalText(join(home, CONFIG_FILE), 'global', diagnostics, { trim: false }),
-    readPluginState(home),
-  ]);
+  const [global, project, globalInstructions, projectInstructions, soul, configText, pluginState] =
+    await Promise.all([
+      scanLayer(home, 'global'),
+      projectDirectory === undefined ? emptyLayerScan() : scanLayer(projectDirectory, 'project'),
+      readOptionalText(join(home, AGENT_FILE), 'global', diagnostics),
+      projectDirectory === undefined
+        ? undefined
+        : readOptionalText(join(projectDirectory, AGENT_FILE), 'project', diagnostics),
+      readOptionalText(join(home, SOUL_FILE), 'global', diagnostics),
+      readOptionalText(join(home, CONFIG_FILE), 'global', diagnostics, { trim: false }),
+      readPluginState(home),
+    ]);
   const scan: FileScan = {
     home,
     cwd,

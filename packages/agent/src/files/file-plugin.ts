@@ -75,7 +75,8 @@ export async function runHookScript<H extends HookName>(
   logger: FileChannelLogger = SILENT_LOGGER,
 ): Promise<HookResult<H>> {
   const timeoutMs = command.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_AGENT_CONFIG.toolTimeoutMs;
-  const sessionId = 'sessionId' in payload && typeof payload.sessionId === 'string' ? payload.sessionId : undefined;
+  const sessionId =
+    'sessionId' in payload && typeof payload.sessionId === 'string' ? payload.sessionId : undefined;
   const result = await runScript({
     command,
     componentDirectory: options.componentDirectory,
@@ -94,7 +95,10 @@ export async function runHookScript<H extends HookName>(
     stderr: tail(result.stderr),
   };
   const warn = (problem: string): HookResult<H> => {
-    logger.warn({ ...fields, problem }, `plugin ${options.definition.id} hook ${hook}: ${problem}; continuing`);
+    logger.warn(
+      { ...fields, problem },
+      `plugin ${options.definition.id} hook ${hook}: ${problem}; continuing`,
+    );
     return { action: 'continue' };
   };
   switch (result.outcome) {
@@ -108,10 +112,14 @@ export async function runHookScript<H extends HookName>(
       break;
   }
   if (result.exitCode !== 0) {
-    const how = result.exitCode === null ? `was ended by ${String(result.exitSignal)}` : `exited with code ${String(result.exitCode)}`;
+    const how =
+      result.exitCode === null
+        ? `was ended by ${String(result.exitSignal)}`
+        : `exited with code ${String(result.exitCode)}`;
     return warn(`the script ${how}`);
   }
-  if (result.stderr !== '') logger.debug(fields, `plugin ${options.definition.id} hook ${hook} wrote to stderr`);
+  if (result.stderr !== '')
+    logger.debug(fields, `plugin ${options.definition.id} hook ${hook} wrote to stderr`);
   const parsed = parseHookOutput(hook, result.stdout.text);
   if ('problem' in parsed) return warn(parsed.problem);
   return parsed;

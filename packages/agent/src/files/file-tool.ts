@@ -66,17 +66,30 @@ export function createFileTool(options: FileToolOptions): ToolHandler {
   return tool;
 }
 
-function toToolOutput(name: string, result: ScriptRunResult, timeoutMs: number | undefined, signal: AbortSignal): ToolOutput {
+function toToolOutput(
+  name: string,
+  result: ScriptRunResult,
+  timeoutMs: number | undefined,
+  signal: AbortSignal,
+): ToolOutput {
   const details = { tool: name, executable: result.executable, durationMs: Math.round(result.durationMs) };
   switch (result.outcome) {
     case 'failed_to_start':
-      throw new AgentError('TOOL_EXECUTION_ERROR', `Tool ${name} could not run: ${result.startError ?? 'unknown reason'}`, {
-        details,
-      });
+      throw new AgentError(
+        'TOOL_EXECUTION_ERROR',
+        `Tool ${name} could not run: ${result.startError ?? 'unknown reason'}`,
+        {
+          details,
+        },
+      );
     case 'timed_out':
-      throw new AgentError('TOOL_TIMEOUT', `Tool ${name} timed out after ${String(timeoutMs)} ms; its process tree was killed`, {
-        details: { ...details, timeoutMs },
-      });
+      throw new AgentError(
+        'TOOL_TIMEOUT',
+        `Tool ${name} timed out after ${String(timeoutMs)} ms; its process tree was killed`,
+        {
+          details: { ...details, timeoutMs },
+        },
+      );
     case 'cancelled': {
       const reason: unknown = signal.reason;
       if (reason instanceof AgentError) throw reason;
@@ -91,11 +104,15 @@ function toToolOutput(name: string, result: ScriptRunResult, timeoutMs: number |
   const text = result.stdout.text;
   if (result.exitCode === 0) return { content: text };
   if (text.trim() !== '') return { content: text, isError: true };
-  const how = result.exitCode === null ? `was ended by ${String(result.exitSignal)}` : `exited with code ${String(result.exitCode)}`;
+  const how =
+    result.exitCode === null
+      ? `was ended by ${String(result.exitSignal)}`
+      : `exited with code ${String(result.exitCode)}`;
   const stderr = result.stderr.trim();
   const tail = stderr.length > STDERR_IN_ERROR_BYTES ? `…${stderr.slice(-STDERR_IN_ERROR_BYTES)}` : stderr;
   return {
-    content: tail === '' ? `Tool ${name} ${how} and printed nothing.` : `Tool ${name} ${how}. stderr:\n${tail}`,
+    content:
+      tail === '' ? `Tool ${name} ${how} and printed nothing.` : `Tool ${name} ${how}. stderr:\n${tail}`,
     isError: true,
   };
 }
@@ -108,11 +125,15 @@ function logRun(logger: FileChannelLogger, name: string, directory: string, resu
     exitCode: result.exitCode,
     durationMs: Math.round(result.durationMs),
   };
-  if (result.stderr !== '') logger.debug({ ...fields, stderr: result.stderr }, `tool ${name} wrote to stderr`);
+  if (result.stderr !== '')
+    logger.debug({ ...fields, stderr: result.stderr }, `tool ${name} wrote to stderr`);
   if (result.stdout.invalidUtf8) {
     logger.warn(fields, `tool ${name} printed bytes that are not UTF-8; they were replaced with U+FFFD`);
   }
   if (result.stdout.truncated) {
-    logger.warn({ ...fields, bytes: result.stdout.totalBytes }, `tool ${name} printed more than 1 MB; the output was truncated`);
+    logger.warn(
+      { ...fields, bytes: result.stdout.totalBytes },
+      `tool ${name} printed more than 1 MB; the output was truncated`,
+    );
   }
 }

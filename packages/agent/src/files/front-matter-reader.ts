@@ -17,7 +17,8 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** `['parameters', 1, 'type']` → "parameters[1].type". */
 export function formatPath(path: FrontMatterPath): string {
   let text = '';
-  for (const step of path) text += typeof step === 'number' ? `[${String(step)}]` : text === '' ? step : `.${step}`;
+  for (const step of path)
+    text += typeof step === 'number' ? `[${String(step)}]` : text === '' ? step : `.${step}`;
   return text;
 }
 
@@ -26,7 +27,8 @@ export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `the ${typeof value} ${String(value)}`;
 }
 
@@ -81,14 +83,22 @@ export class FrontMatterReader {
       return;
     }
     if (value !== 1) {
-      this.fail(['version'], `field \`version\` must be 1, found ${describeValue(value)} (unsupported format version)`);
+      this.fail(
+        ['version'],
+        `field \`version\` must be 1, found ${describeValue(value)} (unsupported format version)`,
+      );
     }
   }
 
-  string(path: FrontMatterPath, options: { required?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+  string(
+    path: FrontMatterPath,
+    options: { required?: boolean; nonEmpty?: boolean } = {},
+  ): string | undefined {
     const value = this.value(path);
     if (value === undefined || value === null) {
-      return options.required === true ? this.fail(path, `field \`${formatPath(path)}\` is missing`) : undefined;
+      return options.required === true
+        ? this.fail(path, `field \`${formatPath(path)}\` is missing`)
+        : undefined;
     }
     if (typeof value !== 'string') {
       return this.fail(path, `field \`${formatPath(path)}\` must be text, found ${describeValue(value)}`);
@@ -135,7 +145,10 @@ export class FrontMatterReader {
       else if (typeof item === 'number' || typeof item === 'boolean') items.push(String(item));
       else {
         valid = false;
-        this.fail([...path, index], `\`${formatPath([...path, index])}\` must be text, found ${describeValue(item)}`);
+        this.fail(
+          [...path, index],
+          `\`${formatPath([...path, index])}\` must be text, found ${describeValue(item)}`,
+        );
       }
     });
     return valid ? items : undefined;
@@ -144,10 +157,15 @@ export class FrontMatterReader {
   mapping(path: FrontMatterPath, options: { required?: boolean } = {}): Record<string, unknown> | undefined {
     const value = this.value(path);
     if (value === undefined || value === null) {
-      return options.required === true ? this.fail(path, `field \`${formatPath(path)}\` is missing`) : undefined;
+      return options.required === true
+        ? this.fail(path, `field \`${formatPath(path)}\` is missing`)
+        : undefined;
     }
     if (typeof value !== 'object' || Array.isArray(value)) {
-      return this.fail(path, `field \`${formatPath(path)}\` must be a mapping, found ${describeValue(value)}`);
+      return this.fail(
+        path,
+        `field \`${formatPath(path)}\` must be a mapping, found ${describeValue(value)}`,
+      );
     }
     return value as Record<string, unknown>;
   }

@@ -19,8 +19,7 @@ export interface FrontMatterFailure {
 }
 
 export type FrontMatterResult =
-  | { ok: true; value: FrontMatterDocument }
-  | { ok: false; failure: FrontMatterFailure };
+  { ok: true; value: FrontMatterDocument } | { ok: false; failure: FrontMatterFailure };
 
 /** Aliases expand at most this many times: a "billion laughs" file fails instead of eating memory. */
 const MAX_ALIAS_COUNT = 100;

@@ -35,7 +35,10 @@ export interface HookOutputProblem {
  * parseHookOutput('BeforeToolUse', '{"data":{"arguments":{"path":"a.txt"}}}');
  * // → { action: 'continue_with', data: { arguments: { path: 'a.txt' } } }
  */
-export function parseHookOutput<H extends HookName>(_hook: H, stdout: string): HookResult<H> | HookOutputProblem {
+export function parseHookOutput<H extends HookName>(
+  _hook: H,
+  stdout: string,
+): HookResult<H> | HookOutputProblem {
   const text = stdout.trim();
   if (text === '') return { action: 'continue' };
   let value: unknown;
@@ -46,7 +49,10 @@ export function parseHookOutput<H extends HookName>(_hook: H, stdout: string): H
   }
   if (!isRecord(value)) return { problem: `stdout is JSON but not an object: ${preview(text)}` };
   if (value['abort'] !== undefined && value['abort'] !== false && value['abort'] !== null) {
-    const reason = typeof value['reason'] === 'string' && value['reason'].trim() !== '' ? value['reason'] : 'aborted by a plugin hook';
+    const reason =
+      typeof value['reason'] === 'string' && value['reason'].trim() !== ''
+        ? value['reason']
+        : 'aborted by a plugin hook';
     return { action: 'abort', reason };
   }
   if (value['data'] === undefined || value['data'] === null) return { action: 'continue' };
@@ -61,8 +67,12 @@ function readHookData(raw: Record<string, unknown>): { data: Record<string, unkn
   for (const [key, value] of Object.entries(raw)) {
     const field = camelCase(key);
     if (field === 'arguments' && !isRecord(value)) return { problem: '`data.arguments` must be an object' };
-    if (field === 'userInput' && typeof value !== 'string') return { problem: '`data.user_input` must be text' };
-    if (field === 'dynamicSections' && !(Array.isArray(value) && value.every((item) => typeof item === 'string'))) {
+    if (field === 'userInput' && typeof value !== 'string')
+      return { problem: '`data.user_input` must be text' };
+    if (
+      field === 'dynamicSections' &&
+      !(Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    ) {
       return { problem: '`data.dynamic_sections` must be a list of text' };
     }
     if (field === 'output') {

@@ -1,5 +1,11 @@
 // The ~/.youyou file channel (spec §5): loader, entry formats, script protocol, component store.
-export { FileComponentSource, scanFileComponents, AGENT_FILE, CONFIG_FILE, SOUL_FILE } from './file-component-source.ts';
+export {
+  FileComponentSource,
+  scanFileComponents,
+  AGENT_FILE,
+  CONFIG_FILE,
+  SOUL_FILE,
+} from './file-component-source.ts';
 export type { FileComponentSourceOptions, FileScan } from './file-component-source.ts';
 export { ComponentStore } from './component-store.ts';
 export type {

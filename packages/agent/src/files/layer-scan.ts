@@ -89,7 +89,8 @@ async function scanKind(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
-    const reason = code === 'ENOTDIR' ? `${KIND_FOLDERS[kind]} must be a folder` : `could not be read: ${String(error)}`;
+    const reason =
+      code === 'ENOTDIR' ? `${KIND_FOLDERS[kind]} must be a folder` : `could not be read: ${String(error)}`;
     scan.diagnostics.push(fileDiagnostic({ path: kindDirectory, reason, kind, layer }));
     return;
   }
@@ -109,7 +110,12 @@ async function scanKind(
     if (seen.has(name)) {
       // Folder names are unique on disk, so this only guards against a future entry format.
       scan.diagnostics.push(
-        fileDiagnostic({ path: result.component.directory, reason: `NAME_CONFLICT: a second ${kind} named ${name} in this layer; skipped`, kind, layer }),
+        fileDiagnostic({
+          path: result.component.directory,
+          reason: `NAME_CONFLICT: a second ${kind} named ${name} in this layer; skipped`,
+          kind,
+          layer,
+        }),
       );
       continue;
     }
@@ -135,7 +141,11 @@ async function readComponentFolder(folder: FolderContext, readFolder: FolderRead
   try {
     return await readFolder(folder);
   } catch (error) {
-    report(folder, folder.directory, `could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+    report(
+      folder,
+      folder.directory,
+      `could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
 }
@@ -154,7 +164,12 @@ const readSkillFolder: FolderReader = async (folder) => {
   const hasIndex = await isFile(join(folder.directory, INDEX_FILE));
   const hasSkillFile = await isFile(join(folder.directory, SKILL_FILE));
   if (hasIndex && hasSkillFile) {
-    report(folder, join(folder.directory, SKILL_FILE), `ignored: ${INDEX_FILE} in the same folder is the entry file`, 'warning');
+    report(
+      folder,
+      join(folder.directory, SKILL_FILE),
+      `ignored: ${INDEX_FILE} in the same folder is the entry file`,
+      'warning',
+    );
   }
   const entry =
     hasSkillFile && !hasIndex
@@ -185,7 +200,11 @@ async function readEntry<T>(
   return { definition: result.value, directory: folder.directory, entryPath };
 }
 
-async function readEntryText(folder: FolderContext, entryPath: string, fileName: string): Promise<string | undefined> {
+async function readEntryText(
+  folder: FolderContext,
+  entryPath: string,
+  fileName: string,
+): Promise<string | undefined> {
   try {
     const info = await stat(entryPath);
     if (!info.isFile()) {
@@ -193,14 +212,22 @@ async function readEntryText(folder: FolderContext, entryPath: string, fileName:
       return undefined;
     }
     if (info.size > MAX_ENTRY_FILE_BYTES) {
-      report(folder, entryPath, `${fileName} is ${String(info.size)} bytes, more than the ${String(MAX_ENTRY_FILE_BYTES)} allowed; skipped`);
+      report(
+        folder,
+        entryPath,
+        `${fileName} is ${String(info.size)} bytes, more than the ${String(MAX_ENTRY_FILE_BYTES)} allowed; skipped`,
+      );
       return undefined;
     }
     return await readFile(entryPath, 'utf8');
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     const expected = folder.kind === 'skill' ? `${INDEX_FILE} (or ${SKILL_FILE})` : INDEX_FILE;
-    report(folder, folder.directory, missing ? `missing ${expected}; skipped` : `${fileName} could not be read: ${String(error)}`);
+    report(
+      folder,
+      folder.directory,
+      missing ? `missing ${expected}; skipped` : `${fileName} could not be read: ${String(error)}`,
+    );
     return undefined;
   }
 }
@@ -212,11 +239,17 @@ function report(
   severity: 'error' | 'warning' = 'error',
   line?: number,
 ): void {
-  folder.diagnostics.push(fileDiagnostic({ path, reason, severity, kind: folder.kind, layer: folder.layer, line }));
+  folder.diagnostics.push(
+    fileDiagnostic({ path, reason, severity, kind: folder.kind, layer: folder.layer, line }),
+  );
 }
 
 function joinIssues(issues: readonly FieldIssue[]): string {
-  return issues.map((issue) => (issue.line === undefined ? issue.message : `${issue.message} (line ${String(issue.line)})`)).join('; ');
+  return issues
+    .map((issue) =>
+      issue.line === undefined ? issue.message : `${issue.message} (line ${String(issue.line)})`,
+    )
+    .join('; ');
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -6,7 +6,14 @@ export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'array
 
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
-const PARAMETER_FIELDS: ReadonlySet<string> = new Set(['name', 'type', 'description', 'required', 'enum', 'items']);
+const PARAMETER_FIELDS: ReadonlySet<string> = new Set([
+  'name',
+  'type',
+  'description',
+  'required',
+  'enum',
+  'items',
+]);
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** The schema of a tool with no parameters. */
@@ -63,7 +70,10 @@ export function readParameters(reader: FrontMatterReader): Record<string, unknow
       return;
     }
     if (!PARAMETER_NAME.test(name)) {
-      reader.fail([...path, 'name'], `parameter name ${JSON.stringify(name)} must be a letter or "_" followed by letters, digits, "_", "." or "-"`);
+      reader.fail(
+        [...path, 'name'],
+        `parameter name ${JSON.stringify(name)} must be a letter or "_" followed by letters, digits, "_", "." or "-"`,
+      );
       valid = false;
       return;
     }
@@ -77,7 +87,8 @@ export function readParameters(reader: FrontMatterReader): Record<string, unknow
     const enumValues = readEnum(reader, [...path, 'enum']);
     if (enumValues !== undefined) property['enum'] = enumValues;
     if (reader.has([...path, 'items'])) {
-      if (type !== 'array') reader.fail([...path, 'items'], '`items` is only allowed on a parameter of type array');
+      if (type !== 'array')
+        reader.fail([...path, 'items'], '`items` is only allowed on a parameter of type array');
       const itemType = readParameterType(reader, [...path, 'items', 'type']);
       if (itemType !== undefined) property['items'] = { type: itemType };
     }
@@ -94,7 +105,10 @@ function readParameterType(reader: FrontMatterReader, path: (string | number)[])
   const type = reader.string(path, { required: true });
   if (type === undefined) return undefined;
   if (!(PARAMETER_TYPES as readonly string[]).includes(type)) {
-    return reader.fail(path, `\`${formatPath(path)}\` must be one of ${PARAMETER_TYPES.join(', ')}, found ${describeValue(type)}`);
+    return reader.fail(
+      path,
+      `\`${formatPath(path)}\` must be one of ${PARAMETER_TYPES.join(', ')}, found ${describeValue(type)}`,
+    );
   }
   return type as ParameterType;
 }

@@ -29,7 +29,14 @@ export interface FilePluginDefinition {
   hooks: Partial<Record<HookName, ScriptCommand>>;
 }
 
-const PLUGIN_FIELDS: ReadonlySet<string> = new Set(['version', 'id', 'display_name', 'enabled', 'config', 'hooks']);
+const PLUGIN_FIELDS: ReadonlySet<string> = new Set([
+  'version',
+  'id',
+  'display_name',
+  'enabled',
+  'config',
+  'hooks',
+]);
 
 /**
  * Reads a plugin `index.md`. An unknown hook name is a warning (that hook is ignored), so a
@@ -39,7 +46,10 @@ const PLUGIN_FIELDS: ReadonlySet<string> = new Set(['version', 'id', 'display_na
  * const parsed = parseFrontMatter(text);
  * if (parsed.ok) readPluginEntry(parsed.value, 'audit');
  */
-export function readPluginEntry(document: FrontMatterDocument, folderName: string): EntryReadResult<FilePluginDefinition> {
+export function readPluginEntry(
+  document: FrontMatterDocument,
+  folderName: string,
+): EntryReadResult<FilePluginDefinition> {
   const reader = new FrontMatterReader(document);
   reader.version();
   reader.warnUnknownKeys([], PLUGIN_FIELDS);
@@ -51,7 +61,10 @@ export function readPluginEntry(document: FrontMatterDocument, folderName: strin
   const hookMapping = reader.mapping(['hooks']);
   for (const hookName of Object.keys(hookMapping ?? {})) {
     if (!(HOOK_NAMES as readonly string[]).includes(hookName)) {
-      reader.warn(['hooks', hookName], `unknown hook \`${hookName}\` ignored (hooks are ${HOOK_NAMES.join(', ')})`);
+      reader.warn(
+        ['hooks', hookName],
+        `unknown hook \`${hookName}\` ignored (hooks are ${HOOK_NAMES.join(', ')})`,
+      );
       continue;
     }
     const command = readScriptCommand(reader, ['hooks', hookName], { required: true });

@@ -38,14 +38,20 @@ export function emptyPluginState(): PluginState {
  * const { state } = await readPluginState(home);
  * pluginTogglesFor(state, process.cwd()); // { audit: false }
  */
-export async function readPluginState(home: string): Promise<{ state: PluginState; diagnostics: FileLoadDiagnostic[] }> {
+export async function readPluginState(
+  home: string,
+): Promise<{ state: PluginState; diagnostics: FileLoadDiagnostic[] }> {
   const path = join(home, PLUGIN_STATE_FILE);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyPluginState(), diagnostics: [] };
-    return { state: emptyPluginState(), diagnostics: [fileDiagnostic({ path, reason: `could not be read: ${String(error)}`, kind: 'plugin' })] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { state: emptyPluginState(), diagnostics: [] };
+    return {
+      state: emptyPluginState(),
+      diagnostics: [fileDiagnostic({ path, reason: `could not be read: ${String(error)}`, kind: 'plugin' })],
+    };
   }
   const state = parsePluginState(text);
   if (state === undefined) {
@@ -54,7 +60,8 @@ export async function readPluginState(home: string): Promise<{ state: PluginStat
       diagnostics: [
         fileDiagnostic({
           path,
-          reason: 'is not a valid plugin state file ({"version": 1, "global": {id: boolean}, "projects": {cwd: {id: boolean}}}); plugin toggles ignored',
+          reason:
+            'is not a valid plugin state file ({"version": 1, "global": {id: boolean}, "projects": {cwd: {id: boolean}}}); plugin toggles ignored',
           kind: 'plugin',
         }),
       ],
@@ -84,14 +91,19 @@ export async function writePluginToggle(
   const path = join(home, PLUGIN_STATE_FILE);
   const { state, diagnostics } = await readPluginState(home);
   if (diagnostics.length > 0) {
-    throw new AgentError('CONFIG_PARSE_ERROR', `${path} ${diagnostics[0]?.reason ?? 'is invalid'}; fix or delete it first`, {
-      details: { path },
-    });
+    throw new AgentError(
+      'CONFIG_PARSE_ERROR',
+      `${path} ${diagnostics[0]?.reason ?? 'is invalid'}; fix or delete it first`,
+      {
+        details: { path },
+      },
+    );
   }
   const toggles = target.scope === 'global' ? state.global : (state.projects[resolve(target.cwd)] ??= {});
   if (enabled === undefined) delete toggles[pluginId];
   else toggles[pluginId] = enabled;
-  if (target.scope === 'project' && Object.keys(toggles).length === 0) delete state.projects[resolve(target.cwd)];
+  if (target.scope === 'project' && Object.keys(toggles).length === 0)
+    delete state.projects[resolve(target.cwd)];
   await writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
   return state;
 }

@@ -19,7 +19,10 @@ export function signalProcessTree(
   if (pid === undefined) return;
   if (platform === 'win32') {
     // taskkill has no graceful tree signal that console scripts honour; /F is the only reliable end.
-    const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+    const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
+      stdio: 'ignore',
+      windowsHide: true,
+    });
     killer.on('error', () => child.kill(signal));
     return;
   }

@@ -28,7 +28,8 @@ export function readScriptCommand(
   if (mapping === undefined) return undefined;
   reader.warnUnknownKeys(path, COMMAND_FIELDS);
   const command = reader.string([...path, 'command'], { required: true });
-  if (command?.includes('\0') === true) reader.fail([...path, 'command'], 'the command contains a NUL character');
+  if (command?.includes('\0') === true)
+    reader.fail([...path, 'command'], 'the command contains a NUL character');
   const args = reader.stringList([...path, 'args']) ?? [];
   const timeoutMs = reader.timeout([...path, 'timeout_ms']);
   const workingDirectory = reader.string([...path, 'working_directory'], { nonEmpty: true });

@@ -117,7 +117,9 @@ export function runScript(options: ScriptRunOptions): Promise<ScriptRunResult> {
       ? options.cwd
       : resolve(options.componentDirectory, options.command.workingDirectory);
   if (!isDirectory(workingDirectory)) {
-    return Promise.resolve(finish('failed_to_start', null, null, `the working directory ${workingDirectory} does not exist`));
+    return Promise.resolve(
+      finish('failed_to_start', null, null, `the working directory ${workingDirectory} does not exist`),
+    );
   }
   if (options.signal?.aborted === true) return Promise.resolve(finish('cancelled', null, null));
 
@@ -143,7 +145,9 @@ export function runScript(options: ScriptRunOptions): Promise<ScriptRunResult> {
   } catch (error) {
     // spawn throws synchronously for arguments it cannot pass (a NUL byte, an invalid option).
     const message = error instanceof Error ? error.message : String(error);
-    return Promise.resolve(finish('failed_to_start', null, null, `the command ${resolved.file} could not start: ${message}`));
+    return Promise.resolve(
+      finish('failed_to_start', null, null, `the command ${resolved.file} could not start: ${message}`),
+    );
   }
   return new Promise((resolvePromise) => {
     let stopReason: 'timed_out' | 'cancelled' | undefined;

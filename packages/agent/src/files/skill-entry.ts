@@ -23,7 +23,10 @@ const MAX_DERIVED_DESCRIPTION = 1024;
  * const parsed = parseFrontMatter(text);
  * if (parsed.ok) readSkillEntry(parsed.value, 'commit');
  */
-export function readSkillEntry(document: FrontMatterDocument, folderName: string): EntryReadResult<SkillDefinition> {
+export function readSkillEntry(
+  document: FrontMatterDocument,
+  folderName: string,
+): EntryReadResult<SkillDefinition> {
   const reader = new FrontMatterReader(document);
   reader.version();
   reader.warnUnknownKeys([], SKILL_FIELDS);
@@ -60,7 +63,10 @@ export function readSkillEntry(document: FrontMatterDocument, folderName: string
  * const parsed = parseFrontMatter('---\nname: pdf\ndescription: Work with PDFs.\n---\nUse pdftotext.');
  * if (parsed.ok) readAgentSkillEntry(parsed.value, 'pdf');
  */
-export function readAgentSkillEntry(document: FrontMatterDocument, folderName: string): EntryReadResult<SkillDefinition> {
+export function readAgentSkillEntry(
+  document: FrontMatterDocument,
+  folderName: string,
+): EntryReadResult<SkillDefinition> {
   const reader = new FrontMatterReader(document);
   reader.version({ required: false });
   const name = reader.has(['name']) ? readMatchingName(reader, 'name', folderName) : folderName;
@@ -72,7 +78,8 @@ export function readAgentSkillEntry(document: FrontMatterDocument, folderName: s
   const prompt = readPrompt(reader);
   const description =
     declared !== undefined && declared.trim() !== '' ? declared.trim() : firstParagraph(document.body);
-  if (description === '') reader.fail(['description'], 'field `description` is missing and the body has no text to use instead');
+  if (description === '')
+    reader.fail(['description'], 'field `description` is missing and the body has no text to use instead');
   if (name === undefined || prompt === undefined) return reader.failure();
   return reader.result({
     name,
@@ -86,7 +93,8 @@ export function readAgentSkillEntry(document: FrontMatterDocument, folderName: s
 
 function readPrompt(reader: FrontMatterReader): string | undefined {
   const prompt = reader.document.body.trim();
-  if (prompt === '') return reader.fail([], 'the skill has no prompt: write it as the Markdown body after the front matter');
+  if (prompt === '')
+    return reader.fail([], 'the skill has no prompt: write it as the Markdown body after the front matter');
   return prompt;
 }
 
@@ -97,5 +105,7 @@ function firstParagraph(body: string): string {
       .map((part) => part.replace(/^#+\s*/gm, '').trim())
       .find((part) => part !== '') ?? '';
   const single = paragraph.replace(/\s+/g, ' ');
-  return single.length > MAX_DERIVED_DESCRIPTION ? `${single.slice(0, MAX_DERIVED_DESCRIPTION - 1)}…` : single;
+  return single.length > MAX_DERIVED_DESCRIPTION
+    ? `${single.slice(0, MAX_DERIVED_DESCRIPTION - 1)}…`
+    : single;
 }

@@ -42,7 +42,10 @@ const TOOL_FIELDS: ReadonlySet<string> = new Set([
  * const parsed = parseFrontMatter(text);
  * if (parsed.ok) readToolEntry(parsed.value, 'word_count');
  */
-export function readToolEntry(document: FrontMatterDocument, folderName: string): EntryReadResult<FileToolDefinition> {
+export function readToolEntry(
+  document: FrontMatterDocument,
+  folderName: string,
+): EntryReadResult<FileToolDefinition> {
   const reader = new FrontMatterReader(document);
   reader.version();
   reader.warnUnknownKeys([], TOOL_FIELDS);
@@ -55,18 +58,34 @@ export function readToolEntry(document: FrontMatterDocument, folderName: string)
   if (description === undefined || description === '') {
     reader.fail([], 'the tool has no description: write it as the Markdown body after the front matter');
   }
-  if (name === undefined || parameters === undefined || execution === undefined || description === undefined) {
+  if (
+    name === undefined ||
+    parameters === undefined ||
+    execution === undefined ||
+    description === undefined
+  ) {
     return reader.failure();
   }
   return reader.result({ name, description, mutating, parameters, execution });
 }
 
 /** Reads `name`/`id` and checks it equals the folder name (spec §5.3–§5.5). */
-export function readMatchingName(reader: FrontMatterReader, field: 'name' | 'id', folderName: string): string | undefined {
+export function readMatchingName(
+  reader: FrontMatterReader,
+  field: 'name' | 'id',
+  folderName: string,
+): string | undefined {
   const value = reader.value([field]);
-  if (value === undefined || value === null) return reader.fail([field], `field \`${field}\` is missing (it must be ${JSON.stringify(folderName)}, the folder name)`);
+  if (value === undefined || value === null)
+    return reader.fail(
+      [field],
+      `field \`${field}\` is missing (it must be ${JSON.stringify(folderName)}, the folder name)`,
+    );
   if (value !== folderName) {
-    return reader.fail([field], `field \`${field}\` is ${describeValue(value)} but the folder is named ${JSON.stringify(folderName)}; they must be equal`);
+    return reader.fail(
+      [field],
+      `field \`${field}\` is ${describeValue(value)} but the folder is named ${JSON.stringify(folderName)}; they must be equal`,
+    );
   }
   return folderName;
 }

@@ -78,7 +78,9 @@ export class FileMemoryStorage implements MemoryStorage {
   }
 
   search(namespace: string, query: string, limit: number): Promise<readonly Memory[]> {
-    return this.#serialize(async () => rankMemories(inNamespace(await this.#read(), namespace), query).slice(0, Math.max(0, limit)));
+    return this.#serialize(async () =>
+      rankMemories(inNamespace(await this.#read(), namespace), query).slice(0, Math.max(0, limit)),
+    );
   }
 
   #serialize<T>(work: () => Promise<T>): Promise<T> {
@@ -109,12 +111,20 @@ export class FileMemoryStorage implements MemoryStorage {
     }
     const memories = parseMemoryFile(text);
     if (memories === undefined) {
-      throw new AgentError('STORAGE_ERROR', `${this.path} is not a valid memory file ({"version": 1, "memories": [...]}); fix or move it`, {
-        retryable: false,
-        details: { path: this.path },
-      });
+      throw new AgentError(
+        'STORAGE_ERROR',
+        `${this.path} is not a valid memory file ({"version": 1, "memories": [...]}); fix or move it`,
+        {
+          retryable: false,
+          details: { path: this.path },
+        },
+      );
     }
-    this.#cache = { memories: new Map(memories.map((memory) => [memory.id, memory])), size: info.size, mtimeMs: info.mtimeMs };
+    this.#cache = {
+      memories: new Map(memories.map((memory) => [memory.id, memory])),
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+    };
     return this.#cache.memories;
   }
 
@@ -133,7 +143,10 @@ export class FileMemoryStorage implements MemoryStorage {
 
   #error(what: string, cause: unknown): AgentError {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return new AgentError('STORAGE_ERROR', `${this.path} ${what}: ${reason}`, { cause, details: { path: this.path } });
+    return new AgentError('STORAGE_ERROR', `${this.path} ${what}: ${reason}`, {
+      cause,
+      details: { path: this.path },
+    });
   }
 }
 
@@ -145,7 +158,13 @@ function inNamespace(memories: ReadonlyMap<string, Memory>, namespace: string): 
 }
 
 function copyInput(input: MemoryInput): MemoryInput {
-  return { id: input.id, namespace: input.namespace, content: input.content, source: input.source, tags: [...input.tags] };
+  return {
+    id: input.id,
+    namespace: input.namespace,
+    content: input.content,
+    source: input.source,
+    tags: [...input.tags],
+  };
 }
 
 function checkInput(input: MemoryInput): void {
@@ -155,9 +174,12 @@ function checkInput(input: MemoryInput): void {
       throw new AgentError('INVALID_INPUT', `memory.${field} must be a string`, { details: { field } });
     }
   }
-  if (input.id === '') throw new AgentError('INVALID_INPUT', 'memory.id must not be empty', { details: { field: 'id' } });
+  if (input.id === '')
+    throw new AgentError('INVALID_INPUT', 'memory.id must not be empty', { details: { field: 'id' } });
   if (!Array.isArray(input.tags) || !input.tags.every((tag) => typeof tag === 'string')) {
-    throw new AgentError('INVALID_INPUT', 'memory.tags must be a list of strings', { details: { field: 'tags' } });
+    throw new AgentError('INVALID_INPUT', 'memory.tags must be a list of strings', {
+      details: { field: 'tags' },
+    });
   }
 }
 
@@ -168,7 +190,8 @@ function parseMemoryFile(text: string): Memory[] | undefined {
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object' || (value as { version?: unknown }).version !== 1) return undefined;
+  if (value === null || typeof value !== 'object' || (value as { version?: unknown }).version !== 1)
+    return undefined;
   const memories = (value as { memories?: unknown }).memories;
   if (!Array.isArray(memories) || !memories.every(isMemory)) return undefined;
   return memories;

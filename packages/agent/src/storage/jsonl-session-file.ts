@@ -58,7 +58,11 @@ export function parseJsonLines(text: string, firstLineNumber = 1): ParsedLines {
       if (line.trim() === '') return;
       try {
         const value: unknown = JSON.parse(line);
-        if (value !== null && typeof value === 'object' && typeof (value as { type?: unknown }).type === 'string') {
+        if (
+          value !== null &&
+          typeof value === 'object' &&
+          typeof (value as { type?: unknown }).type === 'string'
+        ) {
           records.push(value as SessionRecord);
           return;
         }

@@ -5,7 +5,12 @@ import type { FileChannelLogger } from '../files/index.ts';
 import { resolveYouyouHome } from '../files/index.ts';
 import type { SessionRecord } from '../session/session-record.ts';
 import type { SessionPage, SessionStorage, SessionSummary } from '../session/session-storage.ts';
-import { parseJsonLines, repairTornTail, sessionFileName, sessionIdOfFileName } from './jsonl-session-file.ts';
+import {
+  parseJsonLines,
+  repairTornTail,
+  sessionFileName,
+  sessionIdOfFileName,
+} from './jsonl-session-file.ts';
 import { summarizeRecords } from './session-summary.ts';
 import type { SummaryAccumulator } from './session-summary.ts';
 
@@ -67,7 +72,11 @@ export class JsonlSessionStorage implements SessionStorage {
       await mkdir(this.directory, { recursive: true });
       if (!this.#repaired.has(sessionId)) {
         const removed = await repairTornTail(path);
-        if (removed > 0) this.#logger?.warn({ path, bytes: removed }, 'cut a torn last line off a session file before appending');
+        if (removed > 0)
+          this.#logger?.warn(
+            { path, bytes: removed },
+            'cut a torn last line off a session file before appending',
+          );
         this.#repaired.add(sessionId);
       }
       const text = records.map((record) => `${JSON.stringify(record)}\n`).join('');
@@ -93,7 +102,10 @@ export class JsonlSessionStorage implements SessionStorage {
     }
     const parsed = parseJsonLines(text);
     if (parsed.corruptLines.length > 0) {
-      this.#logger?.warn({ path, lines: parsed.corruptLines }, 'skipped session file lines that are not JSON records');
+      this.#logger?.warn(
+        { path, lines: parsed.corruptLines },
+        'skipped session file lines that are not JSON records',
+      );
     }
     return parsed.records;
   }
@@ -101,7 +113,10 @@ export class JsonlSessionStorage implements SessionStorage {
   async list(options: { cursor?: string; limit?: number } = {}): Promise<SessionPage> {
     const limit = options.limit ?? DEFAULT_PAGE;
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new AgentError('INVALID_INPUT', `limit must be a whole number of at least 1, got ${String(limit)}`);
+      throw new AgentError(
+        'INVALID_INPUT',
+        `limit must be a whole number of at least 1, got ${String(limit)}`,
+      );
     }
     const all = await this.#allSummaries();
     let start = 0;
@@ -112,13 +127,16 @@ export class JsonlSessionStorage implements SessionStorage {
     }
     const sessions = all.slice(start, start + limit);
     const last = sessions.at(-1);
-    return start + limit < all.length && last !== undefined ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
+    return start + limit < all.length && last !== undefined
+      ? { sessions, nextCursor: encodeCursor(last) }
+      : { sessions };
   }
 
   async find(query: string): Promise<readonly SessionSummary[]> {
     const needle = query.toLowerCase();
     return (await this.#allSummaries()).filter(
-      (summary) => summary.sessionId.toLowerCase().startsWith(needle) || summary.title.toLowerCase().includes(needle),
+      (summary) =>
+        summary.sessionId.toLowerCase().startsWith(needle) || summary.title.toLowerCase().includes(needle),
     );
   }
 
@@ -135,7 +153,9 @@ export class JsonlSessionStorage implements SessionStorage {
   #serialize(sessionId: string, work: () => Promise<void>): Promise<void> {
     const previous = this.#queues.get(sessionId) ?? Promise.resolve();
     const next = previous.then(work).catch((error: unknown) => {
-      throw error instanceof AgentError ? error : storageError(`Session ${sessionId} could not be written`, this.pathOf(sessionId), error);
+      throw error instanceof AgentError
+        ? error
+        : storageError(`Session ${sessionId} could not be written`, this.pathOf(sessionId), error);
     });
     const settled = next.catch(() => undefined);
     this.#queues.set(sessionId, settled);
@@ -162,8 +182,11 @@ export class JsonlSessionStorage implements SessionStorage {
         return this.#summaryOf(sessionId, join(this.directory, name));
       }),
     );
-    for (const sessionId of this.#summaries.keys()) if (!present.has(sessionId)) this.#summaries.delete(sessionId);
-    return summaries.filter((summary): summary is SessionSummary => summary !== undefined).sort(compareSummaries);
+    for (const sessionId of this.#summaries.keys())
+      if (!present.has(sessionId)) this.#summaries.delete(sessionId);
+    return summaries
+      .filter((summary): summary is SessionSummary => summary !== undefined)
+      .sort(compareSummaries);
   }
 
   async #summaryOf(sessionId: string, path: string): Promise<SessionSummary | undefined> {
@@ -174,7 +197,8 @@ export class JsonlSessionStorage implements SessionStorage {
       return undefined;
     }
     let cached = this.#summaries.get(sessionId);
-    if (cached !== undefined && cached.size === info.size && cached.mtimeMs === info.mtimeMs) return cached.summary.summary();
+    if (cached !== undefined && cached.size === info.size && cached.mtimeMs === info.mtimeMs)
+      return cached.summary.summary();
     if (cached === undefined || info.size < cached.offset) {
       cached = { size: 0, mtimeMs: 0, offset: 0, lines: 0, summary: summarizeRecords(sessionId) };
     }
@@ -199,14 +223,22 @@ export class JsonlSessionStorage implements SessionStorage {
 
 function checkId(sessionId: string): string {
   if (typeof sessionId !== 'string' || sessionId === '') {
-    throw new AgentError('INVALID_INPUT', 'A session id must be a non-empty string', { details: { sessionId } });
+    throw new AgentError('INVALID_INPUT', 'A session id must be a non-empty string', {
+      details: { sessionId },
+    });
   }
   return sessionId;
 }
 
 /** Newest first, then by id so pages are stable. */
-function compareSummaries(left: Pick<SessionSummary, 'updatedAt' | 'sessionId'>, right: Pick<SessionSummary, 'updatedAt' | 'sessionId'>): number {
-  return right.updatedAt - left.updatedAt || (left.sessionId < right.sessionId ? -1 : left.sessionId > right.sessionId ? 1 : 0);
+function compareSummaries(
+  left: Pick<SessionSummary, 'updatedAt' | 'sessionId'>,
+  right: Pick<SessionSummary, 'updatedAt' | 'sessionId'>,
+): number {
+  return (
+    right.updatedAt - left.updatedAt ||
+    (left.sessionId < right.sessionId ? -1 : left.sessionId > right.sessionId ? 1 : 0)
+  );
 }
 
 function encodeCursor(summary: SessionSummary): string {
@@ -222,7 +254,9 @@ function decodeCursor(cursor: string): Pick<SessionSummary, 'updatedAt' | 'sessi
   } catch {
     // Reported below.
   }
-  throw new AgentError('INVALID_INPUT', 'The cursor is not one this storage returned', { details: { cursor } });
+  throw new AgentError('INVALID_INPUT', 'The cursor is not one this storage returned', {
+    details: { cursor },
+  });
 }
 
 function storageError(message: string, path: string, cause: unknown): AgentError {

@@ -28,13 +28,17 @@ interface Warning {
   message: string;
 }
 
-async function buildAgent(provider: ScriptedProvider, options: { tools?: ToolHandler[]; warnings?: Warning[] } = {}) {
+async function buildAgent(
+  provider: ScriptedProvider,
+  options: { tools?: ToolHandler[]; warnings?: Warning[] } = {},
+) {
   const warnings = options.warnings ?? [];
   const logger = {
     debug: () => undefined,
     info: () => undefined,
     error: () => undefined,
-    warn: (fields: object, message: string) => void warnings.push({ fields: fields as Record<string, unknown>, message }),
+    warn: (fields: object, message: string) =>
+      void warnings.push({ fields: fields as Record<string, unknown>, message }),
   };
   const builder = new AgentBuilder({ cwd: world.cwd, home: world.home })
     .setLogger(logger)
@@ -53,17 +57,29 @@ async function collect(turn: Turn): Promise<AgentEvent[]> {
 }
 
 function toolEnds(events: readonly AgentEvent[]) {
-  return events.filter((event): event is Extract<AgentEvent, { type: 'ToolCallEnd' }> => event.type === 'ToolCallEnd');
+  return events.filter(
+    (event): event is Extract<AgentEvent, { type: 'ToolCallEnd' }> => event.type === 'ToolCallEnd',
+  );
 }
 
 const echoTool = (name: string, text: string) =>
-  toolEntry(name, { command: './say.sh', description: `Says ${text}.`, extra: 'parameters: [{ name: path, type: string }]\n' });
+  toolEntry(name, {
+    command: './say.sh',
+    description: `Says ${text}.`,
+    extra: 'parameters: [{ name: path, type: string }]\n',
+  });
 const sayScript = (text: string) => ({ 'say.sh': `#!/bin/sh\ncat > /dev/null\necho ${text}\n` });
 
 describe('the file channel inside an agent', () => {
   it('project overrides global overrides programmatic, and components() says so', async () => {
     await writeComponent(world.home, 'tool', 'greet', echoTool('greet', 'global'), sayScript('global'));
-    await writeComponent(world.projectLayer, 'tool', 'greet', echoTool('greet', 'project'), sayScript('project'));
+    await writeComponent(
+      world.projectLayer,
+      'tool',
+      'greet',
+      echoTool('greet', 'project'),
+      sayScript('project'),
+    );
     const programmatic: ToolHandler = {
       name: 'greet',
       description: 'Says programmatic.',
@@ -71,23 +87,40 @@ describe('the file channel inside an agent', () => {
       mutating: false,
       execute: () => ({ content: 'programmatic' }),
     };
-    const provider = new ScriptedProvider().enqueue(toolCallReply([{ toolName: 'greet', arguments: {} }]), textReply('done'));
+    const provider = new ScriptedProvider().enqueue(
+      toolCallReply([{ toolName: 'greet', arguments: {} }]),
+      textReply('done'),
+    );
     const agent = await buildAgent(provider, { tools: [programmatic] });
     expect(agent.components().filter((component) => component.name === 'greet')).toEqual([
       expect.objectContaining({ layer: 'programmatic', overriddenBy: 'project', enabled: false }),
-      expect.objectContaining({ layer: 'global', overriddenBy: 'project', enabled: false, path: join(world.home, 'tools', 'greet') }),
+      expect.objectContaining({
+        layer: 'global',
+        overriddenBy: 'project',
+        enabled: false,
+        path: join(world.home, 'tools', 'greet'),
+      }),
       expect.objectContaining({ layer: 'project', enabled: true, description: 'Says project.' }),
     ]);
     const session = await agent.newSession();
     const events = await collect(session.send('greet me'));
-    expect(toolEnds(events)).toEqual([expect.objectContaining({ toolName: 'greet', output: 'project\n', success: true })]);
+    expect(toolEnds(events)).toEqual([
+      expect.objectContaining({ toolName: 'greet', output: 'project\n', success: true }),
+    ]);
     await session.close();
   });
 
   it('a file plugin hook rewrites the arguments a tool receives', async () => {
-    await writeComponent(world.home, 'plugin', 'sandbox', pluginEntry('sandbox', { BeforeToolUse: './rewrite.py' }), {
-      'rewrite.py': '#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\nprint(json.dumps({"data": {"arguments": {"path": p["plugin_config"]["root"] + "/" + p["arguments"]["path"]}}}))\n',
-    });
+    await writeComponent(
+      world.home,
+      'plugin',
+      'sandbox',
+      pluginEntry('sandbox', { BeforeToolUse: './rewrite.py' }),
+      {
+        'rewrite.py':
+          '#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\nprint(json.dumps({"data": {"arguments": {"path": p["plugin_config"]["root"] + "/" + p["arguments"]["path"]}}}))\n',
+      },
+    );
     await writeFile(join(world.home, 'config.yaml'), 'plugin_configs:\n  sandbox: { root: /sandbox }\n');
     const received: unknown[] = [];
     const reader: ToolHandler = {
@@ -100,7 +133,10 @@ describe('the file channel inside an agent', () => {
         return { content: 'ok' };
       },
     };
-    const provider = new ScriptedProvider().enqueue(toolCallReply([{ toolName: 'read', arguments: { path: 'a.txt' } }]), textReply('done'));
+    const provider = new ScriptedProvider().enqueue(
+      toolCallReply([{ toolName: 'read', arguments: { path: 'a.txt' } }]),
+      textReply('done'),
+    );
     const agent = await buildAgent(provider, { tools: [reader] });
     const session = await agent.newSession();
     await collect(session.send('read a.txt'));
@@ -109,19 +145,39 @@ describe('the file channel inside an agent', () => {
   });
 
   it('a file plugin hook that aborts blocks the call; one printing garbage only warns', async () => {
-    await writeComponent(world.home, 'plugin', 'guard', pluginEntry('guard', { BeforeToolUse: './guard.sh' }), {
-      'guard.sh': '#!/bin/sh\necho \'{"abort": true, "reason": "writes are frozen"}\'\n',
+    await writeComponent(
+      world.home,
+      'plugin',
+      'guard',
+      pluginEntry('guard', { BeforeToolUse: './guard.sh' }),
+      {
+        'guard.sh': '#!/bin/sh\necho \'{"abort": true, "reason": "writes are frozen"}\'\n',
+      },
+    );
+    await writeComponent(
+      world.projectLayer,
+      'plugin',
+      'noise',
+      pluginEntry('noise', { AfterToolUse: './noise.sh' }),
+      {
+        'noise.sh': '#!/bin/sh\necho "%%% garbage"\necho "stack trace" >&2\n',
+      },
+    );
+    await writeComponent(world.home, 'tool', 'write', toolEntry('write', { command: './w.sh' }), {
+      'w.sh': '#!/bin/sh\ntouch "$YOUYOU_COMPONENT_DIR/ran"\n',
     });
-    await writeComponent(world.projectLayer, 'plugin', 'noise', pluginEntry('noise', { AfterToolUse: './noise.sh' }), {
-      'noise.sh': '#!/bin/sh\necho "%%% garbage"\necho "stack trace" >&2\n',
-    });
-    await writeComponent(world.home, 'tool', 'write', toolEntry('write', { command: './w.sh' }), { 'w.sh': '#!/bin/sh\ntouch "$YOUYOU_COMPONENT_DIR/ran"\n' });
     const warnings: Warning[] = [];
-    const provider = new ScriptedProvider().enqueue(toolCallReply([{ toolName: 'write', arguments: {} }]), textReply('ok'));
+    const provider = new ScriptedProvider().enqueue(
+      toolCallReply([{ toolName: 'write', arguments: {} }]),
+      textReply('ok'),
+    );
     const agent = await buildAgent(provider, { warnings });
     const session = await agent.newSession();
     const events = await collect(session.send('write'));
-    expect(toolEnds(events)[0]).toMatchObject({ success: false, output: expect.stringMatching(/blocked by plugin 'guard': writes are frozen/) });
+    expect(toolEnds(events)[0]).toMatchObject({
+      success: false,
+      output: expect.stringMatching(/blocked by plugin 'guard': writes are frozen/),
+    });
     await expect(readFile(join(world.home, 'tools', 'write', 'ran'))).rejects.toThrow();
     expect(warnings.find((warning) => warning.fields['plugin'] === 'noise')?.fields).toMatchObject({
       hook: 'AfterToolUse',
@@ -136,20 +192,36 @@ describe('the file channel inside an agent', () => {
       'hang.sh': '#!/bin/sh\nsleep 30 &\necho "$$ $!" > "$YOUYOU_COMPONENT_DIR/pids"\nwait\n',
     });
     await writeFile(join(world.home, 'config.yaml'), 'tool_timeout_ms: 300\n');
-    const provider = new ScriptedProvider().enqueue(toolCallReply([{ toolName: 'hang', arguments: {} }]), textReply('gave up'));
+    const provider = new ScriptedProvider().enqueue(
+      toolCallReply([{ toolName: 'hang', arguments: {} }]),
+      textReply('gave up'),
+    );
     const agent = await buildAgent(provider);
     expect(agent.config.toolTimeoutMs).toBe(300);
     const session = await agent.newSession();
     const events = await collect(session.send('hang'));
-    expect(toolEnds(events)[0]).toMatchObject({ success: false, output: expect.stringMatching(/TOOL_TIMEOUT/) });
-    for (const pid of (await readFile(join(world.home, 'tools', 'hang', 'pids'), 'utf8')).trim().split(' ').map(Number)) {
+    expect(toolEnds(events)[0]).toMatchObject({
+      success: false,
+      output: expect.stringMatching(/TOOL_TIMEOUT/),
+    });
+    for (const pid of (await readFile(join(world.home, 'tools', 'hang', 'pids'), 'utf8'))
+      .trim()
+      .split(' ')
+      .map(Number)) {
       await eventually(async () => !(await isAlive(pid)));
     }
     await session.close();
   });
 
   it('a SKILL.md skill is invoked with /name and its prompt reaches the model', async () => {
-    await writeComponent(world.home, 'skill', 'haiku', '---\nname: haiku\ndescription: Answer in a haiku.\n---\nAnswer in exactly three lines.\n', {}, 'SKILL.md');
+    await writeComponent(
+      world.home,
+      'skill',
+      'haiku',
+      '---\nname: haiku\ndescription: Answer in a haiku.\n---\nAnswer in exactly three lines.\n',
+      {},
+      'SKILL.md',
+    );
     const provider = new ScriptedProvider().enqueue(textReply('an old silent pond'));
     const agent = await buildAgent(provider);
     const session = await agent.newSession();
@@ -176,14 +248,21 @@ describe('the file channel inside an agent', () => {
     await collect(second.send('off now'));
     await second.close();
     expect((await readFile(turns, 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
-    expect(agent.components().find((component) => component.name === 'count')).toMatchObject({ enabled: false });
+    expect(agent.components().find((component) => component.name === 'count')).toMatchObject({
+      enabled: false,
+    });
   });
 
   it('skipped folders reach agent.diagnostics; a broken config.yaml fails the build with CONFIG_PARSE_ERROR', async () => {
     await writeComponent(world.home, 'tool', 'broken', '---\nversion: 7\nname: broken\n---\n');
     const agent = await buildAgent(new ScriptedProvider());
     expect(agent.diagnostics).toEqual([
-      expect.objectContaining({ path: join(world.home, 'tools', 'broken', 'index.md'), kind: 'tool', layer: 'global', severity: 'error' }),
+      expect.objectContaining({
+        path: join(world.home, 'tools', 'broken', 'index.md'),
+        kind: 'tool',
+        layer: 'global',
+        severity: 'error',
+      }),
     ]);
     await writeFile(join(world.home, 'config.yaml'), 'compact_threshold: [\n');
     await expect(buildAgent(new ScriptedProvider())).rejects.toMatchObject({ code: 'CONFIG_PARSE_ERROR' });

@@ -22,9 +22,16 @@ const helloTool: ComponentDraft = {
   kind: 'tool',
   name: 'hello',
   layer: 'project',
-  frontMatter: { mutating: false, parameters: [{ name: 'who', type: 'string', required: true }], execution: { command: './hello.sh' } },
+  frontMatter: {
+    mutating: false,
+    parameters: [{ name: 'who', type: 'string', required: true }],
+    execution: { command: './hello.sh' },
+  },
   body: 'Greets someone.',
-  files: [{ path: 'hello.sh', content: '#!/bin/sh\necho hello\n' }, { path: 'docs/usage.txt', content: 'Call it.' }],
+  files: [
+    { path: 'hello.sh', content: '#!/bin/sh\necho hello\n' },
+    { path: 'docs/usage.txt', content: 'Call it.' },
+  ],
 };
 
 async function failure(promise: Promise<unknown>): Promise<AgentError> {
@@ -57,7 +64,9 @@ describe('ComponentStore', () => {
     await store.create({ ...helloTool, layer: 'global' });
     await store.create(helloTool);
     const { components } = await store.list();
-    expect(components.map(({ name, layer, overriddenBy, enabled }) => ({ name, layer, overriddenBy, enabled }))).toEqual([
+    expect(
+      components.map(({ name, layer, overriddenBy, enabled }) => ({ name, layer, overriddenBy, enabled })),
+    ).toEqual([
       { name: 'hello', layer: 'project', overriddenBy: undefined, enabled: true },
       { name: 'hello', layer: 'global', overriddenBy: 'project', enabled: false },
     ]);
@@ -72,15 +81,56 @@ describe('ComponentStore', () => {
     ['an invalid name', { name: 'bad name' }, 'INVALID_INPUT', /Invalid tool name/],
     ['an unknown kind', { kind: 'widget' as never }, 'INVALID_INPUT', /Unknown component kind/],
     ['an unknown layer', { layer: 'system' as never }, 'INVALID_INPUT', /Unknown layer/],
-    ['a file escaping the folder', { files: [{ path: '../../.bashrc', content: 'x' }] }, 'PATH_NOT_ALLOWED', /leave the component folder/],
-    ['an absolute file path', { files: [{ path: '/etc/passwd', content: 'x' }] }, 'PATH_NOT_ALLOWED', /absolute/],
+    [
+      'a file escaping the folder',
+      { files: [{ path: '../../.bashrc', content: 'x' }] },
+      'PATH_NOT_ALLOWED',
+      /leave the component folder/,
+    ],
+    [
+      'an absolute file path',
+      { files: [{ path: '/etc/passwd', content: 'x' }] },
+      'PATH_NOT_ALLOWED',
+      /absolute/,
+    ],
     ['a backslash path', { files: [{ path: 'a\\b', content: 'x' }] }, 'INVALID_INPUT', /use "\/"/],
     ['a reserved Windows name', { files: [{ path: 'con.txt', content: 'x' }] }, 'INVALID_INPUT', /reserved/],
-    ['index.md as an auxiliary file', { files: [{ path: 'index.md', content: 'x' }] }, 'INVALID_INPUT', /entry file/],
-    ['the same file twice', { files: [{ path: 'a', content: '' }, { path: 'a', content: '' }] }, 'INVALID_INPUT', /given twice/],
-    ['front matter that would not load', { frontMatter: { execution: { command: './hello.sh', timeout_ms: -1 } } }, 'INVALID_INPUT', /would not load.*timeout_ms/],
-    ['a name field that differs', { frontMatter: { name: 'other', execution: { command: './hello.sh' } } }, 'INVALID_INPUT', /folder is named "hello"/],
-    ['a script it does not ship', { files: [] }, 'INVALID_INPUT', /runs hello.sh, which is not among its files/],
+    ['a control character', { files: [{ path: 'a\u0007b', content: 'x' }] }, 'INVALID_INPUT', /control characters/],
+    [
+      'index.md as an auxiliary file',
+      { files: [{ path: 'index.md', content: 'x' }] },
+      'INVALID_INPUT',
+      /entry file/,
+    ],
+    [
+      'the same file twice',
+      {
+        files: [
+          { path: 'a', content: '' },
+          { path: 'a', content: '' },
+        ],
+      },
+      'INVALID_INPUT',
+      /given twice/,
+    ],
+    [
+      'front matter that would not load',
+      { frontMatter: { execution: { command: './hello.sh', timeout_ms: -1 } } },
+      'INVALID_INPUT',
+      /would not load.*timeout_ms/,
+    ],
+    [
+      'a name field that differs',
+      { frontMatter: { name: 'other', execution: { command: './hello.sh' } } },
+      'INVALID_INPUT',
+      /folder is named "hello"/,
+    ],
+    [
+      'a script it does not ship',
+      { files: [] },
+      'INVALID_INPUT',
+      /runs hello.sh, which is not among its files/,
+    ],
     ['an entry that is not front matter', { entry: 'just text' }, 'INVALID_INPUT', /missing front matter/],
   ])('validates before writing: %s', async (_label, change, code, message) => {
     const error = await failure(store.create({ ...helloTool, ...change } as ComponentDraft));
@@ -104,7 +154,9 @@ describe('ComponentStore', () => {
       entry: '---\nname: pdf\ndescription: Work with PDFs.\n---\nUse pdftotext.\n',
     });
     expect(created.entryFile).toBe('SKILL.md');
-    expect((await store.list()).components).toEqual([expect.objectContaining({ kind: 'skill', name: 'pdf', description: 'Work with PDFs.' })]);
+    expect((await store.list()).components).toEqual([
+      expect.objectContaining({ kind: 'skill', name: 'pdf', description: 'Work with PDFs.' }),
+    ]);
   });
 
   it('updates the body, front matter and files; the entry is written last and the folder always loads', async () => {
@@ -119,14 +171,21 @@ describe('ComponentStore', () => {
     expect(updated.frontMatter).toMatchObject({ version: 1, name: 'hello', mutating: true });
     expect(updated.body).toBe('Greets, version 2.');
     const loaded = await new FileComponentSource().load({ cwd: world.cwd, home: world.home });
-    expect(loaded.project.tools[0]?.tool).toMatchObject({ description: 'Greets, version 2.', mutating: true });
+    expect(loaded.project.tools[0]?.tool).toMatchObject({
+      description: 'Greets, version 2.',
+      mutating: true,
+    });
   });
 
   it('an update that would break the component changes nothing', async () => {
     await store.create(helloTool);
     const before = await readFile(join(world.projectLayer, 'tools', 'hello', 'index.md'), 'utf8');
-    expect((await failure(store.update('tool', 'hello', 'project', { removeFiles: ['hello.sh'] }))).message).toMatch(/not among its files/);
-    expect((await failure(store.update('tool', 'hello', 'project', { body: '' }))).code).toBe('INVALID_INPUT');
+    expect(
+      (await failure(store.update('tool', 'hello', 'project', { removeFiles: ['hello.sh'] }))).message,
+    ).toMatch(/not among its files/);
+    expect((await failure(store.update('tool', 'hello', 'project', { body: '' }))).code).toBe(
+      'INVALID_INPUT',
+    );
     expect(await readFile(join(world.projectLayer, 'tools', 'hello', 'index.md'), 'utf8')).toBe(before);
     expect((await store.read('tool', 'hello', 'project')).files).toContain('hello.sh');
   });
@@ -135,7 +194,9 @@ describe('ComponentStore', () => {
     await store.create(helloTool);
     await mkdir(join(world.root, 'outside'));
     await symlink(join(world.root, 'outside'), join(world.projectLayer, 'tools', 'hello', 'linked'));
-    const error = await failure(store.update('tool', 'hello', 'project', { files: [{ path: 'linked/evil.sh', content: 'x' }] }));
+    const error = await failure(
+      store.update('tool', 'hello', 'project', { files: [{ path: 'linked/evil.sh', content: 'x' }] }),
+    );
     expect(error.code).toBe('PATH_NOT_ALLOWED');
     expect(await readdir(join(world.root, 'outside'))).toEqual([]);
   });
@@ -143,7 +204,9 @@ describe('ComponentStore', () => {
   it('reads auxiliary files, but not through ../', async () => {
     await store.create(helloTool);
     expect((await store.readFile('tool', 'hello', 'project', 'docs/usage.txt')).toString()).toBe('Call it.');
-    expect((await failure(store.readFile('tool', 'hello', 'project', '../../../etc/passwd'))).code).toBe('PATH_NOT_ALLOWED');
+    expect((await failure(store.readFile('tool', 'hello', 'project', '../../../etc/passwd'))).code).toBe(
+      'PATH_NOT_ALLOWED',
+    );
   });
 
   it('deletes the whole folder; deleting a missing component says it was not found', async () => {
@@ -152,7 +215,9 @@ describe('ComponentStore', () => {
     expect(await readdir(join(world.projectLayer, 'tools'))).toEqual([]);
     const error = await failure(store.delete('tool', 'hello', 'project'));
     expect(error.code).toBe('TOOL_NOT_FOUND');
-    expect((await failure(store.delete('plugin', 'nope', 'global'))).details).toMatchObject({ notFound: true });
+    expect((await failure(store.delete('plugin', 'nope', 'global'))).details).toMatchObject({
+      notFound: true,
+    });
   });
 
   it('a session built before a change keeps what it loaded; the next load sees the change', async () => {
@@ -177,7 +242,11 @@ describe('ComponentStore', () => {
     expect((await other.list()).components[0]).toMatchObject({ enabled: false });
     await store.setPluginEnabled('audit', undefined);
     await store.setPluginEnabled('audit', undefined, { scope: 'global' });
-    expect(JSON.parse(await readFile(join(world.home, 'plugin-state.json'), 'utf8'))).toEqual({ version: 1, global: {}, projects: {} });
+    expect(JSON.parse(await readFile(join(world.home, 'plugin-state.json'), 'utf8'))).toEqual({
+      version: 1,
+      global: {},
+      projects: {},
+    });
     expect((await lstat(join(world.home, 'plugin-state.json'))).isFile()).toBe(true);
   });
 

@@ -51,7 +51,10 @@ plugin_configs:
   });
 
   it('reports unknown keys as warnings with their line and keeps the rest', () => {
-    const { config, diagnostics } = parseConfigFile('tool_timeout_ms: 1000\ntool_timeout: 5\n', '/h/config.yaml');
+    const { config, diagnostics } = parseConfigFile(
+      'tool_timeout_ms: 1000\ntool_timeout: 5\n',
+      '/h/config.yaml',
+    );
     expect(config).toEqual({ toolTimeoutMs: 1000 });
     expect(diagnostics).toEqual([
       { path: '/h/config.yaml', reason: 'unknown key `tool_timeout` ignored', severity: 'warning', line: 2 },
@@ -59,7 +62,9 @@ plugin_configs:
   });
 
   it('accepts the other AgentConfig settings too', () => {
-    expect(parseConfigFile('temperature: 0.2\nreasoning_effort: high\nbase_instructions: Be brief.\n', 'c').config).toEqual({
+    expect(
+      parseConfigFile('temperature: 0.2\nreasoning_effort: high\nbase_instructions: Be brief.\n', 'c').config,
+    ).toEqual({
       temperature: 0.2,
       reasoningEffort: 'high',
       baseInstructions: 'Be brief.',

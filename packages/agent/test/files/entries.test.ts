@@ -61,44 +61,121 @@ Searches files for a pattern.
         required: ['pattern'],
         additionalProperties: false,
       },
-      execution: { command: './run.sh', args: ['--color', 'never', '3'], timeoutMs: 5000, workingDirectory: 'data' },
+      execution: {
+        command: './run.sh',
+        args: ['--color', 'never', '3'],
+        timeoutMs: 5000,
+        workingDirectory: 'data',
+      },
     });
     expect(result.warnings).toEqual([]);
   });
 
   it('defaults mutating to false and parameters to an empty object schema', () => {
-    const result = readToolEntry(document('---\nversion: 1\nname: t\nexecution: { command: x }\n---\nDoes t.'), 't');
+    const result = readToolEntry(
+      document('---\nversion: 1\nname: t\nexecution: { command: x }\n---\nDoes t.'),
+      't',
+    );
     expect(result.ok && result.value.mutating).toBe(false);
-    expect(result.ok && result.value.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(result.ok && result.value.parameters).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
   });
 
   it('accepts a JSON Schema mapping as parameters', () => {
     const result = readToolEntry(
-      document('---\nversion: 1\nname: t\nparameters:\n  type: object\n  properties: { a: { type: object } }\nexecution: { command: x }\n---\nDoes t.'),
+      document(
+        '---\nversion: 1\nname: t\nparameters:\n  type: object\n  properties: { a: { type: object } }\nexecution: { command: x }\n---\nDoes t.',
+      ),
       't',
     );
-    expect(result.ok && result.value.parameters).toEqual({ type: 'object', properties: { a: { type: 'object' } } });
+    expect(result.ok && result.value.parameters).toEqual({
+      type: 'object',
+      properties: { a: { type: 'object' } },
+    });
   });
 
   it.each([
     ['a missing version', '---\nname: t\nexecution: { command: x }\n---\nD', /`version` is missing/],
-    ['version 2 (unsupported format version)', '---\nversion: 2\nname: t\nexecution: { command: x }\n---\nD', /must be 1.*unsupported/],
+    [
+      'version 2 (unsupported format version)',
+      '---\nversion: 2\nname: t\nexecution: { command: x }\n---\nD',
+      /must be 1.*unsupported/,
+    ],
     ['version as text', '---\nversion: "1"\nname: t\nexecution: { command: x }\n---\nD', /must be 1/],
-    ['a name that differs from the folder', '---\nversion: 1\nname: other\nexecution: { command: x }\n---\nD', /folder is named "t"/],
+    [
+      'a name that differs from the folder',
+      '---\nversion: 1\nname: other\nexecution: { command: x }\n---\nD',
+      /folder is named "t"/,
+    ],
     ['a missing execution', '---\nversion: 1\nname: t\n---\nD', /`execution` is missing/],
-    ['an empty command', '---\nversion: 1\nname: t\nexecution: { command: "" }\n---\nD', /`execution.command` is empty/],
-    ['args that are not a list', '---\nversion: 1\nname: t\nexecution: { command: x, args: "-v" }\n---\nD', /must be a list/],
-    ['a mapping inside args', '---\nversion: 1\nname: t\nexecution: { command: x, args: [{a: 1}] }\n---\nD', /args\[0\]` must be text/],
-    ['a zero timeout', '---\nversion: 1\nname: t\nexecution: { command: x, timeout_ms: 0 }\n---\nD', /timeout_ms/],
-    ['a fractional timeout', '---\nversion: 1\nname: t\nexecution: { command: x, timeout_ms: 1.5 }\n---\nD', /timeout_ms/],
-    ['mutating as text', '---\nversion: 1\nname: t\nmutating: "yes"\nexecution: { command: x }\n---\nD', /true or false/],
-    ['an unknown parameter type', '---\nversion: 1\nname: t\nparameters: [{ name: a, type: str }]\nexecution: { command: x }\n---\nD', /must be one of/],
-    ['a parameter without a name', '---\nversion: 1\nname: t\nparameters: [{ type: string }]\nexecution: { command: x }\n---\nD', /name` is missing/],
-    ['a parameter declared twice', '---\nversion: 1\nname: t\nparameters: [{ name: a, type: string }, { name: a, type: string }]\nexecution: { command: x }\n---\nD', /declared twice/],
-    ['items on a string parameter', '---\nversion: 1\nname: t\nparameters: [{ name: a, type: string, items: { type: string } }]\nexecution: { command: x }\n---\nD', /only allowed on a parameter of type array/],
-    ['an empty enum', '---\nversion: 1\nname: t\nparameters: [{ name: a, type: string, enum: [] }]\nexecution: { command: x }\n---\nD', /non-empty list/],
-    ['a schema mapping without type object', '---\nversion: 1\nname: t\nparameters: { type: string }\nexecution: { command: x }\n---\nD', /type: object/],
-    ['no description at all', '---\nversion: 1\nname: t\nexecution: { command: x }\n---\n   \n', /no description/],
+    [
+      'an empty command',
+      '---\nversion: 1\nname: t\nexecution: { command: "" }\n---\nD',
+      /`execution.command` is empty/,
+    ],
+    [
+      'args that are not a list',
+      '---\nversion: 1\nname: t\nexecution: { command: x, args: "-v" }\n---\nD',
+      /must be a list/,
+    ],
+    [
+      'a mapping inside args',
+      '---\nversion: 1\nname: t\nexecution: { command: x, args: [{a: 1}] }\n---\nD',
+      /args\[0\]` must be text/,
+    ],
+    [
+      'a zero timeout',
+      '---\nversion: 1\nname: t\nexecution: { command: x, timeout_ms: 0 }\n---\nD',
+      /timeout_ms/,
+    ],
+    [
+      'a fractional timeout',
+      '---\nversion: 1\nname: t\nexecution: { command: x, timeout_ms: 1.5 }\n---\nD',
+      /timeout_ms/,
+    ],
+    [
+      'mutating as text',
+      '---\nversion: 1\nname: t\nmutating: "yes"\nexecution: { command: x }\n---\nD',
+      /true or false/,
+    ],
+    [
+      'an unknown parameter type',
+      '---\nversion: 1\nname: t\nparameters: [{ name: a, type: str }]\nexecution: { command: x }\n---\nD',
+      /must be one of/,
+    ],
+    [
+      'a parameter without a name',
+      '---\nversion: 1\nname: t\nparameters: [{ type: string }]\nexecution: { command: x }\n---\nD',
+      /name` is missing/,
+    ],
+    [
+      'a parameter declared twice',
+      '---\nversion: 1\nname: t\nparameters: [{ name: a, type: string }, { name: a, type: string }]\nexecution: { command: x }\n---\nD',
+      /declared twice/,
+    ],
+    [
+      'items on a string parameter',
+      '---\nversion: 1\nname: t\nparameters: [{ name: a, type: string, items: { type: string } }]\nexecution: { command: x }\n---\nD',
+      /only allowed on a parameter of type array/,
+    ],
+    [
+      'an empty enum',
+      '---\nversion: 1\nname: t\nparameters: [{ name: a, type: string, enum: [] }]\nexecution: { command: x }\n---\nD',
+      /non-empty list/,
+    ],
+    [
+      'a schema mapping without type object',
+      '---\nversion: 1\nname: t\nparameters: { type: string }\nexecution: { command: x }\n---\nD',
+      /type: object/,
+    ],
+    [
+      'no description at all',
+      '---\nversion: 1\nname: t\nexecution: { command: x }\n---\n   \n',
+      /no description/,
+    ],
   ])('skips %s with a reason', (_label, text, reason) => {
     const result = readToolEntry(document(text), 't');
     expect(result.ok).toBe(false);
@@ -106,19 +183,28 @@ Searches files for a pattern.
   });
 
   it('names the line of the offending field', () => {
-    const result = readToolEntry(document('---\nversion: 1\nname: t\nexecution:\n  command: x\n  timeout_ms: -5\n---\nD'), 't');
+    const result = readToolEntry(
+      document('---\nversion: 1\nname: t\nexecution:\n  command: x\n  timeout_ms: -5\n---\nD'),
+      't',
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.errors[0]?.line).toBe(6);
   });
 
   it('reports every problem of a file at once', () => {
-    const result = readToolEntry(document('---\nversion: 3\nname: x\nmutating: 1\nexecution: { command: "" }\n---\nD'), 't');
+    const result = readToolEntry(
+      document('---\nversion: 3\nname: x\nmutating: 1\nexecution: { command: "" }\n---\nD'),
+      't',
+    );
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.errors.length).toBeGreaterThanOrEqual(4);
   });
 
   it('warns about unknown fields and still loads', () => {
-    const result = readToolEntry(document('---\nversion: 1\nname: t\ncolour: red\nexecution: { command: x, shell: true }\n---\nD'), 't');
+    const result = readToolEntry(
+      document('---\nversion: 1\nname: t\ncolour: red\nexecution: { command: x, shell: true }\n---\nD'),
+      't',
+    );
     expect(result.ok).toBe(true);
     expect(result.warnings.map((warning) => warning.message)).toEqual([
       'unknown field `colour` ignored',
@@ -127,14 +213,20 @@ Searches files for a pattern.
   });
 
   it('uses a front matter description only when the body is empty', () => {
-    const result = readToolEntry(document('---\nversion: 1\nname: t\ndescription: From the field.\nexecution: { command: x }\n---\n'), 't');
+    const result = readToolEntry(
+      document('---\nversion: 1\nname: t\ndescription: From the field.\nexecution: { command: x }\n---\n'),
+      't',
+    );
     expect(result.ok && result.value.description).toBe('From the field.');
   });
 });
 
 describe('skill index.md', () => {
   it('reads every field with defaults', () => {
-    const result = readSkillEntry(document('---\nversion: 1\nname: commit\ndescription: Write a commit message.\n---\nRead the diff.\n'), 'commit');
+    const result = readSkillEntry(
+      document('---\nversion: 1\nname: commit\ndescription: Write a commit message.\n---\nRead the diff.\n'),
+      'commit',
+    );
     expect(result.ok && result.value).toEqual({
       name: 'commit',
       displayName: 'commit',
@@ -148,8 +240,16 @@ describe('skill index.md', () => {
   it.each([
     ['a missing description', '---\nversion: 1\nname: s\n---\nPrompt', /`description` is missing/],
     ['an empty prompt', '---\nversion: 1\nname: s\ndescription: d\n---\n', /no prompt/],
-    ['required_tools that is not a list', '---\nversion: 1\nname: s\ndescription: d\nrequired_tools: grep\n---\nP', /must be a list/],
-    ['allow_implicit_invocation as text', '---\nversion: 1\nname: s\ndescription: d\nallow_implicit_invocation: "no"\n---\nP', /true or false/],
+    [
+      'required_tools that is not a list',
+      '---\nversion: 1\nname: s\ndescription: d\nrequired_tools: grep\n---\nP',
+      /must be a list/,
+    ],
+    [
+      'allow_implicit_invocation as text',
+      '---\nversion: 1\nname: s\ndescription: d\nallow_implicit_invocation: "no"\n---\nP',
+      /true or false/,
+    ],
   ])('skips %s', (_label, text, reason) => {
     const result = readSkillEntry(document(text), 's');
     expect(result.ok).toBe(false);
@@ -190,8 +290,15 @@ Run \`pdftotext input.pdf -\` and summarise. See [the reference](reference.md).
   });
 
   it('takes the folder name when name is absent and the first paragraph when description is', () => {
-    const result = readAgentSkillEntry(document('---\ndisable-model-invocation: true\n---\n# Deploy\n\nShip it carefully.\n'), 'deploy');
-    expect(result.ok && result.value).toMatchObject({ name: 'deploy', description: 'Deploy', allowImplicitInvocation: false });
+    const result = readAgentSkillEntry(
+      document('---\ndisable-model-invocation: true\n---\n# Deploy\n\nShip it carefully.\n'),
+      'deploy',
+    );
+    expect(result.ok && result.value).toMatchObject({
+      name: 'deploy',
+      description: 'Deploy',
+      allowImplicitInvocation: false,
+    });
   });
 
   it('still requires the name to match the folder when it is given', () => {
@@ -236,7 +343,9 @@ Blocks dangerous tools.
 
   it('warns about a misspelt hook and loads the others', () => {
     const result = readPluginEntry(
-      document('---\nversion: 1\nid: p\ndisplay_name: P\nhooks:\n  BeforeToolUs: { command: x }\n  TurnEnd: { command: y }\n---\n'),
+      document(
+        '---\nversion: 1\nid: p\ndisplay_name: P\nhooks:\n  BeforeToolUs: { command: x }\n  TurnEnd: { command: y }\n---\n',
+      ),
       'p',
     );
     expect(result.ok && Object.keys(result.value.hooks)).toEqual(['TurnEnd']);
@@ -246,10 +355,22 @@ Blocks dangerous tools.
 
   it.each([
     ['a missing display_name', '---\nversion: 1\nid: p\n---\n', /`display_name` is missing/],
-    ['an id that differs from the folder', '---\nversion: 1\nid: q\ndisplay_name: P\n---\n', /folder is named "p"/],
+    [
+      'an id that differs from the folder',
+      '---\nversion: 1\nid: q\ndisplay_name: P\n---\n',
+      /folder is named "p"/,
+    ],
     ['a name field instead of id', '---\nversion: 1\nname: p\ndisplay_name: P\n---\n', /`id` is missing/],
-    ['config that is a list', '---\nversion: 1\nid: p\ndisplay_name: P\nconfig: [1]\n---\n', /must be a mapping/],
-    ['a hook without a command', '---\nversion: 1\nid: p\ndisplay_name: P\nhooks: { TurnEnd: { args: [] } }\n---\n', /`hooks.TurnEnd.command` is missing/],
+    [
+      'config that is a list',
+      '---\nversion: 1\nid: p\ndisplay_name: P\nconfig: [1]\n---\n',
+      /must be a mapping/,
+    ],
+    [
+      'a hook without a command',
+      '---\nversion: 1\nid: p\ndisplay_name: P\nhooks: { TurnEnd: { args: [] } }\n---\n',
+      /`hooks.TurnEnd.command` is missing/,
+    ],
     ['enabled as text', '---\nversion: 1\nid: p\ndisplay_name: P\nenabled: "off"\n---\n', /true or false/],
   ])('skips %s', (_label, text, reason) => {
     const result = readPluginEntry(document(text), 'p');

@@ -21,14 +21,27 @@ const skillEntry = (name: string, description: string): string =>
 
 describe('FileComponentSource', () => {
   it('loads tools, skills and plugins of both layers with their paths', async () => {
-    await writeComponent(world.home, 'tool', 'grep', toolEntry('grep', { command: './g.sh' }), { 'g.sh': '#!/bin/sh\n' });
+    await writeComponent(world.home, 'tool', 'grep', toolEntry('grep', { command: './g.sh' }), {
+      'g.sh': '#!/bin/sh\n',
+    });
     await writeComponent(world.home, 'skill', 'commit', skillEntry('commit', 'Commit.'));
-    await writeComponent(world.projectLayer, 'plugin', 'audit', pluginEntry('audit', { AfterToolUse: './a.sh' }, 'config: { level: 2 }\nenabled: false\n'));
+    await writeComponent(
+      world.projectLayer,
+      'plugin',
+      'audit',
+      pluginEntry('audit', { AfterToolUse: './a.sh' }, 'config: { level: 2 }\nenabled: false\n'),
+    );
     const loaded = await new FileComponentSource().load({ cwd: world.cwd, home: world.home });
-    expect(loaded.global.tools.map(({ tool, path }) => [tool.name, path])).toEqual([['grep', join(world.home, 'tools', 'grep')]]);
+    expect(loaded.global.tools.map(({ tool, path }) => [tool.name, path])).toEqual([
+      ['grep', join(world.home, 'tools', 'grep')],
+    ]);
     expect(loaded.global.skills.map(({ skill }) => skill.name)).toEqual(['commit']);
     expect(loaded.project.plugins).toEqual([
-      expect.objectContaining({ config: { level: 2 }, enabled: false, path: join(world.projectLayer, 'plugins', 'audit') }),
+      expect.objectContaining({
+        config: { level: 2 },
+        enabled: false,
+        path: join(world.projectLayer, 'plugins', 'audit'),
+      }),
     ]);
     expect(loaded.project.plugins[0]?.plugin.id).toBe('audit');
     expect(loaded.diagnostics).toEqual([]);
@@ -57,38 +70,71 @@ describe('FileComponentSource', () => {
   });
 
   it('an empty home and project load nothing and report nothing', async () => {
-    const loaded = await new FileComponentSource().load({ cwd: world.cwd, home: join(world.root, 'missing-home') });
-    expect(loaded).toMatchObject({ global: { tools: [], skills: [], plugins: [] }, project: { tools: [], skills: [], plugins: [] }, diagnostics: [] });
+    const loaded = await new FileComponentSource().load({
+      cwd: world.cwd,
+      home: join(world.root, 'missing-home'),
+    });
+    expect(loaded).toMatchObject({
+      global: { tools: [], skills: [], plugins: [] },
+      project: { tools: [], skills: [], plugins: [] },
+      diagnostics: [],
+    });
   });
 
   it('a malformed config.yaml makes load throw CONFIG_PARSE_ERROR naming the line', async () => {
     await writeFile(join(world.home, 'config.yaml'), 'tool_timeout_ms: 1000\ncompact_threshold: high\n');
-    const error = await new FileComponentSource().load({ cwd: world.cwd, home: world.home }).catch((caught: unknown) => caught);
+    const error = await new FileComponentSource()
+      .load({ cwd: world.cwd, home: world.home })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AgentError);
-    expect(error).toMatchObject({ code: 'CONFIG_PARSE_ERROR', details: { line: 2, key: 'compact_threshold' } });
+    expect(error).toMatchObject({
+      code: 'CONFIG_PARSE_ERROR',
+      details: { line: 2, key: 'compact_threshold' },
+    });
   });
 
   it('skips invalid folders with a diagnostic and loads the rest', async () => {
     await writeComponent(world.home, 'tool', 'good', toolEntry('good', { command: 'true' }));
     await writeComponent(world.home, 'tool', 'wrong_name', toolEntry('other', { command: 'true' }));
-    await writeComponent(world.home, 'tool', 'old', toolEntry('old', { command: 'true' }).replace('version: 1', 'version: 0'));
+    await writeComponent(
+      world.home,
+      'tool',
+      'old',
+      toolEntry('old', { command: 'true' }).replace('version: 1', 'version: 0'),
+    );
     await writeComponent(world.home, 'tool', 'bad name!', toolEntry('bad name!', { command: 'true' }));
     await mkdir(join(world.home, 'tools', 'empty'), { recursive: true });
     await mkdir(join(world.home, 'tools', '.hidden'), { recursive: true });
     await writeFile(join(world.home, 'tools', 'README.md'), 'not a component');
-    await writeComponent(world.home, 'plugin', 'broken', '---\nversion: 1\nid: broken\ndisplay_name: [unclosed\n---\n');
+    await writeComponent(
+      world.home,
+      'plugin',
+      'broken',
+      '---\nversion: 1\nid: broken\ndisplay_name: [unclosed\n---\n',
+    );
     const scan = await scanFileComponents({ cwd: world.cwd, home: world.home });
     expect(scan.global.tools.map((tool) => tool.definition.name)).toEqual(['good']);
-    const reasons = Object.fromEntries(scan.diagnostics.map((diagnostic) => [diagnostic.path.replace(world.home, '~'), diagnostic.reason]));
+    const reasons = Object.fromEntries(
+      scan.diagnostics.map((diagnostic) => [diagnostic.path.replace(world.home, '~'), diagnostic.reason]),
+    );
     expect(reasons).toEqual({
-      '~/tools/wrong_name/index.md': expect.stringMatching(/`name` is the text "other" but the folder is named "wrong_name"/),
+      '~/tools/wrong_name/index.md': expect.stringMatching(
+        /`name` is the text "other" but the folder is named "wrong_name"/,
+      ),
       '~/tools/old/index.md': expect.stringMatching(/`version` must be 1, found the number 0/),
       '~/tools/bad name!': expect.stringMatching(/invalid folder name/),
       '~/tools/empty': 'missing index.md; skipped',
       '~/plugins/broken/index.md': expect.stringMatching(/invalid YAML/),
     });
-    expect(scan.diagnostics.every((diagnostic) => diagnostic.severity === 'error' && diagnostic.layer === 'global')).toBe(true);
-    expect(scan.diagnostics.find((diagnostic) => diagnostic.path.endsWith('old/index.md'))).toMatchObject({ line: 2, kind: 'tool' });
+    expect(
+      scan.diagnostics.every(
+        (diagnostic) => diagnostic.severity === 'error' && diagnostic.layer === 'global',
+      ),
+    ).toBe(true);
+    expect(scan.diagnostics.find((diagnostic) => diagnostic.path.endsWith('old/index.md'))).toMatchObject({
+      line: 2,
+      kind: 'tool',
+    });
   });
 
   it('a skill folder with index.md and SKILL.md loads index.md and warns that SKILL.md was ignored', async () => {
@@ -98,16 +144,30 @@ describe('FileComponentSource', () => {
     const scan = await scanFileComponents({ cwd: world.cwd, home: world.home });
     expect(scan.global.skills.map((skill) => skill.definition.description)).toEqual(['From index.']);
     expect(scan.diagnostics).toEqual([
-      expect.objectContaining({ path: join(directory, 'SKILL.md'), severity: 'warning', reason: expect.stringMatching(/ignored/) }),
+      expect.objectContaining({
+        path: join(directory, 'SKILL.md'),
+        severity: 'warning',
+        reason: expect.stringMatching(/ignored/),
+      }),
     ]);
   });
 
   it('loads a SKILL.md-only skill from the common format', async () => {
     await writeComponent(world.projectLayer, 'skill', 'pdf', '', {}, 'SKILL.md');
-    await writeFile(join(world.projectLayer, 'skills', 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: Work with PDFs.\nallowed-tools: Read\n---\nUse pdftotext.\n');
+    await writeFile(
+      join(world.projectLayer, 'skills', 'pdf', 'SKILL.md'),
+      '---\nname: pdf\ndescription: Work with PDFs.\nallowed-tools: Read\n---\nUse pdftotext.\n',
+    );
     const loaded = await new FileComponentSource().load({ cwd: world.cwd, home: world.home });
     expect(loaded.project.skills.map(({ skill }) => skill)).toEqual([
-      { name: 'pdf', displayName: 'pdf', description: 'Work with PDFs.', prompt: 'Use pdftotext.', requiredTools: [], allowImplicitInvocation: true },
+      {
+        name: 'pdf',
+        displayName: 'pdf',
+        description: 'Work with PDFs.',
+        prompt: 'Use pdftotext.',
+        requiredTools: [],
+        allowImplicitInvocation: true,
+      },
     ]);
   });
 
@@ -121,7 +181,12 @@ describe('FileComponentSource', () => {
   });
 
   it('follows a symbolic link to a component folder', async () => {
-    const elsewhere = await writeComponent(join(world.root, 'shared'), 'tool', 'linked', toolEntry('linked', { command: 'true' }));
+    const elsewhere = await writeComponent(
+      join(world.root, 'shared'),
+      'tool',
+      'linked',
+      toolEntry('linked', { command: 'true' }),
+    );
     await mkdir(join(world.home, 'tools'), { recursive: true });
     await symlink(elsewhere, join(world.home, 'tools', 'linked'));
     const scan = await scanFileComponents({ cwd: world.cwd, home: world.home });
@@ -147,20 +212,56 @@ describe('FileComponentSource', () => {
 
 describe('listFileComponents', () => {
   it('marks global components that a project component overrides, and plugin enablement', async () => {
-    await writeComponent(world.home, 'tool', 'grep', toolEntry('grep', { command: 'true', description: 'Global grep.' }));
-    await writeComponent(world.projectLayer, 'tool', 'grep', toolEntry('grep', { command: 'true', description: 'Project grep.' }));
+    await writeComponent(
+      world.home,
+      'tool',
+      'grep',
+      toolEntry('grep', { command: 'true', description: 'Global grep.' }),
+    );
+    await writeComponent(
+      world.projectLayer,
+      'tool',
+      'grep',
+      toolEntry('grep', { command: 'true', description: 'Project grep.' }),
+    );
     await writeComponent(world.home, 'plugin', 'audit', pluginEntry('audit', {}, 'enabled: false\n'));
     await writeComponent(world.home, 'plugin', 'lint', pluginEntry('lint', {}));
     await writePluginToggle(world.home, 'lint', false, { scope: 'project', cwd: world.cwd });
     const entries = listFileComponents(await scanFileComponents({ cwd: world.cwd, home: world.home }));
     expect(entries).toEqual([
-      { kind: 'tool', name: 'grep', layer: 'project', path: join(world.projectLayer, 'tools', 'grep'), enabled: true, description: 'Project grep.' },
       {
-        kind: 'tool', name: 'grep', layer: 'global', path: join(world.home, 'tools', 'grep'),
-        overriddenBy: 'project', enabled: false, description: 'Global grep.',
+        kind: 'tool',
+        name: 'grep',
+        layer: 'project',
+        path: join(world.projectLayer, 'tools', 'grep'),
+        enabled: true,
+        description: 'Project grep.',
       },
-      { kind: 'plugin', name: 'audit', layer: 'global', path: join(world.home, 'plugins', 'audit'), enabled: false, description: 'The audit plugin.' },
-      { kind: 'plugin', name: 'lint', layer: 'global', path: join(world.home, 'plugins', 'lint'), enabled: false, description: 'The lint plugin.' },
+      {
+        kind: 'tool',
+        name: 'grep',
+        layer: 'global',
+        path: join(world.home, 'tools', 'grep'),
+        overriddenBy: 'project',
+        enabled: false,
+        description: 'Global grep.',
+      },
+      {
+        kind: 'plugin',
+        name: 'audit',
+        layer: 'global',
+        path: join(world.home, 'plugins', 'audit'),
+        enabled: false,
+        description: 'The audit plugin.',
+      },
+      {
+        kind: 'plugin',
+        name: 'lint',
+        layer: 'global',
+        path: join(world.home, 'plugins', 'lint'),
+        enabled: false,
+        description: 'The lint plugin.',
+      },
     ]);
   });
 });

@@ -24,7 +24,12 @@ interface Warning {
   message: string;
 }
 
-async function loadPlugin(id: string, entry: string, files: Record<string, string>, defaultTimeoutMs?: number) {
+async function loadPlugin(
+  id: string,
+  entry: string,
+  files: Record<string, string>,
+  defaultTimeoutMs?: number,
+) {
   const directory = await writeComponent(world.home, 'plugin', id, entry, files);
   const parsed = parseFrontMatter(entry);
   if (!parsed.ok) throw new Error(parsed.failure.reason);
@@ -66,7 +71,11 @@ const beforeToolUse = (argumentsValue: Record<string, unknown>): HookPayload<'Be
 
 describe('file plugins over the script protocol', () => {
   it('taps exactly the declared hooks and has no initialize or shutdown', async () => {
-    const { plugin, taps } = await loadPlugin('p', pluginEntry('p', { TurnStart: './a.sh', AfterToolUse: './a.sh' }), { 'a.sh': '#!/bin/sh\n' });
+    const { plugin, taps } = await loadPlugin(
+      'p',
+      pluginEntry('p', { TurnStart: './a.sh', AfterToolUse: './a.sh' }),
+      { 'a.sh': '#!/bin/sh\n' },
+    );
     expect([...taps.keys()].sort()).toEqual(['AfterToolUse', 'TurnStart']);
     expect(plugin.initialize).toBeUndefined();
     expect(plugin.shutdown).toBeUndefined();
@@ -74,9 +83,14 @@ describe('file plugins over the script protocol', () => {
   });
 
   it('sends the snake_case payload with plugin_config on stdin; empty output continues', async () => {
-    const { fire, directory } = await loadPlugin('record', pluginEntry('record', { BeforeToolUse: './record.sh' }), {
-      'record.sh': '#!/bin/sh\ncat > "$YOUYOU_COMPONENT_DIR/payload.json"\necho "$YOUYOU_SESSION_ID" > "$YOUYOU_COMPONENT_DIR/session"\n',
-    });
+    const { fire, directory } = await loadPlugin(
+      'record',
+      pluginEntry('record', { BeforeToolUse: './record.sh' }),
+      {
+        'record.sh':
+          '#!/bin/sh\ncat > "$YOUYOU_COMPONENT_DIR/payload.json"\necho "$YOUYOU_SESSION_ID" > "$YOUYOU_COMPONENT_DIR/session"\n',
+      },
+    );
     expect(await fire('BeforeToolUse', beforeToolUse({ path: 'a.txt' }))).toEqual({ action: 'continue' });
     expect(JSON.parse(await readFile(join(directory, 'payload.json'), 'utf8'))).toEqual({
       hook: 'BeforeToolUse',
@@ -91,13 +105,18 @@ describe('file plugins over the script protocol', () => {
   });
 
   it('`{}` continues', async () => {
-    const { fire } = await loadPlugin('empty', pluginEntry('empty', { SessionStart: './empty.sh' }), { 'empty.sh': '#!/bin/sh\necho "{}"\n' });
-    expect(await fire('SessionStart', { hook: 'SessionStart', sessionId: 's', pluginConfig: {} })).toEqual({ action: 'continue' });
+    const { fire } = await loadPlugin('empty', pluginEntry('empty', { SessionStart: './empty.sh' }), {
+      'empty.sh': '#!/bin/sh\necho "{}"\n',
+    });
+    expect(await fire('SessionStart', { hook: 'SessionStart', sessionId: 's', pluginConfig: {} })).toEqual({
+      action: 'continue',
+    });
   });
 
   it('a hook that rewrites tool arguments returns ContinueWith', async () => {
     const { fire } = await loadPlugin('rewrite', pluginEntry('rewrite', { BeforeToolUse: './rewrite.py' }), {
-      'rewrite.py': '#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\nargs = dict(p["arguments"])\nargs["path"] = "sandbox/" + args["path"]\nprint(json.dumps({"data": {"arguments": args}}))\n',
+      'rewrite.py':
+        '#!/usr/bin/env python3\nimport json, sys\np = json.load(sys.stdin)\nargs = dict(p["arguments"])\nargs["path"] = "sandbox/" + args["path"]\nprint(json.dumps({"data": {"arguments": args}}))\n',
     });
     expect(await fire('BeforeToolUse', beforeToolUse({ path: 'a.txt', mode: 'w' }))).toEqual({
       action: 'continue_with',
@@ -118,33 +137,65 @@ process.stdin.on('end', () => {
 });
 `,
     });
-    expect(await fire('BeforeToolUse', beforeToolUse({ command: 'rm' }))).toEqual({ action: 'abort', reason: 'rm is blocked by policy' });
+    expect(await fire('BeforeToolUse', beforeToolUse({ command: 'rm' }))).toEqual({
+      action: 'abort',
+      reason: 'rm is blocked by policy',
+    });
     expect(await fire('BeforeToolUse', beforeToolUse({ command: 'ls' }))).toEqual({ action: 'continue' });
   });
 
   it('maps snake_case data back: AfterToolUse output and TurnStart sections', async () => {
-    const { fire } = await loadPlugin('shape', pluginEntry('shape', { AfterToolUse: './after.sh', TurnStart: './start.sh' }), {
-      'after.sh': '#!/bin/sh\necho \'{"data":{"output":{"content":"redacted","is_error":true}}}\'\n',
-      'start.sh': '#!/bin/sh\necho \'{"data":{"dynamic_sections":["Today is Tuesday."]}}\'\n',
-    });
+    const { fire } = await loadPlugin(
+      'shape',
+      pluginEntry('shape', { AfterToolUse: './after.sh', TurnStart: './start.sh' }),
+      {
+        'after.sh': '#!/bin/sh\necho \'{"data":{"output":{"content":"redacted","is_error":true}}}\'\n',
+        'start.sh': '#!/bin/sh\necho \'{"data":{"dynamic_sections":["Today is Tuesday."]}}\'\n',
+      },
+    );
     const after = await fire('AfterToolUse', {
-      hook: 'AfterToolUse', sessionId: 's', turnId: 't', callId: 'c', toolName: 'x',
-      output: { content: 'secret', isError: false }, durationMs: 3, success: true, pluginConfig: {},
+      hook: 'AfterToolUse',
+      sessionId: 's',
+      turnId: 't',
+      callId: 'c',
+      toolName: 'x',
+      output: { content: 'secret', isError: false },
+      durationMs: 3,
+      success: true,
+      pluginConfig: {},
     });
-    expect(after).toEqual({ action: 'continue_with', data: { output: { content: 'redacted', isError: true } } });
-    const start = await fire('TurnStart', { hook: 'TurnStart', sessionId: 's', turnId: 't', userInput: 'hi', dynamicSections: [], pluginConfig: {} });
+    expect(after).toEqual({
+      action: 'continue_with',
+      data: { output: { content: 'redacted', isError: true } },
+    });
+    const start = await fire('TurnStart', {
+      hook: 'TurnStart',
+      sessionId: 's',
+      turnId: 't',
+      userInput: 'hi',
+      dynamicSections: [],
+      pluginConfig: {},
+    });
     expect(start).toEqual({ action: 'continue_with', data: { dynamicSections: ['Today is Tuesday.'] } });
   });
 
   it.each([
     ['prints garbage', '#!/bin/sh\necho "<html>not json"\necho "trace" >&2\n', /not JSON/],
     ['prints a JSON list', '#!/bin/sh\necho "[1,2]"\n', /not an object/],
-    ['returns arguments that are not an object', '#!/bin/sh\necho \'{"data":{"arguments":"x"}}\'\n', /data.arguments/],
+    [
+      'returns arguments that are not an object',
+      '#!/bin/sh\necho \'{"data":{"arguments":"x"}}\'\n',
+      /data.arguments/,
+    ],
     ['exits non-zero', '#!/bin/sh\necho "boom" >&2\nexit 7\n', /exited with code 7/],
     ['is missing', undefined, /was not found/],
   ])('a hook that %s continues with a warning carrying stderr', async (_label, script, problem) => {
     const files: Record<string, string> = script === undefined ? {} : { 'hook.sh': script };
-    const { fire, warnings } = await loadPlugin('bad', pluginEntry('bad', { BeforeToolUse: './hook.sh' }), files);
+    const { fire, warnings } = await loadPlugin(
+      'bad',
+      pluginEntry('bad', { BeforeToolUse: './hook.sh' }),
+      files,
+    );
     expect(await fire('BeforeToolUse', beforeToolUse({}))).toEqual({ action: 'continue' });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.fields['problem']).toMatch(problem);
@@ -153,11 +204,16 @@ process.stdin.on('end', () => {
   });
 
   it('a hook that outlives its timeout is killed (grandchild too) and the hook continues', async () => {
-    const entry = pluginEntry('slow', { SessionEnd: './slow.sh' }).replace('command: "./slow.sh"', 'command: "./slow.sh"\n    timeout_ms: 300');
+    const entry = pluginEntry('slow', { SessionEnd: './slow.sh' }).replace(
+      'command: "./slow.sh"',
+      'command: "./slow.sh"\n    timeout_ms: 300',
+    );
     const { fire, warnings, directory } = await loadPlugin('slow', entry, {
       'slow.sh': '#!/bin/sh\ntrap "" TERM\nsleep 30 &\necho "$$ $!" > "$YOUYOU_COMPONENT_DIR/pids"\nwait\n',
     });
-    expect(await fire('SessionEnd', { hook: 'SessionEnd', sessionId: 's', messageCount: 2, pluginConfig: {} })).toEqual({ action: 'continue' });
+    expect(
+      await fire('SessionEnd', { hook: 'SessionEnd', sessionId: 's', messageCount: 2, pluginConfig: {} }),
+    ).toEqual({ action: 'continue' });
     expect(warnings[0]?.fields['problem']).toMatch(/timed out after 300 ms/);
     for (const pid of (await readFile(join(directory, 'pids'), 'utf8')).trim().split(' ').map(Number)) {
       await eventually(async () => !(await isAlive(pid)));

@@ -46,7 +46,11 @@ async function makeTool(
   });
 }
 
-function run(tool: ToolHandler, argumentsValue: Record<string, unknown> = {}, signal = new AbortController().signal): Promise<ToolOutput> {
+function run(
+  tool: ToolHandler,
+  argumentsValue: Record<string, unknown> = {},
+  signal = new AbortController().signal,
+): Promise<ToolOutput> {
   return Promise.resolve(
     tool.execute(
       { callId: 'call-1', toolName: tool.name, arguments: argumentsValue },
@@ -68,11 +72,16 @@ async function rejection(promise: Promise<unknown>): Promise<AgentError> {
 describe('file tools over the script protocol', () => {
   it('a #!/bin/sh tool gets the ToolInput on stdin, the YOUYOU_* variables and the agent cwd', async () => {
     const tool = await makeTool('echo_input', toolEntry('echo_input', { command: './run.sh' }), {
-      'run.sh': '#!/bin/sh\ninput=$(cat)\nprintf "%s\\n%s\\n%s\\n%s\\n%s" "$input" "$YOUYOU_HOME" "$YOUYOU_COMPONENT_DIR" "$YOUYOU_SESSION_ID" "$(pwd)"\n',
+      'run.sh':
+        '#!/bin/sh\ninput=$(cat)\nprintf "%s\\n%s\\n%s\\n%s\\n%s" "$input" "$YOUYOU_HOME" "$YOUYOU_COMPONENT_DIR" "$YOUYOU_SESSION_ID" "$(pwd)"\n',
     });
     const output = await run(tool, { text: 'héllo' });
     const [input, home, componentDirectory, sessionId, cwd] = output.content.split('\n');
-    expect(JSON.parse(input ?? '')).toEqual({ call_id: 'call-1', tool_name: 'echo_input', arguments: { text: 'héllo' } });
+    expect(JSON.parse(input ?? '')).toEqual({
+      call_id: 'call-1',
+      tool_name: 'echo_input',
+      arguments: { text: 'héllo' },
+    });
     expect(home).toBe(world.home);
     expect(componentDirectory).toBe(join(world.home, 'tools', 'echo_input'));
     expect(sessionId).toBe('session-1');
@@ -81,17 +90,29 @@ describe('file tools over the script protocol', () => {
   });
 
   it('a #!/usr/bin/env python3 tool reads its arguments; bare args naming folder files resolve', async () => {
-    const tool = await makeTool('add', toolEntry('add', { command: 'python3', args: ['add.py', '--verbose'] }), {
-      'add.py': 'import json, sys\nrequest = json.load(sys.stdin)\nprint(sys.argv[1], request["arguments"]["a"] + request["arguments"]["b"])\n',
-    });
+    const tool = await makeTool(
+      'add',
+      toolEntry('add', { command: 'python3', args: ['add.py', '--verbose'] }),
+      {
+        'add.py':
+          'import json, sys\nrequest = json.load(sys.stdin)\nprint(sys.argv[1], request["arguments"]["a"] + request["arguments"]["b"])\n',
+      },
+    );
     expect((await run(tool, { a: 2, b: 40 })).content.trim()).toBe('--verbose 42');
   });
 
   it('runs in working_directory, resolved from the component folder', async () => {
-    const tool = await makeTool('where', toolEntry('where', { command: './where.sh', extra: '' }).replace('  command:', '  working_directory: data\n  command:'), {
-      'where.sh': '#!/bin/sh\npwd\n',
-      'data/keep': '',
-    });
+    const tool = await makeTool(
+      'where',
+      toolEntry('where', { command: './where.sh', extra: '' }).replace(
+        '  command:',
+        '  working_directory: data\n  command:',
+      ),
+      {
+        'where.sh': '#!/bin/sh\npwd\n',
+        'data/keep': '',
+      },
+    );
     expect((await run(tool)).content.trim()).toBe(join(world.home, 'tools', 'where', 'data'));
   });
 
@@ -117,14 +138,20 @@ setTimeout(() => {}, 60000);
   });
 
   it('uses the config.yaml default timeout when the tool sets none', async () => {
-    const tool = await makeTool('slow', toolEntry('slow', { command: './slow.sh' }), { 'slow.sh': '#!/bin/sh\nsleep 30\n' }, { defaultTimeoutMs: 200 });
+    const tool = await makeTool(
+      'slow',
+      toolEntry('slow', { command: './slow.sh' }),
+      { 'slow.sh': '#!/bin/sh\nsleep 30\n' },
+      { defaultTimeoutMs: 200 },
+    );
     expect(tool.timeoutMs).toBeUndefined();
     expect((await rejection(run(tool))).code).toBe('TOOL_TIMEOUT');
   });
 
   it('an aborted signal kills the process tree and throws the abort reason', async () => {
     const tool = await makeTool('waits', toolEntry('waits', { command: './waits.py' }), {
-      'waits.py': '#!/usr/bin/env python3\nimport os, subprocess, time\nchild = subprocess.Popen(["sleep", "30"])\nopen(os.environ["YOUYOU_COMPONENT_DIR"] + "/pids", "w").write(f"{os.getpid()} {child.pid}")\ntime.sleep(30)\n',
+      'waits.py':
+        '#!/usr/bin/env python3\nimport os, subprocess, time\nchild = subprocess.Popen(["sleep", "30"])\nopen(os.environ["YOUYOU_COMPONENT_DIR"] + "/pids", "w").write(f"{os.getpid()} {child.pid}")\ntime.sleep(30)\n',
     });
     const controller = new AbortController();
     const pending = run(tool, {}, controller.signal);
@@ -140,7 +167,9 @@ setTimeout(() => {}, 60000);
   });
 
   it('an already-aborted signal never starts the script', async () => {
-    const tool = await makeTool('never', toolEntry('never', { command: './never.sh' }), { 'never.sh': '#!/bin/sh\ntouch "$YOUYOU_COMPONENT_DIR/ran"\n' });
+    const tool = await makeTool('never', toolEntry('never', { command: './never.sh' }), {
+      'never.sh': '#!/bin/sh\ntouch "$YOUYOU_COMPONENT_DIR/ran"\n',
+    });
     const controller = new AbortController();
     controller.abort();
     expect((await rejection(run(tool, {}, controller.signal))).code).toBe('REQUEST_CANCELLED');
@@ -149,29 +178,43 @@ setTimeout(() => {}, 60000);
 
   it('a tool printing 3 MB is cut to 1 MB with a notice, at a character boundary', async () => {
     const log: LoggedLine[] = [];
-    const tool = await makeTool('chatty', toolEntry('chatty', { command: './chatty.py' }), {
-      'chatty.py': '#!/usr/bin/env python3\nimport sys\nsys.stdout.write("é" * (3 * 1024 * 1024 // 2))\n',
-    }, { log });
+    const tool = await makeTool(
+      'chatty',
+      toolEntry('chatty', { command: './chatty.py' }),
+      {
+        'chatty.py': '#!/usr/bin/env python3\nimport sys\nsys.stdout.write("é" * (3 * 1024 * 1024 // 2))\n',
+      },
+      { log },
+    );
     const output = await run(tool);
     expect(output.isError).toBeUndefined();
     expect(Buffer.byteLength(output.content)).toBeLessThanOrEqual(1024 * 1024);
-    expect(output.content).toMatch(/\[output truncated: the script printed 3145728 bytes; the limit is 1048576\]$/);
+    expect(output.content).toMatch(
+      /\[output truncated: the script printed 3145728 bytes; the limit is 1048576\]$/,
+    );
     expect(output.content).not.toContain('\uFFFD');
     expect(log.some((line) => line.level === 'warn' && /truncated/.test(line.message))).toBe(true);
   });
 
   it('a tool writing invalid UTF-8 gets U+FFFD in place of the bad bytes and a logged warning', async () => {
     const log: LoggedLine[] = [];
-    const tool = await makeTool('binary', toolEntry('binary', { command: './binary.sh' }), {
-      'binary.sh': "#!/bin/sh\nprintf 'ok \\377\\376 done'\n",
-    }, { log });
+    const tool = await makeTool(
+      'binary',
+      toolEntry('binary', { command: './binary.sh' }),
+      {
+        'binary.sh': "#!/bin/sh\nprintf 'ok \\377\\376 done'\n",
+      },
+      { log },
+    );
     const output = await run(tool);
     expect(output.content).toBe('ok \uFFFD\uFFFD done');
     expect(log.some((line) => line.level === 'warn' && /not UTF-8/.test(line.message))).toBe(true);
   });
 
   it('a child that never reads stdin still works with a large input', async () => {
-    const tool = await makeTool('deaf', toolEntry('deaf', { command: './deaf.sh' }), { 'deaf.sh': '#!/bin/sh\necho done\n' });
+    const tool = await makeTool('deaf', toolEntry('deaf', { command: './deaf.sh' }), {
+      'deaf.sh': '#!/bin/sh\necho done\n',
+    });
     expect((await run(tool, { big: 'x'.repeat(2 * 1024 * 1024) })).content).toBe('done\n');
   });
 
@@ -183,16 +226,29 @@ setTimeout(() => {}, 60000);
     const silent = await makeTool('silent', toolEntry('silent', { command: './silent.sh' }), {
       'silent.sh': '#!/bin/sh\necho "permission denied" >&2\nexit 2\n',
     });
-    expect(await run(silent)).toEqual({ content: 'Tool silent exited with code 2. stderr:\npermission denied', isError: true });
+    expect(await run(silent)).toEqual({
+      content: 'Tool silent exited with code 2. stderr:\npermission denied',
+      isError: true,
+    });
   });
 
   it('stderr goes to the log, never to the content', async () => {
     const log: LoggedLine[] = [];
-    const tool = await makeTool('noisy', toolEntry('noisy', { command: './noisy.sh' }), {
-      'noisy.sh': '#!/bin/sh\necho diagnostics >&2\necho result\n',
-    }, { log });
+    const tool = await makeTool(
+      'noisy',
+      toolEntry('noisy', { command: './noisy.sh' }),
+      {
+        'noisy.sh': '#!/bin/sh\necho diagnostics >&2\necho result\n',
+      },
+      { log },
+    );
     expect((await run(tool)).content).toBe('result\n');
-    expect(log).toContainEqual(expect.objectContaining({ level: 'debug', fields: expect.objectContaining({ stderr: 'diagnostics\n' }) }));
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        level: 'debug',
+        fields: expect.objectContaining({ stderr: 'diagnostics\n' }),
+      }),
+    );
   });
 
   it('a missing or non-executable command throws TOOL_EXECUTION_ERROR naming the fix', async () => {
@@ -200,16 +256,22 @@ setTimeout(() => {}, 60000);
     const missingError = await rejection(run(missing));
     expect(missingError.code).toBe('TOOL_EXECUTION_ERROR');
     expect(missingError.message).toMatch(/was not found/);
-    const plain = await makeTool('plain', toolEntry('plain', { command: './plain.sh' }), { 'plain.sh': 'echo hi\n' });
+    const plain = await makeTool('plain', toolEntry('plain', { command: './plain.sh' }), {
+      'plain.sh': 'echo hi\n',
+    });
     const plainError = await rejection(run(plain));
     expect(plainError.code).toBe('TOOL_EXECUTION_ERROR');
     expect(plainError.message).toMatch(/not executable/);
   });
 
   it('returns once the script exits even if a background child keeps its stdout open', async () => {
-    const tool = await makeTool('daemon', toolEntry('daemon', { command: './daemon.sh', timeoutMs: 10_000 }), {
-      'daemon.sh': '#!/bin/sh\nsleep 30 &\necho started\n',
-    });
+    const tool = await makeTool(
+      'daemon',
+      toolEntry('daemon', { command: './daemon.sh', timeoutMs: 10_000 }),
+      {
+        'daemon.sh': '#!/bin/sh\nsleep 30 &\necho started\n',
+      },
+    );
     const started = Date.now();
     expect((await run(tool)).content).toBe('started\n');
     expect(Date.now() - started).toBeLessThan(5000);

@@ -21,12 +21,79 @@ function random(seed: number): () => number {
   };
 }
 
-const KEYS = ['version', 'name', 'id', 'display_name', 'description', 'mutating', 'enabled', 'parameters', 'execution',
-  'command', 'args', 'timeout_ms', 'working_directory', 'hooks', 'config', 'required_tools', 'allow_implicit_invocation',
-  'BeforeToolUse', 'SessionStart', 'type', 'required', 'items', 'enum', '__proto__', 'constructor', '', ' ', '?', '-'];
-const SCALARS = ['1', '2', '"1"', '1.0', '0x1', '-1', 'true', 'false', 'null', '~', 'yes', '[]', '{}', '[a, b]', '{a: 1}',
-  '"x"', "'y'", 'tool', 'fuzz', '*a', '&a x', '!!str 1', '!!binary aGk=', '!custom x', '|', '>', '"unterminated',
-  '\t', '💥', '\u0000', 'a: b: c', '- item', '---', '...', '%YAML 1.2', '#comment', '[', '}', '9'.repeat(400), '1e400'];
+const KEYS = [
+  'version',
+  'name',
+  'id',
+  'display_name',
+  'description',
+  'mutating',
+  'enabled',
+  'parameters',
+  'execution',
+  'command',
+  'args',
+  'timeout_ms',
+  'working_directory',
+  'hooks',
+  'config',
+  'required_tools',
+  'allow_implicit_invocation',
+  'BeforeToolUse',
+  'SessionStart',
+  'type',
+  'required',
+  'items',
+  'enum',
+  '__proto__',
+  'constructor',
+  '',
+  ' ',
+  '?',
+  '-',
+];
+const SCALARS = [
+  '1',
+  '2',
+  '"1"',
+  '1.0',
+  '0x1',
+  '-1',
+  'true',
+  'false',
+  'null',
+  '~',
+  'yes',
+  '[]',
+  '{}',
+  '[a, b]',
+  '{a: 1}',
+  '"x"',
+  "'y'",
+  'tool',
+  'fuzz',
+  '*a',
+  '&a x',
+  '!!str 1',
+  '!!binary aGk=',
+  '!custom x',
+  '|',
+  '>',
+  '"unterminated',
+  '\t',
+  '💥',
+  '\u0000',
+  'a: b: c',
+  '- item',
+  '---',
+  '...',
+  '%YAML 1.2',
+  '#comment',
+  '[',
+  '}',
+  '9'.repeat(400),
+  '1e400',
+];
 const BODIES = ['', 'A body.', '\n\n', '# Title\n\ntext', '---\nmore front matter?\n---', '\uFFFD\uFFFE'];
 
 function pick<T>(next: () => number, items: readonly T[]): T {
@@ -34,14 +101,55 @@ function pick<T>(next: () => number, items: readonly T[]): T {
 }
 
 const TEMPLATES = [
-  ['---', 'version: 1', 'name: fuzz', 'mutating: true', 'parameters:', '  - name: path', '    type: string',
-    '    description: A path', '    required: true', '  - name: mode', '    type: string', '    enum: [a, b]',
-    'execution:', '  command: ./run.sh', '  args: [--x, 3]', '  timeout_ms: 500', '---', 'Runs.'],
-  ['---', 'version: 1', 'name: fuzz', 'display_name: Fuzz', 'description: Does it.', 'required_tools: [a, b]',
-    'allow_implicit_invocation: true', '---', 'Prompt text.'],
-  ['---', 'version: 1', 'id: fuzz', 'display_name: Fuzz', 'enabled: false', 'config:', '  level: 3', 'hooks:',
-    '  BeforeToolUse:', '    command: ./hook.py', '    timeout_ms: 100', '  SessionStart:', '    command: node',
-    '    args: [./start.js]', '---', 'Describes.'],
+  [
+    '---',
+    'version: 1',
+    'name: fuzz',
+    'mutating: true',
+    'parameters:',
+    '  - name: path',
+    '    type: string',
+    '    description: A path',
+    '    required: true',
+    '  - name: mode',
+    '    type: string',
+    '    enum: [a, b]',
+    'execution:',
+    '  command: ./run.sh',
+    '  args: [--x, 3]',
+    '  timeout_ms: 500',
+    '---',
+    'Runs.',
+  ],
+  [
+    '---',
+    'version: 1',
+    'name: fuzz',
+    'display_name: Fuzz',
+    'description: Does it.',
+    'required_tools: [a, b]',
+    'allow_implicit_invocation: true',
+    '---',
+    'Prompt text.',
+  ],
+  [
+    '---',
+    'version: 1',
+    'id: fuzz',
+    'display_name: Fuzz',
+    'enabled: false',
+    'config:',
+    '  level: 3',
+    'hooks:',
+    '  BeforeToolUse:',
+    '    command: ./hook.py',
+    '    timeout_ms: 100',
+    '  SessionStart:',
+    '    command: node',
+    '    args: [./start.js]',
+    '---',
+    'Describes.',
+  ],
 ];
 
 /** A valid template with a few lines deleted, duplicated, re-indented or replaced by noise. */
@@ -125,7 +233,10 @@ describe('front matter loader under random input', () => {
       const name = `f${String(index)}`;
       names.push(`${kind}/${name}`);
       await mkdir(join(layer, kind, name), { recursive: true });
-      await writeFile(join(layer, kind, name, kind === 'skills' && next() < 0.3 ? 'SKILL.md' : 'index.md'), generate(next));
+      await writeFile(
+        join(layer, kind, name, kind === 'skills' && next() < 0.3 ? 'SKILL.md' : 'index.md'),
+        generate(next),
+      );
     }
     const scan = await scanLayer(layer, 'global');
     const loaded = new Set([
@@ -136,7 +247,8 @@ describe('front matter loader under random input', () => {
     for (const name of names) {
       if (loaded.has(name)) continue;
       const explained = scan.diagnostics.some(
-        (diagnostic) => diagnostic.severity === 'error' && diagnostic.path.includes(`/${name}`) && diagnostic.reason !== '',
+        (diagnostic) =>
+          diagnostic.severity === 'error' && diagnostic.path.includes(`/${name}`) && diagnostic.reason !== '',
       );
       expect(explained, `${name} was neither loaded nor explained`).toBe(true);
     }

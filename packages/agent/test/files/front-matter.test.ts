@@ -3,7 +3,9 @@ import { parseFrontMatter } from '../../src/files/front-matter.ts';
 
 describe('parseFrontMatter', () => {
   it('splits front matter from the body and reports field lines', () => {
-    const result = parseFrontMatter('---\nversion: 1\nname: grep\nparameters:\n  - name: a\n    type: string\n---\nSearches.\n');
+    const result = parseFrontMatter(
+      '---\nversion: 1\nname: grep\nparameters:\n  - name: a\n    type: string\n---\nSearches.\n',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.data).toMatchObject({ version: 1, name: 'grep' });

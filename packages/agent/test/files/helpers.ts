@@ -51,7 +51,10 @@ export async function writeComponent(
 }
 
 /** A tool index.md running `command` with the given parameters block. */
-export function toolEntry(name: string, options: { command: string; args?: string[]; extra?: string; timeoutMs?: number; description?: string }): string {
+export function toolEntry(
+  name: string,
+  options: { command: string; args?: string[]; extra?: string; timeoutMs?: number; description?: string },
+): string {
   const args = options.args === undefined ? '' : `  args: ${JSON.stringify(options.args)}\n`;
   const timeout = options.timeoutMs === undefined ? '' : `  timeout_ms: ${String(options.timeoutMs)}\n`;
   return `---\nversion: 1\nname: ${name}\n${options.extra ?? ''}execution:\n  command: ${JSON.stringify(options.command)}\n${args}${timeout}---\n${options.description ?? `The ${name} tool.`}\n`;

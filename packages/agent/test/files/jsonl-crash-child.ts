@@ -6,10 +6,18 @@ const directory = process.argv[2] ?? '';
 const storage = new JsonlSessionStorage({ directory });
 for (let sequence = 0; sequence < 50; sequence += 1) {
   await storage.append('crash', [
-    { type: 'user_message', sequence, timestamp: sequence, turnId: 't', content: [{ type: 'text', text: `message ${String(sequence)}` }] },
+    {
+      type: 'user_message',
+      sequence,
+      timestamp: sequence,
+      turnId: 't',
+      content: [{ type: 'text', text: `message ${String(sequence)}` }],
+    },
   ]);
 }
 process.stdout.write('ready\n');
 const huge = 'x'.repeat(64 * 1024 * 1024);
-await storage.append('crash', [{ type: 'user_message', sequence: 50, timestamp: 50, turnId: 't', content: [{ type: 'text', text: huge }] }]);
+await storage.append('crash', [
+  { type: 'user_message', sequence: 50, timestamp: 50, turnId: 't', content: [{ type: 'text', text: huge }] },
+]);
 setInterval(() => undefined, 1000);

@@ -36,7 +36,15 @@ describe('FileMemoryStorage', () => {
     const file = JSON.parse(await readFile(storage.path, 'utf8')) as { version: number; memories: unknown[] };
     expect(file.version).toBe(1);
     expect(await new FileMemoryStorage({ home: world.home }).load('/work/app')).toEqual([
-      { id: 'm1', namespace: '/work/app', content: 'Prefers tabs', source: 'session-1', tags: [], createdAt: 1010, updatedAt: 1010 },
+      {
+        id: 'm1',
+        namespace: '/work/app',
+        content: 'Prefers tabs',
+        source: 'session-1',
+        tags: [],
+        createdAt: 1010,
+        updatedAt: 1010,
+      },
     ]);
   });
 
@@ -47,7 +55,11 @@ describe('FileMemoryStorage', () => {
     expect(touched).toMatchObject({ createdAt: created.createdAt, content: 'Prefers tabs' });
     expect(touched.updatedAt).toBeGreaterThan(created.updatedAt);
     const changed = await storage.upsert(memory('m1', 'Prefers spaces', '/work/app', ['style']));
-    expect(changed).toMatchObject({ createdAt: created.createdAt, content: 'Prefers spaces', tags: ['style'] });
+    expect(changed).toMatchObject({
+      createdAt: created.createdAt,
+      content: 'Prefers spaces',
+      tags: ['style'],
+    });
     expect(await storage.load('/work/app')).toHaveLength(1);
   });
 
@@ -67,7 +79,11 @@ describe('FileMemoryStorage', () => {
     await storage.upsert(memory('b', 'Deploys with docker compose', '/work/app', ['docker']));
     await storage.upsert(memory('c', 'Docker images are built nightly with pnpm'));
     await storage.upsert(memory('d', 'docker in another project', '/other'));
-    expect((await storage.search('/work/app', 'docker pnpm', 10)).map((item) => item.id)).toEqual(['c', 'b', 'a']);
+    expect((await storage.search('/work/app', 'docker pnpm', 10)).map((item) => item.id)).toEqual([
+      'c',
+      'b',
+      'a',
+    ]);
     expect((await storage.search('/work/app', 'docker', 1)).map((item) => item.id)).toEqual(['c']);
     expect((await storage.search('/work/app', '', 2)).map((item) => item.id)).toEqual(['c', 'b']);
     expect(await storage.search('/work/app', 'kubernetes', 10)).toEqual([]);
@@ -91,7 +107,11 @@ describe('FileMemoryStorage', () => {
 
   it('serialises concurrent upserts so none is lost', async () => {
     const storage = new FileMemoryStorage({ home: world.home });
-    await Promise.all(Array.from({ length: 40 }, (_, index) => storage.upsert(memory(`m${String(index)}`, `fact ${String(index)}`))));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, index) =>
+        storage.upsert(memory(`m${String(index)}`, `fact ${String(index)}`)),
+      ),
+    );
     expect(await new FileMemoryStorage({ home: world.home }).load('/work/app')).toHaveLength(40);
   });
 

@@ -55,7 +55,10 @@ describe('JsonlSessionStorage', () => {
     await storage.append('s1', [user(0, 'first')]);
     await appendFile(storage.pathOf('s1'), '{"type":"user_message","seq');
     const warnings: string[] = [];
-    const restarted = new JsonlSessionStorage({ home: world.home, logger: { warn: (_fields, message) => warnings.push(message) } });
+    const restarted = new JsonlSessionStorage({
+      home: world.home,
+      logger: { warn: (_fields, message) => warnings.push(message) },
+    });
     await restarted.append('s1', [user(1, 'after the crash')]);
     expect((await restarted.load('s1'))?.map((record) => record.sequence)).toEqual([0, 1]);
     expect(warnings).toEqual(['cut a torn last line off a session file before appending']);
@@ -76,7 +79,9 @@ describe('JsonlSessionStorage', () => {
     await new Promise((resolve) => writer.once('exit', resolve));
     const torn = (await readFile(path)).at(-1) !== 0x0a;
     const records = await new JsonlSessionStorage({ directory }).load('crash');
-    expect(records?.slice(0, 50).map((record) => record.sequence)).toEqual(Array.from({ length: 50 }, (_, index) => index));
+    expect(records?.slice(0, 50).map((record) => record.sequence)).toEqual(
+      Array.from({ length: 50 }, (_, index) => index),
+    );
     // Node writes large buffers in chunks, so the kill almost always lands mid-record.
     expect(records).toHaveLength(torn ? 50 : 51);
   });
@@ -92,14 +97,29 @@ describe('JsonlSessionStorage', () => {
   it('lists newest first with title and message count, and pages with a cursor', async () => {
     const storage = new JsonlSessionStorage({ home: world.home });
     for (let index = 0; index < 5; index += 1) {
-      await storage.append(`s${String(index)}`, [title(0, `Session ${String(index)}`, 100 * index), user(1, 'x', 100 * index + 1)]);
+      await storage.append(`s${String(index)}`, [
+        title(0, `Session ${String(index)}`, 100 * index),
+        user(1, 'x', 100 * index + 1),
+      ]);
     }
     const first = await storage.list({ limit: 2 });
     expect(first.sessions.map((summary) => summary.sessionId)).toEqual(['s4', 's3']);
-    expect(first.sessions[0]).toEqual({ sessionId: 's4', title: 'Session 4', createdAt: 400, updatedAt: 401, messageCount: 1 });
-    const second = await storage.list({ limit: 2, ...(first.nextCursor === undefined ? {} : { cursor: first.nextCursor }) });
+    expect(first.sessions[0]).toEqual({
+      sessionId: 's4',
+      title: 'Session 4',
+      createdAt: 400,
+      updatedAt: 401,
+      messageCount: 1,
+    });
+    const second = await storage.list({
+      limit: 2,
+      ...(first.nextCursor === undefined ? {} : { cursor: first.nextCursor }),
+    });
     expect(second.sessions.map((summary) => summary.sessionId)).toEqual(['s2', 's1']);
-    const third = await storage.list({ limit: 2, ...(second.nextCursor === undefined ? {} : { cursor: second.nextCursor }) });
+    const third = await storage.list({
+      limit: 2,
+      ...(second.nextCursor === undefined ? {} : { cursor: second.nextCursor }),
+    });
     expect(third).toEqual({ sessions: [expect.objectContaining({ sessionId: 's0' })] });
   });
 
@@ -108,14 +128,21 @@ describe('JsonlSessionStorage', () => {
     await storage.append('s1', [user(0, 'a')]);
     expect((await storage.list()).sessions[0]?.messageCount).toBe(1);
     await storage.append('s1', [user(1, 'b'), title(2, 'Renamed', 5000)]);
-    expect((await storage.list()).sessions[0]).toMatchObject({ messageCount: 2, title: 'Renamed', updatedAt: 5000 });
+    expect((await storage.list()).sessions[0]).toMatchObject({
+      messageCount: 2,
+      title: 'Renamed',
+      updatedAt: 5000,
+    });
   });
 
   it('finds sessions by id prefix or by title, case-insensitively', async () => {
     const storage = new JsonlSessionStorage({ home: world.home });
     await storage.append('abc123', [title(0, 'Refactor the parser')]);
     await storage.append('abd999', [title(0, 'Write docs')]);
-    expect((await storage.find('ab')).map((summary) => summary.sessionId).sort()).toEqual(['abc123', 'abd999']);
+    expect((await storage.find('ab')).map((summary) => summary.sessionId).sort()).toEqual([
+      'abc123',
+      'abd999',
+    ]);
     expect((await storage.find('ABC')).map((summary) => summary.sessionId)).toEqual(['abc123']);
     expect((await storage.find('PARSER')).map((summary) => summary.sessionId)).toEqual(['abc123']);
     expect(await storage.find('zzz')).toEqual([]);
@@ -132,7 +159,8 @@ describe('JsonlSessionStorage', () => {
 
   it('keeps any session id inside its folder: separators, dots, case and non-ASCII are encoded', async () => {
     const storage = new JsonlSessionStorage({ home: world.home });
-    for (const id of ['../../escape', 'a/b', 'Case', 'case', '会话', '.hidden']) await storage.append(id, [user(0, id)]);
+    for (const id of ['../../escape', 'a/b', 'Case', 'case', '会话', '.hidden'])
+      await storage.append(id, [user(0, id)]);
     const files = await readdir(storage.directory);
     expect(files).toHaveLength(6);
     expect(files.every((file) => /^[a-z0-9_%-]+\.jsonl$/i.test(file) && !file.startsWith('.'))).toBe(true);
@@ -143,14 +171,30 @@ describe('JsonlSessionStorage', () => {
 
   it('appends from concurrent calls land whole and in call order', async () => {
     const storage = new JsonlSessionStorage({ home: world.home });
-    await Promise.all(Array.from({ length: 50 }, (_, index) => storage.append('busy', [user(index, 'x'.repeat(1000))])));
-    expect((await storage.load('busy'))?.map((record) => record.sequence)).toEqual(Array.from({ length: 50 }, (_, index) => index));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, index) => storage.append('busy', [user(index, 'x'.repeat(1000))])),
+    );
+    expect((await storage.load('busy'))?.map((record) => record.sequence)).toEqual(
+      Array.from({ length: 50 }, (_, index) => index),
+    );
   });
 
   it.each([
-    ['an empty session id', (storage: JsonlSessionStorage): Promise<unknown> => storage.append('', [user(0, 'a')]), 'INVALID_INPUT'],
-    ['a cursor it never returned', (storage: JsonlSessionStorage): Promise<unknown> => storage.list({ cursor: 'nonsense' }), 'INVALID_INPUT'],
-    ['a zero limit', (storage: JsonlSessionStorage): Promise<unknown> => storage.list({ limit: 0 }), 'INVALID_INPUT'],
+    [
+      'an empty session id',
+      (storage: JsonlSessionStorage): Promise<unknown> => storage.append('', [user(0, 'a')]),
+      'INVALID_INPUT',
+    ],
+    [
+      'a cursor it never returned',
+      (storage: JsonlSessionStorage): Promise<unknown> => storage.list({ cursor: 'nonsense' }),
+      'INVALID_INPUT',
+    ],
+    [
+      'a zero limit',
+      (storage: JsonlSessionStorage): Promise<unknown> => storage.list({ limit: 0 }),
+      'INVALID_INPUT',
+    ],
   ])('rejects %s with a structured error', async (_label, call, code) => {
     const storage = new JsonlSessionStorage({ home: world.home });
     const error = await call(storage).catch((caught: unknown) => caught);
@@ -160,7 +204,9 @@ describe('JsonlSessionStorage', () => {
 
   it('reports an unwritable sessions folder as STORAGE_ERROR', async () => {
     await writeFile(join(world.home, 'sessions'), 'a file where the folder should be');
-    const error = await new JsonlSessionStorage({ home: world.home }).append('s1', [user(0, 'a')]).catch((caught: unknown) => caught);
+    const error = await new JsonlSessionStorage({ home: world.home })
+      .append('s1', [user(0, 'a')])
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'STORAGE_ERROR' });
   });
 });
