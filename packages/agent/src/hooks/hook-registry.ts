@@ -58,7 +58,7 @@ export class HookRegistry {
       let result: HookResult | void;
       try {
         result = await tap.handler({
-          ...data,
+          ...isolated(hook, data),
           hook,
           pluginConfig: tap.pluginConfig,
         } as HookPayload<HookName>);
@@ -79,6 +79,22 @@ export class HookRegistry {
     }
     return { data };
   }
+}
+
+/**
+ * The payload a handler sees, with its own copies of the changeable fields: changing them in place
+ * (say, deleting a secret argument before logging it) must not reach the tool or the next handler.
+ * Only `ContinueWith` changes data.
+ */
+function isolated<H extends HookName>(hook: H, data: HookPayloads[H]): HookPayloads[H] {
+  const fields = MUTABLE_FIELDS[hook];
+  if (fields.length === 0) return data;
+  const copy: Record<string, unknown> = { ...data };
+  for (const field of fields) {
+    const value = copy[field];
+    if (typeof value === 'object' && value !== null) copy[field] = structuredClone(value);
+  }
+  return copy as HookPayloads[H];
 }
 
 function applyChanges<H extends HookName>(hook: H, data: HookPayloads[H], changes: object): HookPayloads[H] {

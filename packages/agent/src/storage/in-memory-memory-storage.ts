@@ -30,7 +30,7 @@ export class InMemoryMemoryStorage implements MemoryStorage {
           ? { ...existing, updatedAt: now }
           : { ...existing, ...memory, tags: [...memory.tags], updatedAt: now };
     this.#memories.set(memory.id, saved);
-    return { ...saved };
+    return copy(saved);
   }
 
   async delete(id: string): Promise<void> {
@@ -45,8 +45,13 @@ export class InMemoryMemoryStorage implements MemoryStorage {
     return [...this.#memories.values()]
       .filter((memory) => memory.namespace === namespace)
       .sort((a, b) => b.updatedAt - a.updatedAt)
-      .map((memory) => ({ ...memory }));
+      .map(copy);
   }
+}
+
+/** Callers get their own tags array, so mutating a returned memory never reaches the store. */
+function copy(memory: Memory): Memory {
+  return { ...memory, tags: [...memory.tags] };
 }
 
 /** Orders memories (already newest first) by matched query words; stable, so ties stay newest first. */
