@@ -17,7 +17,7 @@ describe('cancellation (spec §6.2)', () => {
     }
     expect(events.at(-1)?.type).toBe('TurnCancelled');
     expect(turn.state).toBe('cancelled');
-    expect(provider.aborted).toBe(1);
+    expect(provider.signals[0]?.aborted).toBe(true);
     const stored = (await storage.load(session.id))?.find((record) => record.type === 'assistant_message');
     expect(stored).toMatchObject({ content: 'The answer is', status: 'incomplete', interruptedBy: 'cancel' });
     expect(session.messages.slice(-2)).toEqual([

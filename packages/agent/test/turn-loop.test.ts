@@ -8,7 +8,7 @@ import {
 } from '@youyou/agent';
 import { errorReply, ScriptedProvider, scriptedModel, textReply, toolCallReply } from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
-import { collect, ofType, testAgent, textOf, tool } from './helpers.ts';
+import { collect, delay, ofType, testAgent, textOf, tool } from './helpers.ts';
 
 describe('the turn loop (spec §4.1)', () => {
   it('loops model ↔ tools until the model stops calling tools', async () => {
@@ -186,6 +186,20 @@ describe('provider failures', () => {
       content: 'partial',
       status: 'incomplete',
     });
+  });
+
+  it('a consumer slower than the chunk timeout is not a stall', async () => {
+    const { agent, provider } = await testAgent({
+      config: { providerFirstChunkTimeoutMs: 40, providerChunkTimeoutMs: 40 },
+    });
+    provider.enqueue(textReply('slowly read', { chunkSize: 4 }));
+    const events = [];
+    for await (const event of (await agent.newSession()).send('go')) {
+      events.push(event);
+      await delay(60);
+    }
+    expect(textOf(events)).toBe('slowly read');
+    expect(ofType(events, 'Error')).toHaveLength(0);
   });
 
   it('an unexpected extra request is reported by the ScriptedProvider as an error', async () => {

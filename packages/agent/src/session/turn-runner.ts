@@ -2,22 +2,17 @@ import type { UserInput } from '../content/content.ts';
 import { estimateTextTokens } from '../context/token-estimate.ts';
 import { AgentError } from '../errors/index.ts';
 import type { AgentEvent, AgentEventBody, TurnSummary } from '../events/agent-event.ts';
-import { guardedChat, type ChatRequest, type ToolCallRequest, type UserMessage } from '../provider/index.ts';
+import type { ChatRequest, ToolCallRequest, UserMessage } from '../provider/index.ts';
 import type { ToolCallOutcome } from '../tools/tool-dispatcher.ts';
 import { FAILED_NOTE, INTERRUPTED_NOTE } from './rebuild-context.ts';
 import type { SessionRecordInit } from './session-record.ts';
 import { appendMessage, type SessionState } from './session-runtime.ts';
 import { cancelledOutcome, runToolBatch } from './tool-batch.ts';
-import type { TurnControl } from './turn.ts';
+import type { Reply, StreamOutcome } from './model-stream.ts';
+import type { TurnControl, TurnLoop } from './turn.ts';
 import { prepareInput, skillMessage } from './turn-input.ts';
 
 const TITLE_LENGTH = 80;
-
-interface Reply {
-  text: string;
-  reasoning: string;
-  calls: ToolCallRequest[];
-}
 
 /**
  * The turn loop (spec §4.1): check the input, TurnStart, then model ↔ tools until the model stops
@@ -25,11 +20,7 @@ interface Reply {
  * persisting every message — and end with TurnComplete or TurnCancelled. Events are produced as the
  * consumer pulls them; the text-delta path is kept flat because it runs per token.
  */
-export async function* runTurn(
-  state: SessionState,
-  input: UserInput,
-  control: TurnControl,
-): AsyncGenerator<AgentEvent> {
+export async function* runTurn(state: SessionState, input: UserInput, control: TurnControl): TurnLoop {
   const { runtime, context, sessionId } = state;
   const { turnId, signal } = control;
   const { config, dispatcher, hooks, model } = runtime;
@@ -39,6 +30,14 @@ export async function* runTurn(
     modelCalls: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
+  const delta = (type: 'TextDelta' | 'ReasoningDelta', text: string): AgentEvent => ({
+    type,
+    text,
+    sessionId,
+    turnId,
+    timestamp: Date.now(),
+    sequence: state.sequence++,
+  });
   const envelope = (body: AgentEventBody): AgentEvent => ({
     ...body,
     sessionId,
@@ -244,54 +243,22 @@ export async function* runTurn(
       summary.modelCalls++;
       const reply: Reply = { text: '', reasoning: '', calls: [] };
       partial = reply;
-      let failure: AgentError | undefined;
-      let overflow: string | undefined;
-      let providerMetadata: Readonly<Record<string, unknown>> | undefined;
-      for await (const event of guardedChat(model.provider, request, {
-        signal,
-        firstChunkTimeoutMs: config.providerFirstChunkTimeoutMs,
-        chunkTimeoutMs: config.providerChunkTimeoutMs,
-      })) {
-        switch (event.type) {
-          case 'text_delta':
-            reply.text += event.text;
-            yield {
-              type: 'TextDelta',
-              text: event.text,
-              sessionId,
-              turnId,
-              timestamp: Date.now(),
-              sequence: state.sequence++,
-            };
-            break;
-          case 'reasoning_delta':
-            reply.reasoning += event.text;
-            yield {
-              type: 'ReasoningDelta',
-              text: event.text,
-              sessionId,
-              turnId,
-              timestamp: Date.now(),
-              sequence: state.sequence++,
-            };
-            break;
-          case 'tool_call':
-            reply.calls.push({ callId: event.callId, toolName: event.toolName, arguments: event.arguments });
-            break;
-          case 'done':
-            if (event.usage !== undefined) {
-              summary.usage.inputTokens += event.usage.inputTokens;
-              summary.usage.outputTokens += event.usage.outputTokens;
-            }
-            providerMetadata = event.providerMetadata;
-            break;
-          case 'error':
-            failure = event.error;
-            break;
-          case 'context_length_exceeded':
-            overflow = event.message;
-            break;
-        }
+      // The Turn streams this call straight from the provider and resumes here with the outcome.
+      const outcome: StreamOutcome =
+        (yield {
+          type: 'model_stream',
+          provider: model.provider,
+          request,
+          reply,
+          signal,
+          firstChunkTimeoutMs: config.providerFirstChunkTimeoutMs,
+          chunkTimeoutMs: config.providerChunkTimeoutMs,
+          delta,
+        }) ?? {};
+      const { failure, overflow, providerMetadata } = outcome;
+      if (outcome.usage !== undefined) {
+        summary.usage.inputTokens += outcome.usage.inputTokens;
+        summary.usage.outputTokens += outcome.usage.outputTokens;
       }
       summary.output += reply.text;
       if (signal.aborted) break;

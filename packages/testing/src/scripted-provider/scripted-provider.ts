@@ -55,7 +55,9 @@ export class ScriptedProvider implements ModelProvider {
   readonly #queue: ScriptedResponse[] = [];
   /** Every request received, with its messages copied at the time of the call. */
   readonly requests: ChatRequest[] = [];
-  /** How many streams were aborted by their signal. */
+  /** The signal of each request, in order: a cancelled or stalled call has its signal aborted. */
+  readonly signals: AbortSignal[] = [];
+  /** How many streams saw their signal abort while they were still sending. */
   aborted = 0;
 
   constructor(options: ScriptedProviderOptions = {}) {
@@ -85,6 +87,7 @@ export class ScriptedProvider implements ModelProvider {
 
   async *chat(request: ChatRequest, options: ChatOptions): AsyncGenerator<ChatEvent> {
     this.requests.push({ ...request, messages: structuredClone([...request.messages]) });
+    this.signals.push(options.signal);
     const next = this.#queue.shift();
     if (next === undefined) {
       yield {
