@@ -68,9 +68,8 @@ export class ActiveStream {
     this.#watchdog = setInterval(() => this.#checkStall(), this.#tickMs);
     this.#watchdog.unref();
     try {
-      this.#iterator = spec.provider
-        .chat(spec.request, { signal: this.#controller.signal })
-        [Symbol.asyncIterator]();
+      const stream = spec.provider.chat(spec.request, { signal: this.#controller.signal });
+      this.#iterator = stream[Symbol.asyncIterator]();
     } catch (error) {
       this.#fail(error);
     }
