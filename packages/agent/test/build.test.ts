@@ -138,6 +138,11 @@ describe('build validation (spec §6.1)', () => {
     expect((await buildError(builder.build())).code).toBe('MODEL_NOT_SUPPORTED');
   });
 
+  it('a memory model no provider serves fails with MODEL_NOT_SUPPORTED', async () => {
+    const { builder } = await testBuilder({ config: { memoryModel: 'typo-model' } });
+    expect((await buildError(builder.build())).code).toBe('MODEL_NOT_SUPPORTED');
+  });
+
   it('a tool with an invalid JSON Schema fails the build with INVALID_INPUT', async () => {
     const { builder } = await testBuilder({
       tools: [tool('bad', undefined, { parameters: { type: 'no-such-type' } })],

@@ -7,7 +7,7 @@ import {
 } from '@youyou/agent';
 import { errorReply, ScriptedProvider, scriptedModel, textReply } from '@youyou/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { collect, testAgent, type TestAgentOptions } from './helpers.ts';
+import { collect, testAgent, testBuilder, type TestAgentOptions } from './helpers.ts';
 
 /** A clock the test moves by hand, so timestamps are distinct and known. */
 function manualClock(start = 1_000): { now: () => number; tick: (ms?: number) => number } {
@@ -339,22 +339,12 @@ describe('memory extraction (spec §4.7)', () => {
     expect(logs.some((line) => line.message.includes('memory extraction failed'))).toBe(true);
   });
 
-  it('a memoryModel no provider serves is logged at close, which still resolves', async () => {
-    const storage = new InMemoryMemoryStorage();
-    const { agent, provider, logs } = await testAgent({
-      memoryStorage: storage,
+  it('a memoryModel no provider serves is refused at build, not discovered at the first close', async () => {
+    const { builder } = await testBuilder({
+      memoryStorage: new InMemoryMemoryStorage(),
       config: { memoryModel: 'nobody-serves-this' },
     });
-    provider.enqueue(textReply('ok'));
-    const session = await agent.newSession();
-    await collect(session.send('hi'));
-    await expect(session.close()).resolves.toBeUndefined();
-    expect(provider.requests).toHaveLength(1);
-    expect(
-      logs.some(
-        (line) => line.level === 'error' && JSON.stringify(line.data).includes('MODEL_NOT_SUPPORTED'),
-      ),
-    ).toBe(true);
+    await expect(builder.build()).rejects.toMatchObject({ code: 'MODEL_NOT_SUPPORTED' });
   });
 });
 

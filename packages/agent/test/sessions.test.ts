@@ -107,6 +107,7 @@ describe('the single-session model (spec §6.2)', () => {
     const session = await agent.newSession();
     await collect(session.send('hi'));
     await agent.shutdown();
+    // messageCount counts user and assistant messages, as SessionSummary does.
     expect(order).toEqual(['a session end 2', 'b session end 2', 'b shutdown', 'a shutdown']);
     expect(session.closed).toBe(true);
     expect((await rejection(agent.newSession())).code).toBe('SESSION_BUSY');

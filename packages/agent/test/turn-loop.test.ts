@@ -252,6 +252,39 @@ describe('turn hooks', () => {
     expect(provider.requests).toHaveLength(0);
   });
 
+  it('a turn refused before TurnStart (unknown skill) fires neither TurnStart nor TurnEnd', async () => {
+    const fired: string[] = [];
+    const { agent } = await testAgent({
+      plugins: [
+        plugin((hooks) => {
+          hooks.tap('TurnStart', () => void fired.push('start'));
+          hooks.tap('TurnEnd', () => void fired.push('end'));
+        }),
+      ],
+    });
+    const events = await collect((await agent.newSession()).send('/nope do it'));
+    expect(ofType(events, 'Error')[0]?.error.code).toBe('SKILL_NOT_FOUND');
+    expect(fired).toEqual([]);
+  });
+
+  it('only the start of the input can escape a slash: later text blocks keep theirs', async () => {
+    const { agent, provider } = await testAgent();
+    provider.enqueue(textReply('ok'));
+    await collect(
+      (await agent.newSession()).send([
+        { type: 'text', text: '//etc is not a skill' },
+        { type: 'text', text: '// TODO: fix\nrun();' },
+      ]),
+    );
+    expect(provider.requests[0]?.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: '/etc is not a skill' },
+        { type: 'text', text: '// TODO: fix\nrun();' },
+      ],
+    });
+  });
+
   it('TurnEnd fires once per turn with the assistant output', async () => {
     const outputs: string[] = [];
     const { agent, provider } = await testAgent({

@@ -147,7 +147,9 @@ export class AgentBuilder {
       this.#logger.warn({ path: diagnostic.path, reason: diagnostic.reason }, 'component folder skipped');
     }
     const config = effectiveConfig(this.#config, loaded);
-    if (config.defaultModel !== undefined) router.route(config.defaultModel);
+    // A typo here would otherwise surface only as a logged failure at the first session close.
+    for (const modelId of [config.defaultModel, config.memoryModel])
+      if (modelId !== undefined) router.route(modelId);
     // Validate the merge before any plugin initialises, so a bad registration starts nothing.
     assemble(assembly, loaded);
     const lifecycle = new PluginLifecycle(this.#logger);

@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../errors/index.ts';
+import { parseSkillInvocation, unescapeSlash } from '../skills/skill-invocation.ts';
 import type {
   ContentBlock,
   FileBlock,
@@ -36,11 +37,7 @@ export interface ResolvedInput {
  * Turns what a caller sent into content blocks a model can take: reads files and images (after the
  * path, size and format checks of spec §8) and pulls out `/skill` invocations.
  */
-export async function resolveInput(
-  input: UserInput,
-  options: ResolveInputOptions,
-  parseSkill: (text: string) => { name: string; rest: string } | undefined,
-): Promise<ResolvedInput> {
+export async function resolveInput(input: UserInput, options: ResolveInputOptions): Promise<ResolvedInput> {
   const blocks: readonly UserInputBlock[] =
     typeof input === 'string' ? [{ type: 'text', text: input }] : input;
   if (!Array.isArray(blocks)) {
@@ -54,10 +51,13 @@ export async function resolveInput(
       case 'text': {
         if (typeof block.text !== 'string') throw invalidBlock(index, 'a text block needs a string `text`');
         let text = block.text;
-        const invocation = index === 0 ? parseSkill(text) : undefined;
+        // Only the start of the input can invoke a skill, so only there does `//` escape a slash.
+        const invocation = index === 0 ? parseSkillInvocation(text) : undefined;
         if (invocation !== undefined) {
           skills.push({ name: invocation.name });
           text = invocation.rest;
+        } else if (index === 0) {
+          text = unescapeSlash(text);
         }
         // Whitespace alone says nothing; sending it would cost a model call on an empty message.
         if (text.trim().length > 0) {

@@ -94,7 +94,7 @@ export class Agent {
   /** Starts a session; SESSION_BUSY while another is open (spec §6.2). */
   async newSession(options: NewSessionOptions = {}): Promise<Session> {
     return this.#open(async (runtime, sessionId) => {
-      const state = this.#state(runtime, sessionId, new ContextManager(), 0, false, 0);
+      const state = this.#state(runtime, sessionId, new ContextManager(), 0, false, 0, 0);
       const error = await state.writer.write({
         type: 'metadata',
         kind: 'session_created',
@@ -138,6 +138,7 @@ export class Agent {
           records.length,
           rebuilt.title !== undefined,
           rebuilt.turnCount,
+          rebuilt.messageCount,
         ),
       {
         ...(modelId === undefined ? {} : { modelId }),
@@ -229,6 +230,7 @@ export class Agent {
     nextRecord: number,
     titled: boolean,
     completedTurns: number,
+    messageCount: number,
   ): SessionState {
     return {
       sessionId,
@@ -241,6 +243,7 @@ export class Agent {
       unextracted: [],
       completedTurns,
       titled,
+      messageCount,
     };
   }
 }

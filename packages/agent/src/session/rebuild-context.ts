@@ -11,6 +11,8 @@ export interface RebuiltSession {
   modelId: string | undefined;
   title: string | undefined;
   turnCount: number;
+  /** User and assistant messages recorded, compacted ones included. */
+  messageCount: number;
 }
 
 /**
@@ -90,5 +92,8 @@ export function rebuildContext(records: readonly SessionRecord[]): RebuiltSessio
     }
   }
   closeAssistant();
-  return { messages, modelId, title, turnCount: turns.size };
+  const messageCount = records.filter(
+    (record) => record.type === 'user_message' || record.type === 'assistant_message',
+  ).length;
+  return { messages, modelId, title, turnCount: turns.size, messageCount };
 }

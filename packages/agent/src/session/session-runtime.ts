@@ -43,9 +43,12 @@ export interface SessionState {
   unextracted: Message[];
   completedTurns: number;
   titled: boolean;
+  /** User and assistant messages so far, as `SessionSummary.messageCount` counts them. */
+  messageCount: number;
 }
 
 export function appendMessage(state: SessionState, message: Message): void {
   state.context.append(message);
+  if (message.role === 'user' || message.role === 'assistant') state.messageCount++;
   if (state.runtime.memory.enabled) state.unextracted.push(message);
 }

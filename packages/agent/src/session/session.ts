@@ -111,7 +111,7 @@ export class Session {
         turn.cancel();
         await turn.done();
       }
-      await runtime.hooks.run('SessionEnd', { sessionId, messageCount: this.#state.context.messages.length });
+      await runtime.hooks.run('SessionEnd', { sessionId, messageCount: this.#state.messageCount });
       await this.#checkpoint;
       await this.#extract();
       const error = await this.#state.writer.flush();

@@ -1,7 +1,6 @@
 import type { ContentBlock, UserInput } from '../content/content.ts';
 import { resolveInput } from '../content/resolve-input.ts';
 import { AgentError } from '../errors/index.ts';
-import { parseSkillInvocation, unescapeSlash } from '../skills/skill-invocation.ts';
 import type { SkillDefinition } from '../skills/skill-definition.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
@@ -17,13 +16,11 @@ export interface PreparedInput {
  * skills (SKILL_NOT_FOUND), and the model's capabilities (MODEL_NOT_SUPPORTED).
  */
 export async function prepareInput(input: UserInput, runtime: SessionRuntime): Promise<PreparedInput> {
-  const resolved = await resolveInput(
-    input,
-    { cwd: runtime.cwd, allowedRoots: runtime.allowedRoots },
-    parseSkillInvocation,
-  ).catch((error: unknown) => {
-    throw AgentError.fromUnknown(error, 'INVALID_INPUT');
-  });
+  const resolved = await resolveInput(input, { cwd: runtime.cwd, allowedRoots: runtime.allowedRoots }).catch(
+    (error: unknown) => {
+      throw AgentError.fromUnknown(error, 'INVALID_INPUT');
+    },
+  );
   const skills = resolved.skills.map((requested) => {
     const skill = runtime.skills.get(requested.name);
     if (skill === undefined) {
@@ -56,10 +53,7 @@ export async function prepareInput(input: UserInput, runtime: SessionRuntime): P
       },
     );
   }
-  const content = resolved.content.map((block) =>
-    block.type === 'text' ? { ...block, text: unescapeSlash(block.text) } : block,
-  );
-  return { content, skills, text: unescapeSlash(resolved.text) };
+  return { content: resolved.content, skills, text: resolved.text };
 }
 
 /** The skill prompt as injected into the turn's context. */

@@ -123,6 +123,8 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
   };
 
   let settled = false;
+  /** TurnEnd pairs with TurnStart: a turn refused before TurnStart fires neither. */
+  let turnStarted = false;
   /** The reply being streamed, kept so every way out can still store what arrived. */
   let partial: Reply | undefined;
   /** Calls of a stored reply that have no result yet. */
@@ -154,7 +156,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     const last = context.messages.findLast((message) => message.role === 'assistant');
     if (last?.role === 'assistant' && last.status === 'incomplete')
       appendMessage(state, { role: 'system', content: INTERRUPTED_NOTE });
-    await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
+    if (turnStarted) await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
     settled = true;
     control.finish({ state: 'cancelled', summary });
     events.push(envelope({ type: 'TurnCancelled', ...summary }));
@@ -172,6 +174,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
       userInput: prepared.text,
       dynamicSections: [],
     });
+    turnStarted = started.aborted === undefined;
     if (started.aborted !== undefined) {
       throw new AgentError(
         'HOOK_ABORTED',
@@ -350,7 +353,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     partial = undefined;
     yield* events;
     yield envelope({ type: 'Error', error, fatal: true });
-    await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
+    if (turnStarted) await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
     settled = true;
     control.finish({ state: 'failed', summary, error });
     yield envelope({ type: 'TurnComplete', status: 'failed', error, ...summary });

@@ -31,7 +31,8 @@ export class InMemorySessionStorage implements SessionStorage {
   async list(options: { cursor?: string; limit?: number } = {}): Promise<SessionPage> {
     const all = this.#summaries();
     const offset = options.cursor === undefined ? 0 : Number.parseInt(options.cursor, 10) || 0;
-    const limit = options.limit ?? 50;
+    // A page of nothing would hand back the same cursor forever.
+    const limit = Math.max(1, Math.floor(options.limit ?? 50));
     const sessions = all.slice(offset, offset + limit);
     return offset + limit < all.length ? { sessions, nextCursor: String(offset + limit) } : { sessions };
   }
