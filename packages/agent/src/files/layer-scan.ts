@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ComponentKind } from '../builder/component-source.ts';
 import type { SkillDefinition } from '../skills/skill-definition.ts';
@@ -10,6 +11,8 @@ import {
   describeInvalidName,
   isValidComponentName,
 } from './component-names.ts';
+import { cachedEntryOutcome } from './entry-cache.ts';
+import type { EntryOutcome } from './entry-cache.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLayer, FileLoadDiagnostic } from './file-diagnostic.ts';
 import type { EntryReadResult, FieldIssue } from './front-matter-reader.ts';
@@ -63,6 +66,8 @@ type FolderReader = (folder: FolderContext) => Promise<FolderResult>;
 
 interface FolderContext {
   name: string;
+  /** The names in the folder. */
+  entries: ReadonlySet<string>;
   directory: string;
   layer: FileLayer;
   kind: ComponentKind;
@@ -126,11 +131,16 @@ async function scanKind(
   }
 }
 
-async function readComponentFolder(folder: FolderContext, readFolder: FolderReader): Promise<FolderResult> {
+async function readComponentFolder(
+  folder: Omit<FolderContext, 'entries'>,
+  readFolder: FolderReader,
+): Promise<FolderResult> {
+  let entries: string[];
   try {
-    const info = await stat(folder.directory);
-    if (!info.isDirectory()) return undefined;
+    entries = await readdir(folder.directory);
   } catch (error) {
+    // A plain file among the folders (a README) is not a component; say nothing.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     report(folder, folder.directory, `could not be read: ${String(error)}`);
     return undefined;
   }
@@ -139,7 +149,7 @@ async function readComponentFolder(folder: FolderContext, readFolder: FolderRead
     return undefined;
   }
   try {
-    return await readFolder(folder);
+    return await readFolder({ ...folder, entries: new Set(entries) });
   } catch (error) {
     report(
       folder,
@@ -161,8 +171,8 @@ const readPluginFolder: FolderReader = async (folder) => {
 };
 
 const readSkillFolder: FolderReader = async (folder) => {
-  const hasIndex = await isFile(join(folder.directory, INDEX_FILE));
-  const hasSkillFile = await isFile(join(folder.directory, SKILL_FILE));
+  const hasIndex = folder.entries.has(INDEX_FILE);
+  const hasSkillFile = folder.entries.has(SKILL_FILE);
   if (hasIndex && hasSkillFile) {
     report(
       folder,
@@ -186,12 +196,20 @@ async function readEntry<T>(
   const entryPath = join(folder.directory, fileName);
   const text = await readEntryText(folder, entryPath, fileName);
   if (text === undefined) return undefined;
-  const parsed = parseFrontMatter(text);
-  if (!parsed.ok) {
-    report(folder, entryPath, `${parsed.failure.reason}; skipped`, 'error', parsed.failure.line);
+  const outcome = cachedEntryOutcome(
+    `${folder.kind}\0${folder.name}\0${fileName}\0${text}`,
+    (): EntryOutcome<T> => {
+      const parsed = parseFrontMatter(text);
+      return parsed.ok
+        ? { parsed: true, result: read(parsed.value, folder.name) }
+        : { parsed: false, failure: parsed.failure };
+    },
+  );
+  if (!outcome.parsed) {
+    report(folder, entryPath, `${outcome.failure.reason}; skipped`, 'error', outcome.failure.line);
     return undefined;
   }
-  const result = read(parsed.value, folder.name);
+  const result = outcome.result;
   for (const warning of result.warnings) report(folder, entryPath, warning.message, 'warning', warning.line);
   if (!result.ok) {
     report(folder, entryPath, `${joinIssues(result.errors)}; skipped`, 'error', result.errors[0]?.line);
@@ -205,8 +223,15 @@ async function readEntryText(
   entryPath: string,
   fileName: string,
 ): Promise<string | undefined> {
+  const expected = folder.kind === 'skill' ? `${INDEX_FILE} (or ${SKILL_FILE})` : INDEX_FILE;
+  if (!folder.entries.has(fileName)) {
+    report(folder, folder.directory, `missing ${expected}; skipped`);
+    return undefined;
+  }
+  let handle: FileHandle | undefined;
   try {
-    const info = await stat(entryPath);
+    handle = await open(entryPath, 'r');
+    const info = await handle.stat();
     if (!info.isFile()) {
       report(folder, entryPath, `${fileName} is not a file; skipped`);
       return undefined;
@@ -219,21 +244,19 @@ async function readEntryText(
       );
       return undefined;
     }
-    return await readFile(entryPath, 'utf8');
+    return await handle.readFile('utf8');
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    const expected = folder.kind === 'skill' ? `${INDEX_FILE} (or ${SKILL_FILE})` : INDEX_FILE;
-    report(
-      folder,
-      folder.directory,
-      missing ? `missing ${expected}; skipped` : `${fileName} could not be read: ${String(error)}`,
-    );
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR') report(folder, entryPath, `${fileName} is not a file; skipped`);
+    else report(folder, entryPath, `${fileName} could not be read: ${String(error)}`);
     return undefined;
+  } finally {
+    await handle?.close();
   }
 }
 
 function report(
-  folder: FolderContext,
+  folder: Pick<FolderContext, 'diagnostics' | 'kind' | 'layer'>,
   path: string,
   reason: string,
   severity: 'error' | 'warning' = 'error',
@@ -250,12 +273,4 @@ function joinIssues(issues: readonly FieldIssue[]): string {
       issue.line === undefined ? issue.message : `${issue.message} (line ${String(issue.line)})`,
     )
     .join('; ');
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
