@@ -3,10 +3,20 @@ import type { AgentEvent } from '../events/agent-event.ts';
 import type { ChatEvent, ChatRequest, ModelProvider, ToolCallRequest, Usage } from '../provider/index.ts';
 
 /** The reply being streamed: filled in place, so every way out of a turn can keep what arrived. */
-export interface Reply {
-  text: string;
-  reasoning: string;
-  calls: ToolCallRequest[];
+export class Reply {
+  // Pieces, joined on read: one array slot per delta instead of one cons-string per delta.
+  readonly #parts: string[] = [];
+  reasoning = '';
+  readonly calls: ToolCallRequest[] = [];
+
+  appendText(text: string): void {
+    this.#parts.push(text);
+  }
+
+  get text(): string {
+    if (this.#parts.length > 1) this.#parts.splice(0, this.#parts.length, this.#parts.join(''));
+    return this.#parts[0] ?? '';
+  }
 }
 
 /** How a model call ended. A cancel leaves it empty; the turn reads its own signal. */
@@ -113,7 +123,7 @@ export class ActiveStream {
     const reply = this.#spec.reply;
     switch (event.type) {
       case 'text_delta':
-        reply.text += event.text;
+        reply.appendText(event.text);
         return this.#deliver(this.#spec.delta('TextDelta', event.text));
       case 'reasoning_delta':
         reply.reasoning += event.text;

@@ -8,7 +8,7 @@ import { FAILED_NOTE, INTERRUPTED_NOTE } from './rebuild-context.ts';
 import type { SessionRecordInit } from './session-record.ts';
 import { appendMessage, type SessionState } from './session-runtime.ts';
 import { cancelledOutcome, runToolBatch } from './tool-batch.ts';
-import type { Reply, StreamOutcome } from './model-stream.ts';
+import { Reply, type StreamOutcome } from './model-stream.ts';
 import type { TurnControl, TurnLoop } from './turn.ts';
 import { prepareInput, skillMessage } from './turn-input.ts';
 
@@ -244,7 +244,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
         ...(config.reasoningEffort === undefined ? {} : { reasoningEffort: config.reasoningEffort }),
       };
       summary.modelCalls++;
-      const reply: Reply = { text: '', reasoning: '', calls: [] };
+      const reply = new Reply();
       partial = reply;
       // The Turn streams this call straight from the provider and resumes here with the outcome.
       const outcome: StreamOutcome =
@@ -347,7 +347,9 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     const events: AgentEvent[] = [];
     if (partial !== undefined && (partial.text !== '' || partial.reasoning !== '')) {
       // Partial output of a failed reply is kept, marked incomplete (vercel/ai #6699 lost it).
-      events.push(...(await storeReply({ ...partial, calls: [] }, 'error')));
+      // Calls of a failed reply never ran: the stored reply drops them so none lacks a result.
+      partial.calls.length = 0;
+      events.push(...(await storeReply(partial, 'error')));
       appendMessage(state, { role: 'system', content: FAILED_NOTE });
     }
     partial = undefined;
