@@ -1,0 +1,32 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AGENT_ERROR_CODES } from '@youyou/agent';
+import { describe, expect, it } from 'vitest';
+
+const testFolder = import.meta.dirname;
+const sourceFolder = path.join(testFolder, '..', 'src');
+
+async function readTree(folder: string): Promise<string> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files = entries.filter(
+    (entry) =>
+      entry.isFile() && entry.name.endsWith('.ts') && entry.name !== path.basename(import.meta.filename),
+  );
+  const texts = await Promise.all(
+    files.map((entry) => readFile(path.join(entry.parentPath, entry.name), 'utf8')),
+  );
+  return texts.join('\n');
+}
+
+describe('error codes (spec §10)', () => {
+  it('every code is produced by the source and asserted by a test', async () => {
+    const [source, tests] = await Promise.all([readTree(sourceFolder), readTree(testFolder)]);
+    const producedElsewhere = source.replace(/export const AGENT_ERROR_CODES = \[[\s\S]*?\] as const;/, '');
+    const missing = AGENT_ERROR_CODES.filter(
+      (code) => !producedElsewhere.includes(`'${code}'`) && !producedElsewhere.includes(`[${code}]`),
+    );
+    const untested = AGENT_ERROR_CODES.filter((code) => !tests.includes(code));
+    expect(missing).toEqual([]);
+    expect(untested).toEqual([]);
+  });
+});
