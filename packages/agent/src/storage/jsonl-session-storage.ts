@@ -1,4 +1,5 @@
 import { mkdir, open, readFile, readdir, rm, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AgentError } from '../errors/agent-error.ts';
 import type { FileChannelLogger } from '../files/index.ts';
@@ -25,15 +26,19 @@ export interface JsonlSessionStorageOptions {
 }
 
 interface CachedSummary {
+  /** The file's inode: a session deleted and written again is a new file, folded from the start. */
+  inode: number;
   size: number;
   mtimeMs: number;
   /** Bytes folded into `summary`: always the end of a complete line. */
   offset: number;
-  lines: number;
+  /** The last bytes folded (up to TAIL_CHECK_BYTES), to tell an appended file from a rewritten one. */
+  tail: Buffer;
   summary: SummaryAccumulator;
 }
 
 const DEFAULT_PAGE = 50;
+const TAIL_CHECK_BYTES = 256;
 
 /**
  * Sessions as append-only JSONL files, one per session, under `~/.youyou/sessions/` (spec §3.7,
@@ -196,29 +201,57 @@ export class JsonlSessionStorage implements SessionStorage {
     } catch {
       return undefined;
     }
-    let cached = this.#summaries.get(sessionId);
-    if (cached !== undefined && cached.size === info.size && cached.mtimeMs === info.mtimeMs)
+    const cached = this.#summaries.get(sessionId);
+    if (
+      cached !== undefined &&
+      cached.inode === info.ino &&
+      cached.size === info.size &&
+      cached.mtimeMs === info.mtimeMs
+    ) {
       return cached.summary.summary();
-    if (cached === undefined || info.size < cached.offset) {
-      cached = { size: 0, mtimeMs: 0, offset: 0, lines: 0, summary: summarizeRecords(sessionId) };
     }
     const handle = await open(path, 'r');
     try {
-      const length = info.size - cached.offset;
+      let fold =
+        cached !== undefined && cached.inode === info.ino && info.size >= cached.offset ? cached : undefined;
+      if (fold !== undefined && !(await continues(handle, fold))) fold = undefined;
+      fold ??= {
+        inode: info.ino,
+        size: 0,
+        mtimeMs: 0,
+        offset: 0,
+        tail: Buffer.alloc(0),
+        summary: summarizeRecords(sessionId),
+      };
+      const length = info.size - fold.offset;
       const buffer = Buffer.alloc(Math.max(0, length));
-      if (length > 0) await handle.read(buffer, 0, length, cached.offset);
-      const parsed = parseJsonLines(buffer.toString('utf8'), cached.lines + 1);
-      for (const record of parsed.records) cached.summary.add(record);
-      cached.offset += parsed.completeBytes;
-      cached.lines += buffer.subarray(0, parsed.completeBytes).toString('utf8').split('\n').length - 1;
+      if (length > 0) await handle.read(buffer, 0, length, fold.offset);
+      const parsed = parseJsonLines(buffer.toString('utf8'));
+      for (const record of parsed.records) fold.summary.add(record);
+      fold.offset += parsed.completeBytes;
+      fold.tail = Buffer.from(
+        Buffer.concat([fold.tail, buffer.subarray(0, parsed.completeBytes)]).subarray(-TAIL_CHECK_BYTES),
+      );
+      fold.size = info.size;
+      fold.mtimeMs = info.mtimeMs;
+      this.#summaries.set(sessionId, fold);
+      return fold.summary.summary();
     } finally {
       await handle.close();
     }
-    cached.size = info.size;
-    cached.mtimeMs = info.mtimeMs;
-    this.#summaries.set(sessionId, cached);
-    return cached.summary.summary();
   }
+}
+
+/**
+ * True when the file still holds, just before `offset`, the bytes folded last time: it was only
+ * appended to. A session deleted and written again (even under a reused inode) fails this.
+ */
+async function continues(handle: FileHandle, cached: CachedSummary): Promise<boolean> {
+  const length = cached.tail.length;
+  if (length === 0) return cached.offset === 0;
+  const bytes = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(bytes, 0, length, cached.offset - length);
+  return bytesRead === length && bytes.equals(cached.tail);
 }
 
 function checkId(sessionId: string): string {

@@ -4,8 +4,28 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors/agent-error.ts';
 import type { MemoryInput } from '../../src/memory/memory-storage.ts';
 import { FileMemoryStorage } from '../../src/storage/file-memory-storage.ts';
+import { describeMemoryStorageContract } from '../contracts/memory-storage.contract.ts';
 import { createTempWorld } from '../files/helpers.ts';
 import type { TempWorld } from '../files/helpers.ts';
+
+describeMemoryStorageContract('FileMemoryStorage', async () => {
+  const contractWorld = await createTempWorld();
+  return { storage: new FileMemoryStorage({ home: contractWorld.home }), cleanup: contractWorld.cleanup };
+});
+
+describeMemoryStorageContract('FileMemoryStorage, each call through a fresh instance', async () => {
+  const contractWorld = await createTempWorld();
+  const fresh = (): FileMemoryStorage => new FileMemoryStorage({ home: contractWorld.home });
+  return {
+    storage: {
+      load: (namespace) => fresh().load(namespace),
+      upsert: (input) => fresh().upsert(input),
+      delete: (id) => fresh().delete(id),
+      search: (namespace, query, limit) => fresh().search(namespace, query, limit),
+    },
+    cleanup: contractWorld.cleanup,
+  };
+});
 
 let world: TempWorld;
 beforeEach(async () => {

@@ -7,8 +7,30 @@ import { AgentError } from '../../src/errors/agent-error.ts';
 import type { SessionRecord } from '../../src/session/session-record.ts';
 import { sessionFileName, sessionIdOfFileName } from '../../src/storage/jsonl-session-file.ts';
 import { JsonlSessionStorage } from '../../src/storage/jsonl-session-storage.ts';
+import { describeSessionStorageContract } from '../contracts/session-storage.contract.ts';
 import { createTempWorld } from '../files/helpers.ts';
 import type { TempWorld } from '../files/helpers.ts';
+
+describeSessionStorageContract('JsonlSessionStorage', async () => {
+  const contractWorld = await createTempWorld();
+  return { storage: new JsonlSessionStorage({ home: contractWorld.home }), cleanup: contractWorld.cleanup };
+});
+
+describeSessionStorageContract('JsonlSessionStorage, each call through a fresh instance', async () => {
+  // A new instance per call: nothing may depend on in-process caches.
+  const contractWorld = await createTempWorld();
+  const fresh = (): JsonlSessionStorage => new JsonlSessionStorage({ home: contractWorld.home });
+  return {
+    storage: {
+      append: (sessionId, records) => fresh().append(sessionId, records),
+      load: (sessionId) => fresh().load(sessionId),
+      list: (options) => fresh().list(options),
+      find: (query) => fresh().find(query),
+      delete: (sessionId) => fresh().delete(sessionId),
+    },
+    cleanup: contractWorld.cleanup,
+  };
+});
 
 let world: TempWorld;
 beforeEach(async () => {
@@ -132,6 +154,23 @@ describe('JsonlSessionStorage', () => {
       messageCount: 2,
       title: 'Renamed',
       updatedAt: 5000,
+    });
+  });
+
+  it('a listing made before another process deleted and rewrote a session is not reused', async () => {
+    const lister = new JsonlSessionStorage({ home: world.home });
+    const writer = new JsonlSessionStorage({ home: world.home });
+    await writer.append('s1', [title(0, 'First life'), user(1, 'a'), user(2, 'b')]);
+    expect((await lister.list()).sessions[0]).toMatchObject({ title: 'First life', messageCount: 2 });
+    await writer.delete('s1');
+    await writer.append('s1', [
+      title(0, 'Second life', 9000),
+      user(1, 'much longer than before '.repeat(20), 9001),
+    ]);
+    expect((await lister.list()).sessions[0]).toMatchObject({
+      title: 'Second life',
+      messageCount: 1,
+      createdAt: 9000,
     });
   });
 
