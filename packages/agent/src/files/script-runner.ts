@@ -9,7 +9,7 @@ import type { ScriptCommand } from './script-command.ts';
 
 /** Stderr kept per run for logs and warnings. */
 const MAX_STDERR_BYTES = 64 * 1024;
-/** After the script exits, how long its output pipes may stay open (held by a background child). */
+/** After the script exits, how long its output pipes may stay open and silent (held by a background child). */
 const PIPE_CLOSE_GRACE_MS = 200;
 
 /**
@@ -168,8 +168,15 @@ export function runScript(options: ScriptRunOptions): Promise<ScriptRunResult> {
       cleanUp();
       resolvePromise(result);
     };
+    // Set once the script exited while something it started still holds the output pipes.
+    let finishAfterExit: (() => void) | undefined;
     const stop = (reason: 'timed_out' | 'cancelled'): void => {
-      if (stopReason !== undefined || settled || exited) return;
+      if (stopReason !== undefined || settled) return;
+      if (exited) {
+        // The script is done; only a leftover child keeps the pipes busy. End it, keep the result.
+        finishAfterExit?.();
+        return;
+      }
       stopReason = reason;
       signalProcessTree(child, 'SIGTERM', platform);
       // SIGKILL the group even if the leader exits at once: a grandchild may ignore SIGTERM.
@@ -180,8 +187,16 @@ export function runScript(options: ScriptRunOptions): Promise<ScriptRunResult> {
       options.timeoutMs === undefined ? undefined : setTimeout(() => stop('timed_out'), options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // After the script exits, output still arriving (a large write draining) postpones the grace.
+    let armGrace: (() => void) | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk);
+      armGrace?.();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr.push(chunk);
+      armGrace?.();
+    });
     // A script that exits without reading stdin makes our write fail with EPIPE: that is fine.
     child.stdin.on('error', () => undefined);
     child.on('error', (error: NodeJS.ErrnoException) => {
@@ -203,13 +218,18 @@ export function runScript(options: ScriptRunOptions): Promise<ScriptRunResult> {
       if (child.stdout.readableEnded && child.stderr.readableEnded) complete();
       else {
         child.once('close', complete);
-        graceTimer = setTimeout(() => {
+        finishAfterExit = () => {
           // A background process still holds our pipes: the run is over, end it and move on.
           signalProcessTree(child, 'SIGKILL', platform);
           child.stdout.destroy();
           child.stderr.destroy();
           complete();
-        }, PIPE_CLOSE_GRACE_MS);
+        };
+        armGrace = () => {
+          clearTimeout(graceTimer);
+          graceTimer = setTimeout(() => finishAfterExit?.(), PIPE_CLOSE_GRACE_MS);
+        };
+        armGrace();
       }
     });
     if (child.pid !== undefined) {

@@ -95,7 +95,12 @@ describe('ComponentStore', () => {
     ],
     ['a backslash path', { files: [{ path: 'a\\b', content: 'x' }] }, 'INVALID_INPUT', /use "\/"/],
     ['a reserved Windows name', { files: [{ path: 'con.txt', content: 'x' }] }, 'INVALID_INPUT', /reserved/],
-    ['a control character', { files: [{ path: 'a\u0007b', content: 'x' }] }, 'INVALID_INPUT', /control characters/],
+    [
+      'a control character',
+      { files: [{ path: 'a\u0007b', content: 'x' }] },
+      'INVALID_INPUT',
+      /control characters/,
+    ],
     [
       'index.md as an auxiliary file',
       { files: [{ path: 'index.md', content: 'x' }] },

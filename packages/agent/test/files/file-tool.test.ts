@@ -264,6 +264,17 @@ setTimeout(() => {}, 60000);
     expect(plainError.message).toMatch(/not executable/);
   });
 
+  it('a background child that keeps printing after the script exits is ended at the timeout; the result stands', async () => {
+    const tool = await makeTool('ticker', toolEntry('ticker', { command: './ticker.sh', timeoutMs: 800 }), {
+      'ticker.sh': '#!/bin/sh\n(sleep 0.1; while true; do echo tick; sleep 0.05; done) &\necho started\n',
+    });
+    const started = Date.now();
+    const output = await run(tool);
+    expect(output.isError).toBeUndefined();
+    expect(output.content.startsWith('started\n')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('returns once the script exits even if a background child keeps its stdout open', async () => {
     const tool = await makeTool(
       'daemon',
