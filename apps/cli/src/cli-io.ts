@@ -12,7 +12,12 @@ export interface CliIo {
   cwd: string;
 }
 
-/** The real process: stdout, stderr, `process.env`, `process.cwd()`. */
+/**
+ * The real process: stdout, stderr, `process.env`, `process.cwd()`.
+ *
+ * @example
+ * await main(['doctor'], processIo());
+ */
 export function processIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
@@ -22,7 +27,12 @@ export function processIo(): CliIo {
   };
 }
 
-/** A command-line mistake: printed with the usage hint, exit code 2. */
+/**
+ * A command-line mistake: printed with the usage hint, exit code 2.
+ *
+ * @example
+ * throw new UsageError('components needs an action');
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }

@@ -12,7 +12,13 @@ import type { CliArguments } from './cli-arguments.ts';
 import { table, type CliIo } from './cli-io.ts';
 import { EXIT_CODES, type ExitCode } from './exit-codes.ts';
 
-/** What `youyou doctor --json` prints. */
+/**
+ * What `youyou doctor --json` prints.
+ *
+ * @example
+ * const report = JSON.parse(stdout) as DoctorReport;
+ * if (report.status !== 'ok') report.skipped.forEach((item) => console.log(item.path, item.reason));
+ */
 export interface DoctorReport {
   status: 'ok' | 'problems' | 'broken';
   home: string;

@@ -16,4 +16,5 @@ export const EXIT_CODES = Object.freeze({
   problems: 3,
 });
 
+/** One of `EXIT_CODES`. @example const code: ExitCode = await main(['doctor']); */
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

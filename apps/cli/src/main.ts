@@ -5,6 +5,7 @@ import { runComponents } from './components-command.ts';
 import { runDoctor } from './doctor-command.ts';
 import { EXIT_CODES, type ExitCode } from './exit-codes.ts';
 
+/** The usage text `youyou --help` prints. @example io.stdout(HELP) */
 export const HELP = `youyou: the YouYou command
 
 Usage:

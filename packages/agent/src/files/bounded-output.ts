@@ -1,4 +1,9 @@
-/** The script protocol's stdout cap (spec §5.6) and the dispatcher's output cap (spec §4.4). */
+/**
+ * The script protocol's stdout cap (spec §5.6) and the dispatcher's output cap (spec §4.4).
+ *
+ * @example
+ * new BoundedOutput(MAX_SCRIPT_OUTPUT_BYTES);
+ */
 export const MAX_SCRIPT_OUTPUT_BYTES = 1024 * 1024;
 
 /** What a capped stream held once it ended. */

@@ -1,6 +1,12 @@
 import { posix, win32 } from 'node:path';
 
-/** What `resolveScriptCommand` needs; the file-system check is passed in so the function is pure. */
+/**
+ * What `resolveScriptCommand` needs; the file-system check is passed in so the function is pure.
+ *
+ * @example
+ * const input: CommandResolutionInput = { command: './run.sh', args: [], componentDirectory: dir,
+ *   platform: process.platform, exists: existsSync };
+ */
 export interface CommandResolutionInput {
   command: string;
   args: readonly string[];
@@ -13,7 +19,13 @@ export interface CommandResolutionInput {
   exists: (path: string) => boolean;
 }
 
-/** The executable and argument vector to hand to `spawn` without a shell. */
+/**
+ * The executable and argument vector to hand to `spawn` without a shell.
+ *
+ * @example
+ * const { file, args, windowsVerbatimArguments } = resolveScriptCommand(input);
+ * spawn(file, args, { windowsVerbatimArguments });
+ */
 export interface ResolvedCommand {
   file: string;
   args: string[];

@@ -23,7 +23,12 @@ import { parseFrontMatter } from './front-matter.ts';
 import { writePluginToggle } from './plugin-state.ts';
 import { projectLayerDirectory, resolveYouyouHome } from './youyou-home.ts';
 
-/** An auxiliary file to write into a component folder. */
+/**
+ * An auxiliary file to write into a component folder.
+ *
+ * @example
+ * const file: ComponentFile = { path: 'scripts/run.sh', content: '#!/bin/sh\necho hi\n' };
+ */
 export interface ComponentFile {
   /** Relative, forward slashes: `run.sh`, `lib/helpers.py`. */
   path: string;
@@ -32,7 +37,13 @@ export interface ComponentFile {
   executable?: boolean;
 }
 
-/** A new component: entry front matter and body (or the whole entry text), plus files. */
+/**
+ * A new component: entry front matter and body (or the whole entry text), plus files.
+ *
+ * @example
+ * const draft: ComponentDraft = { kind: 'skill', name: 'commit', layer: 'global',
+ *   frontMatter: { description: 'Write a commit message.' }, body: 'Read the diff…' };
+ */
 export interface ComponentDraft {
   kind: ComponentKind;
   name: string;
@@ -47,7 +58,12 @@ export interface ComponentDraft {
   files?: readonly ComponentFile[];
 }
 
-/** Changes to an existing component; anything absent stays as it is. */
+/**
+ * Changes to an existing component; anything absent stays as it is.
+ *
+ * @example
+ * const changes: ComponentChanges = { body: 'New description.', removeFiles: ['old.sh'] };
+ */
 export interface ComponentChanges {
   frontMatter?: Readonly<Record<string, unknown>>;
   body?: string;
@@ -56,7 +72,13 @@ export interface ComponentChanges {
   removeFiles?: readonly string[];
 }
 
-/** A component folder as stored. */
+/**
+ * A component folder as stored.
+ *
+ * @example
+ * const document: ComponentDocument = await store.read('tool', 'grep', 'global');
+ * document.files; // ['run.sh']
+ */
 export interface ComponentDocument {
   kind: ComponentKind;
   name: string;
@@ -73,6 +95,12 @@ export interface ComponentDocument {
   warnings: FieldIssue[];
 }
 
+/**
+ * Where a `ComponentStore` works.
+ *
+ * @example
+ * const options: ComponentStoreOptions = { cwd: process.cwd(), home: '/tmp/test-home' };
+ */
 export interface ComponentStoreOptions {
   cwd: string;
   /** Defaults to `YOUYOU_HOME` or `~/.youyou`. */

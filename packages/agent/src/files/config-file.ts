@@ -10,6 +10,9 @@ type Kind = 'text' | 'timeout' | 'count' | 'countOrZero' | 'fraction' | 'number'
 /**
  * config.yaml keys (spec §5.7, snake_case) and the `AgentConfig` field each sets. The first ten are
  * the spec's; the rest are the other `AgentConfig` settings, so one file holds every user setting.
+ *
+ * @example
+ * CONFIG_FILE_KEYS['tool_timeout_ms']?.field; // 'toolTimeoutMs'
  */
 export const CONFIG_FILE_KEYS: Readonly<Record<string, { field: keyof AgentConfig; kind: Kind }>> =
   Object.freeze({
@@ -33,7 +36,12 @@ export const CONFIG_FILE_KEYS: Readonly<Record<string, { field: keyof AgentConfi
 
 const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'];
 
-/** A parsed config.yaml: the settings it sets, and warnings such as unknown keys. */
+/**
+ * A parsed config.yaml: the settings it sets, and warnings such as unknown keys.
+ *
+ * @example
+ * const result: ConfigFileResult = parseConfigFile('memory_max_items: 5\n', 'config.yaml');
+ */
 export interface ConfigFileResult {
   config: Partial<AgentConfig>;
   diagnostics: FileLoadDiagnostic[];

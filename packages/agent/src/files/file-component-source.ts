@@ -16,11 +16,25 @@ import type { LayerScan } from './layer-scan.ts';
 import { pluginTogglesFor, readPluginState } from './plugin-state.ts';
 import { projectLayerDirectory } from './youyou-home.ts';
 
+/**
+ * File names the loader reads at the top of a layer.
+ *
+ * @example
+ * join(resolveYouyouHome(), CONFIG_FILE); // "/home/me/.youyou/config.yaml"
+ */
 export const CONFIG_FILE = 'config.yaml';
+/** @example join(projectLayerDirectory(cwd), AGENT_FILE) // "{cwd}/.youyou/AGENT.md" */
 export const AGENT_FILE = 'AGENT.md';
+/** @example join(resolveYouyouHome(), SOUL_FILE) // "/home/me/.youyou/SOUL.md" (global only) */
 export const SOUL_FILE = 'SOUL.md';
 
-/** Everything the file channel read for one working directory, before binding to runners. */
+/**
+ * Everything the file channel read for one working directory, before binding to runners.
+ *
+ * @example
+ * const scan: FileScan = await scanFileComponents({ cwd, home });
+ * scan.global.tools.map((tool) => tool.definition.name);
+ */
 export interface FileScan {
   home: string;
   cwd: string;
@@ -40,6 +54,12 @@ export interface FileScan {
   diagnostics: FileLoadDiagnostic[];
 }
 
+/**
+ * Options of `FileComponentSource`.
+ *
+ * @example
+ * new FileComponentSource({ logger: pino() });
+ */
 export interface FileComponentSourceOptions {
   logger?: FileChannelLogger;
 }

@@ -3,6 +3,9 @@ import type { ComponentKind, ComponentLayer, LoadDiagnostic } from '../builder/c
 /**
  * Why the file channel reported something. `error` means the folder (or file) was skipped;
  * `warning` means it loaded and something in it was ignored (an unknown field, a misspelt hook).
+ *
+ * @example
+ * agent.diagnostics.filter((diagnostic) => (diagnostic as FileLoadDiagnostic).severity === 'error');
  */
 export type FileDiagnosticSeverity = 'error' | 'warning';
 
@@ -26,7 +29,7 @@ export interface FileLoadDiagnostic extends LoadDiagnostic {
   line?: number;
 }
 
-/** The layers the file channel reads. */
+/** The layers the file channel reads. @example const layer: FileLayer = 'project'; */
 export type FileLayer = Exclude<ComponentLayer, 'programmatic'>;
 
 /** Builds a diagnostic without `undefined`-valued optional fields (`exactOptionalPropertyTypes`). */

@@ -11,6 +11,12 @@ import { runScript } from './script-runner.ts';
 /** Stderr carried in a hook warning. */
 const STDERR_IN_WARNING_BYTES = 4096;
 
+/**
+ * What `createFilePlugin` binds.
+ *
+ * @example
+ * const options: FilePluginOptions = { definition, componentDirectory: dir, cwd: process.cwd(), home };
+ */
 export interface FilePluginOptions {
   definition: FilePluginDefinition;
   componentDirectory: string;

@@ -9,6 +9,12 @@ import type { FileToolDefinition } from './tool-entry.ts';
 /** Stderr shown in an error result when a failing tool printed nothing on stdout. */
 const STDERR_IN_ERROR_BYTES = 2048;
 
+/**
+ * What `createFileTool` binds.
+ *
+ * @example
+ * const options: FileToolOptions = { definition, componentDirectory: '/home/me/.youyou/tools/grep' };
+ */
 export interface FileToolOptions {
   definition: FileToolDefinition;
   /** The folder holding `index.md`: relative paths and `YOUYOU_COMPONENT_DIR`. */

@@ -1,12 +1,23 @@
 import type { FrontMatterDocument, FrontMatterPath } from './front-matter.ts';
 
-/** One problem with a front matter field; `line` is the file line when known. */
+/**
+ * One problem with a front matter field; `line` is the file line when known.
+ *
+ * @example
+ * const issue: FieldIssue = { message: 'field `version` is missing (it must be 1)', line: 2 };
+ */
 export interface FieldIssue {
   message: string;
   line?: number;
 }
 
-/** What reading an entry file gives: the definition, or the errors that skip the folder. */
+/**
+ * What reading an entry file gives: the definition, or the errors that skip the folder.
+ *
+ * @example
+ * const result: EntryReadResult<SkillDefinition> = readSkillEntry(document, 'commit');
+ * if (!result.ok) result.errors.forEach((error) => console.log(error.message));
+ */
 export type EntryReadResult<T> =
   | { ok: true; value: T; warnings: readonly FieldIssue[] }
   | { ok: false; errors: readonly FieldIssue[]; warnings: readonly FieldIssue[] };

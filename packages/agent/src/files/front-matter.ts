@@ -4,7 +4,13 @@ import type { Document, Node } from 'yaml';
 /** A path into the front matter: keys and list indices, e.g. `['parameters', 1, 'type']`. */
 export type FrontMatterPath = readonly (string | number)[];
 
-/** A parsed `index.md` / `SKILL.md`: the front matter mapping and the Markdown body. */
+/**
+ * A parsed `index.md` / `SKILL.md`: the front matter mapping and the Markdown body.
+ *
+ * @example
+ * const result = parseFrontMatter(text);
+ * if (result.ok) result.value.lineOf(['execution', 'command']); // 7
+ */
 export interface FrontMatterDocument {
   data: Readonly<Record<string, unknown>>;
   body: string;
@@ -12,12 +18,18 @@ export interface FrontMatterDocument {
   lineOf(path: FrontMatterPath): number | undefined;
 }
 
-/** Why a file could not be read as front matter + body, and where. */
+/**
+ * Why a file could not be read as front matter + body, and where.
+ *
+ * @example
+ * const failure: FrontMatterFailure = { reason: 'the front matter is not closed', line: 1 };
+ */
 export interface FrontMatterFailure {
   reason: string;
   line?: number;
 }
 
+/** The outcome of `parseFrontMatter`. @example if (!result.ok) console.log(result.failure.reason) */
 export type FrontMatterResult =
   { ok: true; value: FrontMatterDocument } | { ok: false; failure: FrontMatterFailure };
 

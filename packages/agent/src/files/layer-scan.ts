@@ -24,14 +24,24 @@ import { readAgentSkillEntry, readSkillEntry } from './skill-entry.ts';
 import { readToolEntry } from './tool-entry.ts';
 import type { FileToolDefinition } from './tool-entry.ts';
 
-/** A component folder that loaded: its definition, folder and entry file. */
+/**
+ * A component folder that loaded: its definition, folder and entry file.
+ *
+ * @example
+ * const [first]: ScannedComponent<FileToolDefinition>[] = (await scanLayer(home, 'global')).tools;
+ */
 export interface ScannedComponent<T> {
   definition: T;
   directory: string;
   entryPath: string;
 }
 
-/** Everything one layer folder (`~/.youyou` or `{cwd}/.youyou`) holds. */
+/**
+ * Everything one layer folder (`~/.youyou` or `{cwd}/.youyou`) holds.
+ *
+ * @example
+ * const scan: LayerScan = await scanLayer(projectLayerDirectory(cwd), 'project');
+ */
 export interface LayerScan {
   tools: ScannedComponent<FileToolDefinition>[];
   skills: ScannedComponent<SkillDefinition>[];

@@ -5,7 +5,12 @@ import { writeFileAtomic } from './atomic-write.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLoadDiagnostic } from './file-diagnostic.ts';
 
-/** Where runtime plugin toggles are kept: `{home}/plugin-state.json`. */
+/**
+ * Where runtime plugin toggles are kept: `{home}/plugin-state.json`.
+ *
+ * @example
+ * join(resolveYouyouHome(), PLUGIN_STATE_FILE);
+ */
 export const PLUGIN_STATE_FILE = 'plugin-state.json';
 
 /**
@@ -23,7 +28,12 @@ export interface PluginState {
   projects: Record<string, Record<string, boolean>>;
 }
 
-/** Which toggle to change: every project's, or one working directory's. */
+/**
+ * Which toggle to change: every project's, or one working directory's.
+ *
+ * @example
+ * const scope: PluginToggleScope = { scope: 'project', cwd: process.cwd() };
+ */
 export type PluginToggleScope = { scope: 'global' } | { scope: 'project'; cwd: string };
 
 export function emptyPluginState(): PluginState {
@@ -70,7 +80,12 @@ export async function readPluginState(
   return { state, diagnostics: [] };
 }
 
-/** The toggles in effect for `cwd`: project toggles over global ones. */
+/**
+ * The toggles in effect for `cwd`: project toggles over global ones.
+ *
+ * @example
+ * pluginTogglesFor({ version: 1, global: { a: false }, projects: { '/w': { a: true } } }, '/w'); // { a: true }
+ */
 export function pluginTogglesFor(state: PluginState, cwd: string): Record<string, boolean> {
   return { ...state.global, ...(state.projects[resolve(cwd)] ?? {}) };
 }

@@ -46,6 +46,12 @@ export interface ScriptRunOptions {
   platform?: NodeJS.Platform;
 }
 
+/**
+ * How a script run ended.
+ *
+ * @example
+ * if (result.outcome === 'timed_out') console.log('killed after', result.durationMs, 'ms');
+ */
 export type ScriptOutcome =
   /** The script ran and exited on its own; see `exitCode` / `exitSignal`. */
   | 'exited'
@@ -54,6 +60,12 @@ export type ScriptOutcome =
   /** It never started: missing file, not executable, bad working directory. */
   | 'failed_to_start';
 
+/**
+ * Everything a script run produced.
+ *
+ * @example
+ * const { outcome, exitCode, stdout, stderr } = await runScript(options);
+ */
 export interface ScriptRunResult {
   outcome: ScriptOutcome;
   exitCode: number | null;

@@ -14,7 +14,12 @@ export function resolveYouyouHome(environment: NodeJS.ProcessEnv = process.env):
   return join(homedir(), '.youyou');
 }
 
-/** The project layer folder of a working directory: `{cwd}/.youyou`. */
+/**
+ * The project layer folder of a working directory: `{cwd}/.youyou`.
+ *
+ * @example
+ * projectLayerDirectory('/work/app'); // "/work/app/.youyou"
+ */
 export function projectLayerDirectory(cwd: string): string {
   return join(resolve(cwd), '.youyou');
 }

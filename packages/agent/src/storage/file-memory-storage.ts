@@ -5,6 +5,12 @@ import { resolveYouyouHome, writeFileAtomic } from '../files/index.ts';
 import type { Memory, MemoryInput, MemoryStorage } from '../memory/memory-storage.ts';
 import { rankMemories } from './in-memory-memory-storage.ts';
 
+/**
+ * Where `FileMemoryStorage` keeps `memories.json`.
+ *
+ * @example
+ * new FileMemoryStorage({ directory: '/var/lib/youyou/memories' });
+ */
 export interface FileMemoryStorageOptions {
   /** Where `memories.json` goes; default `{home}/memories`. */
   directory?: string;

@@ -15,6 +15,12 @@ import {
 import { summarizeRecords } from './session-summary.ts';
 import type { SummaryAccumulator } from './session-summary.ts';
 
+/**
+ * Where and how `JsonlSessionStorage` writes.
+ *
+ * @example
+ * new JsonlSessionStorage({ home: '/tmp/test-home', fsync: true });
+ */
 export interface JsonlSessionStorageOptions {
   /** Where session files go; default `{home}/sessions`. */
   directory?: string;
