@@ -1,4 +1,4 @@
-import { lstat, readFile, readdir, stat, symlink, mkdir } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors/agent-error.ts';
@@ -253,6 +253,20 @@ describe('ComponentStore', () => {
       projects: {},
     });
     expect((await lstat(join(world.home, 'plugin-state.json'))).isFile()).toBe(true);
+  });
+
+  it('refuses to change toggles while plugin-state.json is malformed, and leaves the file alone', async () => {
+    await writeComponent(world.home, 'plugin', 'audit', pluginEntry('audit', {}));
+    await writeFile(join(world.home, 'plugin-state.json'), '{ broken');
+    const error = await failure(store.setPluginEnabled('audit', false));
+    expect(error.code).toBe('CONFIG_PARSE_ERROR');
+    expect(await readFile(join(world.home, 'plugin-state.json'), 'utf8')).toBe('{ broken');
+  });
+
+  it('SKILL.md is only for skills', async () => {
+    const error = await failure(store.create({ ...helloTool, entryFile: 'SKILL.md' }));
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toMatch(/only for skills/);
   });
 
   it('refuses to toggle a plugin no file layer has (programmatic plugins are always on)', async () => {

@@ -137,6 +137,28 @@ describe('FileComponentSource', () => {
     });
   });
 
+  it('reports odd shapes on disk: an oversized entry, an entry that is a folder, a kind folder that is a file, an unreadable AGENT.md', async () => {
+    await writeComponent(
+      world.home,
+      'tool',
+      'huge',
+      `${toolEntry('huge', { command: 'true' })}${'x'.repeat(1024 * 1024)}`,
+    );
+    await mkdir(join(world.home, 'skills', 'odd', 'index.md'), { recursive: true });
+    await writeFile(join(world.home, 'plugins'), 'not a folder');
+    await mkdir(join(world.home, 'AGENT.md'));
+    const scan = await scanFileComponents({ cwd: world.cwd, home: world.home });
+    const reasons = Object.fromEntries(
+      scan.diagnostics.map((diagnostic) => [diagnostic.path.replace(world.home, '~'), diagnostic.reason]),
+    );
+    expect(reasons).toEqual({
+      '~/tools/huge/index.md': expect.stringMatching(/more than the 1048576 allowed; skipped/),
+      '~/skills/odd/index.md': 'index.md is not a file; skipped',
+      '~/plugins': 'plugins must be a folder',
+      '~/AGENT.md': expect.stringMatching(/could not be read/),
+    });
+  });
+
   it('a skill folder with index.md and SKILL.md loads index.md and warns that SKILL.md was ignored', async () => {
     const directory = await writeComponent(world.home, 'skill', 'both', skillEntry('both', 'From index.'), {
       'SKILL.md': '---\nname: both\ndescription: From SKILL.md.\n---\nOther prompt.',

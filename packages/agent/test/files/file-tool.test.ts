@@ -275,6 +275,17 @@ setTimeout(() => {}, 60000);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('a working_directory that does not exist throws TOOL_EXECUTION_ERROR naming it', async () => {
+    const entry = toolEntry('lost', { command: './lost.sh' }).replace(
+      '  command:',
+      '  working_directory: nowhere\n  command:',
+    );
+    const tool = await makeTool('lost', entry, { 'lost.sh': '#!/bin/sh\necho hi\n' });
+    const error = await rejection(run(tool));
+    expect(error.code).toBe('TOOL_EXECUTION_ERROR');
+    expect(error.message).toMatch(/working directory .*nowhere does not exist/);
+  });
+
   it('returns once the script exits even if a background child keeps its stdout open', async () => {
     const tool = await makeTool(
       'daemon',
