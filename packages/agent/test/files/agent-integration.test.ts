@@ -253,6 +253,45 @@ describe('the file channel inside an agent', () => {
     });
   });
 
+  it('enablement: a project index.md beats a global one; a plugin disabled in index.md does not run', async () => {
+    const counter = (name: string) => ({
+      [`${name}.sh`]: `#!/bin/sh\necho x >> "$YOUYOU_HOME/${name}.count"\n`,
+    });
+    await writeComponent(
+      world.home,
+      'plugin',
+      'flip',
+      pluginEntry('flip', { TurnStart: './flip.sh' }, 'enabled: false\n'),
+      counter('flip'),
+    );
+    await writeComponent(
+      world.projectLayer,
+      'plugin',
+      'flip',
+      pluginEntry('flip', { TurnStart: './flip.sh' }, 'enabled: true\n'),
+      counter('flip'),
+    );
+    await writeComponent(
+      world.home,
+      'plugin',
+      'off',
+      pluginEntry('off', { TurnStart: './off.sh' }, 'enabled: false\n'),
+      counter('off'),
+    );
+    const agent = await buildAgent(new ScriptedProvider().enqueue(textReply('hi')));
+    const session = await agent.newSession();
+    await collect(session.send('hello'));
+    await session.close();
+    expect(await readFile(join(world.home, 'flip.count'), 'utf8')).toBe('x\n');
+    await expect(readFile(join(world.home, 'off.count'), 'utf8')).rejects.toThrow();
+    expect(agent.components().filter((component) => component.kind === 'plugin')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'flip', layer: 'project', enabled: true }),
+        expect.objectContaining({ name: 'off', layer: 'global', enabled: false }),
+      ]),
+    );
+  });
+
   it('skipped folders reach agent.diagnostics; a broken config.yaml fails the build with CONFIG_PARSE_ERROR', async () => {
     await writeComponent(world.home, 'tool', 'broken', '---\nversion: 7\nname: broken\n---\n');
     const agent = await buildAgent(new ScriptedProvider());
