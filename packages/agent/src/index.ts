@@ -3,7 +3,15 @@ export { AGENT_ERROR_CODES, AgentError, isAgentError } from './errors/index.ts';
 export type { AgentErrorCode, AgentErrorJSON, AgentErrorOptions, AgentErrorSource } from './errors/index.ts';
 
 export { detectImageFormat, MAX_FILE_BYTES, MAX_IMAGE_BYTES, resolveAllowedPath } from './content/index.ts';
-export type { ContentBlock, FileBlock, ImageBlock, ImageMediaType, TextBlock, UserInput, UserInputBlock } from './content/index.ts';
+export type {
+  ContentBlock,
+  FileBlock,
+  ImageBlock,
+  ImageMediaType,
+  TextBlock,
+  UserInput,
+  UserInputBlock,
+} from './content/index.ts';
 
 export type {
   AssistantMessage,
@@ -31,7 +39,15 @@ export { parseSkillInvocation } from './skills/index.ts';
 export type { SkillDefinition, SkillInvocation } from './skills/index.ts';
 
 export { abort, Continue, continueWith, HOOK_NAMES } from './hooks/index.ts';
-export type { HookData, HookHandler, HookMutableFields, HookName, HookPayload, HookPayloads, HookResult } from './hooks/index.ts';
+export type {
+  HookData,
+  HookHandler,
+  HookMutableFields,
+  HookName,
+  HookPayload,
+  HookPayloads,
+  HookResult,
+} from './hooks/index.ts';
 export type { HookTap, Plugin, PluginConfig } from './plugins/index.ts';
 
 export { DEFAULT_COMPACT_PROMPT } from './context/index.ts';
@@ -41,7 +57,12 @@ export type { PromptLayer, PromptSection, SystemPrompt } from './prompt/index.ts
 export { GLOBAL_NAMESPACE } from './memory/index.ts';
 export type { Memory, MemoryInput, MemoryStorage } from './memory/index.ts';
 
-export { InMemoryMemoryStorage, InMemorySessionStorage, rankMemories, summarizeRecords } from './storage/index.ts';
+export {
+  InMemoryMemoryStorage,
+  InMemorySessionStorage,
+  rankMemories,
+  summarizeRecords,
+} from './storage/index.ts';
 export type { SummaryAccumulator } from './storage/index.ts';
 
 export { Agent, FAILED_NOTE, INTERRUPTED_NOTE, rebuildContext, Session, Turn } from './session/index.ts';

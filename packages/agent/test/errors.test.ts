@@ -31,6 +31,7 @@ const EXPECTED_SOURCE: Record<AgentErrorCode, AgentErrorSource> = {
   PATH_NOT_ALLOWED: 'agent',
   INVALID_INPUT: 'agent',
   HOOK_ABORTED: 'plugin',
+  PLUGIN_NOT_FOUND: 'plugin',
 };
 
 describe('AgentError (spec §10)', () => {

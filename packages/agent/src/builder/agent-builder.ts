@@ -144,7 +144,14 @@ export class AgentBuilder {
     };
     const loaded = await loadSources(assembly);
     for (const diagnostic of loaded?.diagnostics ?? []) {
-      this.#logger.warn({ path: diagnostic.path, reason: diagnostic.reason }, 'component folder skipped');
+      this.#logger.warn(
+        {
+          path: diagnostic.path,
+          reason: diagnostic.reason,
+          ...(diagnostic.line === undefined ? {} : { line: diagnostic.line }),
+        },
+        diagnostic.severity === 'warning' ? 'component loaded with a warning' : 'component folder skipped',
+      );
     }
     const config = effectiveConfig(this.#config, loaded);
     // A typo here would otherwise surface only as a logged failure at the first session close.

@@ -32,11 +32,11 @@ export interface AssemblyInput {
 
 /** Loads every source and merges what they hold; several sources merge layer by layer, in order. */
 export async function loadSources(
-  input: Pick<AssemblyInput, 'sources' | 'cwd' | 'home'>,
+  input: Pick<AssemblyInput, 'sources' | 'cwd' | 'home' | 'logger'>,
 ): Promise<LoadedComponents | undefined> {
   if (input.sources.length === 0) return undefined;
   const loaded = await Promise.all(
-    input.sources.map((source) => source.load({ cwd: input.cwd, home: input.home })),
+    input.sources.map((source) => source.load({ cwd: input.cwd, home: input.home, logger: input.logger })),
   );
   return loaded.reduce((merged, next) => ({
     global: mergeLayer(merged.global, next.global),

@@ -1,4 +1,5 @@
 import type { AgentConfig } from '../config/agent-config.ts';
+import type { Logger } from '../logging/index.ts';
 import type { Plugin, PluginConfig } from '../plugins/plugin.ts';
 import type { SkillDefinition } from '../skills/skill-definition.ts';
 import type { ToolHandler } from '../tools/tool-handler.ts';
@@ -14,6 +15,10 @@ export interface LoadDiagnostic {
   reason: string;
   kind?: ComponentKind;
   layer?: Exclude<ComponentLayer, 'programmatic'>;
+  /** `error`: the folder was skipped (the default); `warning`: it loaded with something ignored. */
+  severity?: 'error' | 'warning';
+  /** 1-based line in `path`, when the problem has one. */
+  line?: number;
 }
 
 /** A plugin from a file layer, with its `index.md` config and `enabled` flag. */
@@ -54,5 +59,6 @@ export interface LoadedComponents {
 
 /** A registration channel that loads components for a working directory and home. */
 export interface ComponentSource {
-  load(options: { cwd: string; home: string }): Promise<LoadedComponents>;
+  /** `logger` is the builder's, for warnings the source meets while its components run. */
+  load(options: { cwd: string; home: string; logger?: Logger }): Promise<LoadedComponents>;
 }

@@ -23,9 +23,11 @@ export const AGENT_ERROR_CODES = [
   'REQUEST_CANCELLED',
   'FILE_TOO_LARGE',
   'PATH_NOT_ALLOWED',
-  // Beyond spec §10: a bad argument from the caller, and a turn stopped by a plugin's Abort.
+  // Beyond spec §10: a bad argument from the caller, a turn stopped by a plugin's Abort, and a
+  // missing plugin (tools and skills have their own not-found codes).
   'INVALID_INPUT',
   'HOOK_ABORTED',
+  'PLUGIN_NOT_FOUND',
 ] as const;
 
 export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[number];
@@ -43,6 +45,7 @@ const SOURCE_BY_CODE: Partial<Record<AgentErrorCode, AgentErrorSource>> = {
   TOOL_NOT_FOUND: 'tool',
   PLUGIN_INIT_FAILED: 'plugin',
   HOOK_ABORTED: 'plugin',
+  PLUGIN_NOT_FOUND: 'plugin',
   STORAGE_ERROR: 'storage',
   STORAGE_DUPLICATE: 'storage',
   SESSION_NOT_FOUND: 'storage',

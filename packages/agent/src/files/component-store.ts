@@ -376,7 +376,7 @@ async function listFiles(directory: string): Promise<string[]> {
 }
 
 function notFound(kind: ComponentKind, name: string, layer: FileLayer): AgentError {
-  const code = kind === 'tool' ? 'TOOL_NOT_FOUND' : kind === 'skill' ? 'SKILL_NOT_FOUND' : 'INVALID_INPUT';
+  const code = kind === 'tool' ? 'TOOL_NOT_FOUND' : kind === 'skill' ? 'SKILL_NOT_FOUND' : 'PLUGIN_NOT_FOUND';
   return new AgentError(code, `No ${kind} named ${name} in the ${layer} layer`, {
     details: { kind, name, layer, notFound: true },
   });

@@ -77,14 +77,16 @@ export interface FileComponentSourceOptions {
  *   .build();
  */
 export class FileComponentSource implements ComponentSource {
-  private readonly logger: FileChannelLogger;
+  private readonly ownLogger: FileChannelLogger | undefined;
 
   constructor(options: FileComponentSourceOptions = {}) {
-    this.logger = options.logger ?? SILENT_LOGGER;
+    this.ownLogger = options.logger;
   }
 
-  async load(options: { cwd: string; home: string }): Promise<LoadedComponents> {
-    const scan = await scanFileComponents(options);
+  /** Uses its own logger if it was given one, else the builder's, else none. */
+  async load(options: { cwd: string; home: string; logger?: FileChannelLogger }): Promise<LoadedComponents> {
+    const logger = this.ownLogger ?? options.logger ?? SILENT_LOGGER;
+    const scan = await scanFileComponents({ cwd: options.cwd, home: options.home });
     if (scan.configError !== undefined) throw scan.configError;
     const defaultTimeoutMs = scan.config.toolTimeoutMs;
     const bind = (layer: LayerScan): LayerComponents => ({
@@ -93,7 +95,7 @@ export class FileComponentSource implements ComponentSource {
           definition,
           componentDirectory: directory,
           defaultTimeoutMs,
-          logger: this.logger,
+          logger,
         }),
         path: directory,
       })),
@@ -105,7 +107,7 @@ export class FileComponentSource implements ComponentSource {
           cwd: scan.cwd,
           home: scan.home,
           defaultTimeoutMs,
-          logger: this.logger,
+          logger,
         });
         return definition.config === undefined
           ? { plugin, enabled: definition.enabled, path: directory }

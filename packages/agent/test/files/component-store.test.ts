@@ -220,9 +220,9 @@ describe('ComponentStore', () => {
     expect(await readdir(join(world.projectLayer, 'tools'))).toEqual([]);
     const error = await failure(store.delete('tool', 'hello', 'project'));
     expect(error.code).toBe('TOOL_NOT_FOUND');
-    expect((await failure(store.delete('plugin', 'nope', 'global'))).details).toMatchObject({
-      notFound: true,
-    });
+    const missingPlugin = await failure(store.delete('plugin', 'nope', 'global'));
+    expect(missingPlugin.code).toBe('PLUGIN_NOT_FOUND');
+    expect(missingPlugin.details).toMatchObject({ notFound: true });
   });
 
   it('a session built before a change keeps what it loaded; the next load sees the change', async () => {
