@@ -361,14 +361,21 @@ describe('registration layers (spec §3.1)', () => {
     expect(agent.components().map((component) => component.name)).toEqual(['new']);
   });
 
-  it('load diagnostics are reported by the agent, not only logged', async () => {
+  it('load diagnostics are reported by the agent, not only logged, and logged by severity', async () => {
     const files = source({
-      diagnostics: [{ path: '/h/tools/broken', reason: 'version must be 1', kind: 'tool', layer: 'global' }],
+      diagnostics: [
+        { path: '/h/tools/broken', reason: 'version must be 1', kind: 'tool', layer: 'global' },
+        { path: '/h/tools/odd', reason: 'unknown field `colour`', severity: 'warning', line: 4 },
+      ],
     });
     const { agent, logs } = await testAgent({ sources: [files] });
     expect(agent.diagnostics).toEqual([
       expect.objectContaining({ path: '/h/tools/broken', reason: 'version must be 1' }),
+      expect.objectContaining({ path: '/h/tools/odd', severity: 'warning', line: 4 }),
     ]);
-    expect(logs.some((line) => line.level === 'warn' && line.message.includes('skipped'))).toBe(true);
+    expect(logs.map((line) => line.message)).toEqual([
+      'component folder skipped',
+      'component loaded with a warning',
+    ]);
   });
 });
