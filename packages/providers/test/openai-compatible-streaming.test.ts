@@ -35,8 +35,8 @@ async function setup(script: FakeReply[], options: Partial<Parameters<typeof ope
 }
 
 describe('OpenAI-compatible provider: streaming', () => {
-  it('streams text deltas in order and ends with done and the finish reason', async () => {
-    const { provider } = await setup([fakeTextReply('Hel', 'lo, ', 'world')]);
+  it('streams text deltas in order as they arrive and ends with done and the finish reason', async () => {
+    const { provider } = await setup([{ ...fakeTextReply('Hel', 'lo, ', 'world'), stepDelayMs: 30 }]);
     const events = await collect(provider);
     expect(events.filter((event) => event.type === 'text_delta').map((event) => event.text)).toEqual([
       'Hel',

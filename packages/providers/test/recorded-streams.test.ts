@@ -134,6 +134,33 @@ describe('recorded Chat Completions streams', () => {
   });
 });
 
+describe('deltas that arrive in one network read', () => {
+  it('are merged into one event per run of text or reasoning, in order', async () => {
+    const frames = [
+      { choices: [{ delta: { reasoning_content: 'Think ' } }] },
+      { choices: [{ delta: { reasoning_content: 'hard.' } }] },
+      { choices: [{ delta: { content: 'An' } }] },
+      { choices: [{ delta: { content: 'swer' } }] },
+      {
+        choices: [
+          { delta: { tool_calls: [{ index: 0, id: 'c', function: { name: 'now', arguments: '{}' } }] } },
+        ],
+      },
+      { choices: [{ delta: { content: ' more' } }], usage: null },
+      { choices: [{ delta: {}, finish_reason: 'tool_calls' }] },
+    ];
+    const oneRead = encoder.encode(
+      frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join('') + 'data: [DONE]\n\n',
+    );
+    expect(await decode(decodeOpenAIStream([oneRead]))).toEqual([
+      { type: 'reasoning_delta', text: 'Think hard.' },
+      { type: 'text_delta', text: 'Answer more' },
+      { type: 'tool_call', callId: 'c', toolName: 'now', arguments: '{}' },
+      { type: 'done', finishReason: 'tool_calls' },
+    ]);
+  });
+});
+
 describe('recorded Messages streams', () => {
   function anthropicEvents(...payloads: { type: string }[]): Uint8Array[] {
     return payloads.map((payload) =>

@@ -1,7 +1,8 @@
 import { AgentError } from '@youyou/agent';
 import type { ChatEvent, FinishReason, Usage } from '@youyou/agent';
-import { streamErrorEvent } from '../http/index.ts';
+import { pushDelta, streamErrorEvent } from '../http/index.ts';
 import type { StreamDecoder } from '../http/index.ts';
+import { StringSlotTemplate, findStringSlot } from '../json-template/index.ts';
 import type { SseEvent } from '../sse/index.ts';
 import type { AnthropicReplyMetadata, ThinkingBlock } from './thinking-metadata.ts';
 
@@ -13,6 +14,21 @@ type BlockState =
   | { type: 'other' };
 
 type Fields = Record<string, unknown>;
+
+/** A learned `content_block_delta` shape: its block index and delta type are part of the shape. */
+interface DeltaSlot {
+  template: StringSlotTemplate;
+  index: number;
+  deltaType: string;
+  key: string;
+}
+
+/** The string field each delta type carries. */
+const DELTA_KEYS: Readonly<Record<string, string>> = {
+  text_delta: 'text',
+  thinking_delta: 'thinking',
+  input_json_delta: 'partial_json',
+};
 
 const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -57,6 +73,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   #outputTokens = 0;
   #sawUsage = false;
   #stopReason: FinishReason | undefined;
+  readonly #slots: DeltaSlot[] = [];
 
   constructor(providerId: string, serverModel: string) {
     this.#providerId = providerId;
@@ -69,6 +86,19 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 
   decode(event: SseEvent, out: ChatEvent[]): void {
     if (this.#finished) return;
+    const slots = this.#slots;
+    for (let position = 0; position < slots.length; position += 1) {
+      const slot = slots[position] as DeltaSlot;
+      const value = slot.template.read(event.data);
+      if (value === undefined) continue;
+      if (position > 0) {
+        // The shape that matched is likely to match next: try it first.
+        slots.splice(position, 1);
+        slots.unshift(slot);
+      }
+      this.#applyDelta(slot.index, slot.deltaType, value, out);
+      return;
+    }
     let payload: Fields;
     try {
       payload = fields(JSON.parse(event.data));
@@ -82,9 +112,13 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     }
     const type = typeof payload['type'] === 'string' ? payload['type'] : event.event;
     switch (type) {
-      case 'content_block_delta':
-        this.#delta(count(payload['index']) ?? 0, fields(payload['delta']), out);
+      case 'content_block_delta': {
+        const index = count(payload['index']) ?? 0;
+        const delta = fields(payload['delta']);
+        this.#learnSlot(event.data, index, delta);
+        this.#delta(index, delta, out);
         break;
+      }
       case 'content_block_start':
         this.#start(count(payload['index']) ?? this.#blocks.length, fields(payload['content_block']), out);
         break;
@@ -128,12 +162,32 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     this.#fail(out, 'the response stream ended before the reply was complete.', undefined, true);
   }
 
+  /**
+   * Learns the shape of a text, thinking or tool-input delta, so the deltas after it, which share
+   * it but for the string, are read without parsing (see `StringSlotTemplate`).
+   */
+  #learnSlot(data: string, index: number, delta: Fields): void {
+    const deltaType = delta['type'];
+    if (typeof deltaType !== 'string') return;
+    const key = DELTA_KEYS[deltaType];
+    if (key === undefined || typeof delta[key] !== 'string') return;
+    const position = findStringSlot(data, key);
+    if (position === undefined) return;
+    let slot = this.#slots.find((candidate) => candidate.deltaType === deltaType);
+    if (slot === undefined) {
+      slot = { template: new StringSlotTemplate(), index, deltaType, key };
+      this.#slots.push(slot);
+    }
+    slot.template.learn(data, position);
+    slot.index = index;
+  }
+
   #start(index: number, block: Fields, out: ChatEvent[]): void {
     switch (block['type']) {
       case 'text': {
         this.#blocks[index] = { type: 'text' };
         const initial = text(block['text']);
-        if (initial.length > 0) out.push({ type: 'text_delta', text: initial });
+        pushDelta(out, 'text_delta', initial);
         break;
       }
       case 'tool_use':
@@ -148,7 +202,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
       case 'thinking': {
         const thinking = text(block['thinking']);
         this.#blocks[index] = { type: 'thinking', thinking, signature: text(block['signature']) };
-        if (thinking.length > 0) out.push({ type: 'reasoning_delta', text: thinking });
+        pushDelta(out, 'reasoning_delta', thinking);
         break;
       }
       case 'redacted_thinking':
@@ -161,24 +215,27 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   }
 
   #delta(index: number, delta: Fields, out: ChatEvent[]): void {
+    const type = delta['type'];
+    if (typeof type !== 'string') return;
+    const key = type === 'signature_delta' ? 'signature' : DELTA_KEYS[type];
+    if (key !== undefined) this.#applyDelta(index, type, text(delta[key]), out);
+  }
+
+  #applyDelta(index: number, type: string, value: string, out: ChatEvent[]): void {
     const block = this.#blocks[index];
-    switch (delta['type']) {
-      case 'text_delta': {
-        const value = text(delta['text']);
-        if (value.length > 0) out.push({ type: 'text_delta', text: value });
+    switch (type) {
+      case 'text_delta':
+        pushDelta(out, 'text_delta', value);
         break;
-      }
-      case 'thinking_delta': {
-        const value = text(delta['thinking']);
+      case 'thinking_delta':
         if (block?.type === 'thinking') block.thinking += value;
-        if (value.length > 0) out.push({ type: 'reasoning_delta', text: value });
+        pushDelta(out, 'reasoning_delta', value);
         break;
-      }
       case 'signature_delta':
-        if (block?.type === 'thinking') block.signature += text(delta['signature']);
+        if (block?.type === 'thinking') block.signature += value;
         break;
       case 'input_json_delta':
-        if (block?.type === 'tool_use') block.json += text(delta['partial_json']);
+        if (block?.type === 'tool_use') block.json += value;
         break;
       default:
         break;

@@ -1,3 +1,4 @@
+export { coalesceDeltas, pushDelta } from './coalesce-deltas.ts';
 export { isContextLengthError } from './context-length.ts';
 export { getJson } from './get-json.ts';
 export type { GetJsonOptions } from './get-json.ts';

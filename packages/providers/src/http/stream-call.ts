@@ -4,6 +4,7 @@ import type { ChatEvent } from '@youyou/agent';
 import { readSseBatches } from '../sse/index.ts';
 import { classifyHttpFailure } from './http-failure.ts';
 import type { FailureContext } from './http-failure.ts';
+import { coalesceDeltas } from './coalesce-deltas.ts';
 import { backoffDelay } from './retry-policy.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { StreamDecoder } from './stream-decoder.ts';
@@ -70,7 +71,8 @@ function withAttempts(error: AgentError, attempts: number): AgentError {
 }
 
 /**
- * POSTs a streaming request and yields the decoded chat events. Failures before the first event
+ * POSTs a streaming request and yields the decoded chat events (deltas from one network read
+ * merged, see `coalesceDeltas`). Failures before the first event
  * is yielded (connection refused, 429, 5xx, an error event opening the stream) are retried with
  * backoff that honours `Retry-After`; after that, failures become an `error` event and the text
  * already yielded stands. The signal aborts the request at once, even mid-backoff, and ends the
@@ -129,7 +131,7 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
               decoder.decode(event, out);
               if (decoder.finished) break;
             }
-            for (const chatEvent of out) {
+            for (const chatEvent of coalesceDeltas(out)) {
               if (!yielded && canRetry && chatEvent.type === 'error' && chatEvent.error.retryable) {
                 retryError = chatEvent.error;
                 break;
@@ -143,7 +145,7 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
           }
           if (retryError === undefined) {
             decoder.end(out);
-            for (const chatEvent of out) yield chatEvent;
+            for (const chatEvent of coalesceDeltas(out)) yield chatEvent;
             return;
           }
         } catch (error) {

@@ -1,8 +1,16 @@
 import { AgentError } from '@youyou/agent';
 import type { ChatEvent, FinishReason, Usage } from '@youyou/agent';
-import { readServerError, streamErrorEvent } from '../http/index.ts';
+import { pushDelta, readServerError, streamErrorEvent } from '../http/index.ts';
 import type { StreamDecoder } from '../http/index.ts';
+import { StringSlotTemplate, findStringSlot } from '../json-template/index.ts';
 import type { SseEvent } from '../sse/index.ts';
+
+/** A learned chunk shape whose one string value is a text, reasoning or tool-argument delta. */
+interface DeltaSlot {
+  kind: 'text' | 'reasoning' | 'arguments';
+  template: StringSlotTemplate;
+  toolIndex: number;
+}
 
 interface PendingToolCall {
   id: string;
@@ -94,6 +102,11 @@ export class OpenAIStreamDecoder implements StreamDecoder {
   #toolCallsEmitted = false;
   #finishReason: FinishReason | undefined;
   #usage: Usage | undefined;
+  readonly #slots: DeltaSlot[] = [
+    { kind: 'text', template: new StringSlotTemplate(), toolIndex: -1 },
+    { kind: 'reasoning', template: new StringSlotTemplate(), toolIndex: -1 },
+    { kind: 'arguments', template: new StringSlotTemplate(), toolIndex: -1 },
+  ];
 
   constructor(providerId: string) {
     this.#providerId = providerId;
@@ -110,6 +123,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
       this.#complete(out);
       return;
     }
+    if (event.event !== 'error' && this.#readBySlot(data, out)) return;
     let chunk: ChunkShape;
     try {
       chunk = JSON.parse(data) as ChunkShape;
@@ -126,6 +140,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
       this.#finished = true;
       return;
     }
+    this.#learnSlot(chunk, data);
     const choices = chunk.choices;
     if (Array.isArray(choices)) {
       for (const choice of choices as ChoiceShape[]) {
@@ -137,6 +152,90 @@ export class OpenAIStreamDecoder implements StreamDecoder {
     }
     if (chunk.usage !== undefined && chunk.usage !== null)
       this.#usage = readOpenAIUsage(chunk.usage) ?? this.#usage;
+  }
+
+  /** The fast path: a chunk of a learned shape is read without parsing it (see `StringSlotTemplate`). */
+  #readBySlot(data: string, out: ChatEvent[]): boolean {
+    const slots = this.#slots;
+    for (let position = 0; position < slots.length; position += 1) {
+      const slot = slots[position] as DeltaSlot;
+      const value = slot.template.read(data);
+      if (value === undefined) continue;
+      if (position > 0) {
+        // The shape that matched is likely to match next: try it first.
+        slots.splice(position, 1);
+        slots.unshift(slot);
+      }
+      if (slot.kind === 'arguments') {
+        const call = this.#toolCalls[slot.toolIndex];
+        if (call === undefined) return false;
+        call.arguments += value;
+      } else {
+        pushDelta(out, slot.kind === 'text' ? 'text_delta' : 'reasoning_delta', value);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  #slot(kind: DeltaSlot['kind']): DeltaSlot | undefined {
+    return this.#slots.find((slot) => slot.kind === kind);
+  }
+
+  /**
+   * Learns the shape of a chunk whose only effect is one text, reasoning or tool-argument delta,
+   * so the chunks after it, which nearly always share it, take the fast path. Called before the
+   * chunk is applied, so a tool call's fragment is only learned once its call exists.
+   */
+  #learnSlot(chunk: ChunkShape, data: string): void {
+    if (
+      chunk.error != null ||
+      chunk.usage != null ||
+      !Array.isArray(chunk.choices) ||
+      chunk.choices.length !== 1
+    )
+      return;
+    const choice = chunk.choices[0] as ChoiceShape | null;
+    if (typeof choice !== 'object' || choice === null) return;
+    if ((choice.index !== undefined && choice.index !== 0) || choice.usage != null) return;
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason.length > 0) return;
+    const delta = choice.delta;
+    if (typeof delta !== 'object' || delta === null) return;
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    const pushesReasoning = typeof reasoning === 'string' && reasoning.length > 0;
+    const pushesText = typeof delta.content === 'string' && delta.content.length > 0;
+    const fragments = delta.tool_calls;
+    let slot: DeltaSlot | undefined;
+    let key: string;
+    let toolIndex = -1;
+    if (Array.isArray(fragments)) {
+      if (pushesText || pushesReasoning || fragments.length !== 1) return;
+      const fragment = fragments[0] as ToolCallFragment | null;
+      if (typeof fragment !== 'object' || fragment === null || typeof fragment.index !== 'number') return;
+      if (
+        (fragment.id !== undefined && fragment.id !== null) ||
+        this.#toolCalls[fragment.index] === undefined
+      )
+        return;
+      const fn = fragment.function;
+      if (typeof fn !== 'object' || fn === null || typeof fn.arguments !== 'string') return;
+      if (fn.name !== undefined && fn.name !== null) return;
+      slot = this.#slot('arguments');
+      key = 'arguments';
+      toolIndex = fragment.index;
+    } else if (pushesText && !pushesReasoning) {
+      slot = this.#slot('text');
+      key = 'content';
+    } else if (pushesReasoning && !pushesText) {
+      slot = this.#slot('reasoning');
+      key = typeof delta.reasoning_content === 'string' ? 'reasoning_content' : 'reasoning';
+    } else {
+      return;
+    }
+    const position = findStringSlot(data, key);
+    if (slot === undefined || position === undefined) return;
+    slot.template.learn(data, position);
+    slot.toolIndex = toolIndex;
   }
 
   end(out: ChatEvent[]): void {
@@ -160,10 +259,9 @@ export class OpenAIStreamDecoder implements StreamDecoder {
     const delta = choice.delta;
     if (typeof delta === 'object' && delta !== null) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (typeof reasoning === 'string' && reasoning.length > 0)
-        out.push({ type: 'reasoning_delta', text: reasoning });
+      if (typeof reasoning === 'string') pushDelta(out, 'reasoning_delta', reasoning);
       const content = delta.content;
-      if (typeof content === 'string' && content.length > 0) out.push({ type: 'text_delta', text: content });
+      if (typeof content === 'string') pushDelta(out, 'text_delta', content);
       if (Array.isArray(delta.tool_calls)) {
         for (const fragment of delta.tool_calls as ToolCallFragment[]) this.#addFragment(fragment);
       }

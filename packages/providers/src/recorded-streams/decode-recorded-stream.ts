@@ -1,5 +1,6 @@
 import type { ChatEvent } from '@youyou/agent';
 import { AnthropicStreamDecoder } from '../anthropic/index.ts';
+import { coalesceDeltas } from '../http/index.ts';
 import type { StreamDecoder } from '../http/index.ts';
 import { OpenAIStreamDecoder } from '../openai-compatible/index.ts';
 import { readSseBatches } from '../sse/index.ts';
@@ -18,12 +19,12 @@ export async function* decodeRecordedStream(
       decoder.decode(event, out);
       if (decoder.finished) break;
     }
-    for (const chatEvent of out) yield chatEvent;
+    for (const chatEvent of coalesceDeltas(out)) yield chatEvent;
     out.length = 0;
     if (decoder.finished) return;
   }
   decoder.end(out);
-  for (const chatEvent of out) yield chatEvent;
+  for (const chatEvent of coalesceDeltas(out)) yield chatEvent;
 }
 
 /**

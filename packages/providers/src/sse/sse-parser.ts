@@ -12,6 +12,7 @@ export interface SseEvent {
 
 const LINE_FEED = '\n';
 const CARRIAGE_RETURN = '\r';
+const BLANK_LINE = '\n\n';
 
 /**
  * An incremental server-sent events parser. Feed it text as it arrives, in pieces of any size;
@@ -46,14 +47,68 @@ export class SseParser {
       this.#started = true;
       if (input.charCodeAt(0) === 0xfeff) input = input.slice(1);
     }
-    let position = 0;
     if (this.#skipLineFeed) {
       this.#skipLineFeed = false;
-      if (input.startsWith(LINE_FEED)) position = 1;
+      if (input.charCodeAt(0) === 10) input = input.slice(1);
     }
-    // indexOf scans are cached so a piece without any CR is not rescanned once per line.
-    let nextLineFeed = input.indexOf(LINE_FEED, position);
-    let nextCarriageReturn = input.indexOf(CARRIAGE_RETURN, position);
+    input = this.#pending + input;
+    this.#pending = '';
+    if (input.indexOf(CARRIAGE_RETURN) === -1) this.#pushBlocks(input, events);
+    else this.#pushLines(input, events);
+    return events;
+  }
+
+  /**
+   * LF-only text, as nearly every server sends: the engine's native split at blank lines is the
+   * fastest way to whole events, and most events are one `data:` line.
+   */
+  #pushBlocks(input: string, events: SseEvent[]): void {
+    // Text that starts with a line feed starts with a blank line: the line before it ended in the
+    // previous piece (parsed line by line), so the split below would not see this event's end.
+    let start = 0;
+    while (input.charCodeAt(start) === 10) {
+      this.#dispatch(events);
+      start += 1;
+    }
+    const blocks = (start === 0 ? input : input.slice(start)).split(BLANK_LINE);
+    this.#pending = blocks.pop() ?? '';
+    for (const block of blocks) {
+      if (this.#isClean()) {
+        // The shapes of nearly every event: `data: …` alone, or `event: …` then `data: …`.
+        const firstLineEnd = block.indexOf(LINE_FEED);
+        if (firstLineEnd === -1 && isDataLine(block, 0, block.length)) {
+          events.push(this.#event('message', dataValue(block, 0, block.length)));
+          continue;
+        }
+        if (
+          firstLineEnd !== -1 &&
+          isEventLine(block, 0, firstLineEnd) &&
+          isDataLine(block, firstLineEnd + 1, block.length) &&
+          block.indexOf(LINE_FEED, firstLineEnd + 1) === -1
+        ) {
+          const name = fieldValue(block, 6, firstLineEnd);
+          events.push(this.#event(name || 'message', dataValue(block, firstLineEnd + 1, block.length)));
+          continue;
+        }
+      }
+      let lineStart = 0;
+      for (;;) {
+        const lineEnd = block.indexOf(LINE_FEED, lineStart);
+        if (lineEnd === -1) break;
+        this.#processLine(block, lineStart, lineEnd, events);
+        lineStart = lineEnd + 1;
+      }
+      this.#processLine(block, lineStart, block.length, events);
+      this.#dispatch(events);
+    }
+  }
+
+  /** Any mix of CRLF, LF and CR, line by line. */
+  #pushLines(input: string, events: SseEvent[]): void {
+    let position = 0;
+    // indexOf scans are cached so the text is not rescanned once per line.
+    let nextLineFeed = input.indexOf(LINE_FEED);
+    let nextCarriageReturn = input.indexOf(CARRIAGE_RETURN);
     while (position < input.length) {
       if (nextLineFeed !== -1 && nextLineFeed < position) nextLineFeed = input.indexOf(LINE_FEED, position);
       if (nextCarriageReturn !== -1 && nextCarriageReturn < position) {
@@ -64,22 +119,17 @@ export class SseParser {
       else if (nextCarriageReturn === -1) end = nextLineFeed;
       else end = Math.min(nextLineFeed, nextCarriageReturn);
       if (end === -1) {
-        this.#pending += input.slice(position);
-        return events;
+        this.#pending = input.slice(position);
+        return;
       }
-      let line = input.slice(position, end);
-      if (this.#pending.length > 0) {
-        line = this.#pending + line;
-        this.#pending = '';
-      }
+      const lineStart = position;
       position = end + 1;
       if (end === nextCarriageReturn) {
         if (position === input.length) this.#skipLineFeed = true;
         else if (input.charCodeAt(position) === 10) position += 1;
       }
-      this.#processLine(line, events);
+      this.#processLine(input, lineStart, end, events);
     }
-    return events;
   }
 
   /** Forgets a partial line and event, e.g. before reusing the parser for a new stream. */
@@ -94,28 +144,34 @@ export class SseParser {
     this.#started = false;
   }
 
-  #processLine(line: string, events: SseEvent[]): void {
-    if (line.length === 0) {
+  /** Handles the line `source[start, end)`; lines are not sliced out, to spare an allocation each. */
+  #processLine(source: string, start: number, end: number, events: SseEvent[]): void {
+    if (start === end) {
       this.#dispatch(events);
       return;
     }
-    const colon = line.indexOf(':');
-    if (colon === 0) return;
-    let field: string;
-    let value: string;
-    if (colon === -1) {
-      field = line;
-      value = '';
-    } else {
-      field = line.slice(0, colon);
-      const valueStart = line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
-      value = line.slice(valueStart);
+    const first = source.charCodeAt(start);
+    if (first === 58) return;
+    // The hot paths: `data:` and `event:` lines, nearly every line of a model stream.
+    if (isDataLine(source, start, end)) {
+      const value = dataValue(source, start, end);
+      this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
+      this.#hasData = true;
+      return;
+    }
+    if (isEventLine(source, start, end)) {
+      this.#eventType = fieldValue(source, start + 6, end);
+      return;
+    }
+    let colon = source.indexOf(':', start);
+    if (colon >= end) colon = -1;
+    const field = source.slice(start, colon === -1 ? end : colon);
+    let value = '';
+    if (colon !== -1) {
+      const valueStart = source.charCodeAt(colon + 1) === 32 && colon + 1 < end ? colon + 2 : colon + 1;
+      value = source.slice(valueStart, end);
     }
     switch (field) {
-      case 'data':
-        this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
-        this.#hasData = true;
-        break;
       case 'event':
         this.#eventType = value;
         break;
@@ -130,15 +186,58 @@ export class SseParser {
     }
   }
 
+  /** True when no line of an unfinished event has been read (no data, name, or new id/retry). */
+  #isClean(): boolean {
+    return !this.#hasData && this.#eventType === '';
+  }
+
+  #event(name: string, data: string): SseEvent {
+    const event: SseEvent = { event: name, data };
+    if (this.#lastEventId !== undefined) event.id = this.#lastEventId;
+    if (this.#retry !== undefined) event.retry = this.#retry;
+    return event;
+  }
+
   #dispatch(events: SseEvent[]): void {
-    if (this.#hasData) {
-      const event: SseEvent = { event: this.#eventType || 'message', data: this.#data };
-      if (this.#lastEventId !== undefined) event.id = this.#lastEventId;
-      if (this.#retry !== undefined) event.retry = this.#retry;
-      events.push(event);
-    }
+    if (this.#hasData) events.push(this.#event(this.#eventType || 'message', this.#data));
     this.#data = '';
     this.#hasData = false;
     this.#eventType = '';
   }
+}
+
+/** `source[start, end)` is a `data` field line (`data`, `data:…`). */
+function isDataLine(source: string, start: number, end: number): boolean {
+  return (
+    end - start >= 4 &&
+    source.charCodeAt(start) === 100 &&
+    source.charCodeAt(start + 1) === 97 &&
+    source.charCodeAt(start + 2) === 116 &&
+    source.charCodeAt(start + 3) === 97 &&
+    (end === start + 4 || source.charCodeAt(start + 4) === 58)
+  );
+}
+
+/** `source[start, end)` is an `event` field line with a colon (`event:…`). */
+function isEventLine(source: string, start: number, end: number): boolean {
+  return (
+    end - start >= 6 &&
+    source.charCodeAt(start) === 101 &&
+    source.charCodeAt(start + 5) === 58 &&
+    source.charCodeAt(start + 1) === 118 &&
+    source.charCodeAt(start + 2) === 101 &&
+    source.charCodeAt(start + 3) === 110 &&
+    source.charCodeAt(start + 4) === 116
+  );
+}
+
+/** The value of the `data` line at `source[start, end)`. */
+function dataValue(source: string, start: number, end: number): string {
+  return end === start + 4 ? '' : fieldValue(source, start + 5, end);
+}
+
+/** The text from `valueStart` to `end`, less one leading space. */
+function fieldValue(source: string, valueStart: number, end: number): string {
+  const from = valueStart < end && source.charCodeAt(valueStart) === 32 ? valueStart + 1 : valueStart;
+  return from >= end ? '' : source.slice(from, end);
 }

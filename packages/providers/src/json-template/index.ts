@@ -1,0 +1,1 @@
+export { StringSlotTemplate, findStringSlot } from './string-slot-template.ts';
