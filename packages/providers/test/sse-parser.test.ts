@@ -76,6 +76,19 @@ describe('SseParser', () => {
     expect(parseAll('data: a\r', '\n\r', '\n')).toEqual([{ event: 'message', data: 'a' }]);
   });
 
+  it('gives the same events for a stream split in three at every pair of offsets, mixing CR and LF-only pieces', () => {
+    const stream = 'data: a\r\n\r\nevent: e\ndata: b\n\n\n\ndata: c\rdata: d\n\n: note\nid: 1\ndata: e\n\n';
+    const whole = parseAll(stream);
+    expect(whole.map((event) => event.data)).toEqual(['a', 'b', 'c\nd', 'e']);
+    for (let first = 0; first <= stream.length; first += 1) {
+      for (let second = first; second <= stream.length; second += 1) {
+        expect(parseAll(stream.slice(0, first), stream.slice(first, second), stream.slice(second))).toEqual(
+          whole,
+        );
+      }
+    }
+  });
+
   it('gives the same events for a stream split at every character offset', () => {
     const stream = 'event: a\r\ndata: x\r\n\r\n: comment\ndata: y\rdata: z\r\r\ndata: last\n\n';
     const whole = parseAll(stream);
