@@ -2,7 +2,12 @@ import type { ChatRequest, ReasoningEffort } from '@youyou/agent';
 import type { RetryOptions } from '../http/index.ts';
 import type { ModelListOptions, ModelSettings, ResolvedModel } from '../models/index.ts';
 
-/** Configuration of an Anthropic Messages API provider. Every field has a default. */
+/**
+ * Configuration of an Anthropic Messages API provider. Every field has a default.
+ *
+ * @example
+ * const options: AnthropicOptions = { models: [{ id: 'claude-sonnet-4-5', alias: 'sonnet' }], defaultMaxTokens: 16_000 };
+ */
 export interface AnthropicOptions extends ModelListOptions {
   /** The provider's ID, unique among one agent's providers; default `'anthropic'`. */
   id?: string;

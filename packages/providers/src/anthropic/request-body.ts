@@ -81,6 +81,10 @@ function assistantBlocks(message: AssistantMessage, model: ResolvedModel): Block
  * `<system>` text block in a user turn, since the API has no mid-conversation system role.
  * Consecutive same-role messages merge into one turn (tool results first, as the API requires),
  * empty text is dropped, and a trailing assistant turn loses trailing whitespace.
+ *
+ * @example
+ * const { system, messages } = toAnthropicMessages(request, model);
+ * // system: ['You are terse.'], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]
  */
 export function toAnthropicMessages(
   request: ChatRequest,

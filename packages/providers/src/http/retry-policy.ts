@@ -1,4 +1,9 @@
-/** How a provider retries a call that failed before it produced anything. */
+/**
+ * How a provider retries a call that failed before it produced anything.
+ *
+ * @example
+ * openaiCompatible({ id: 'local', baseURL, retry: { maxRetries: 5, maxRetryAfterMs: 120_000 } });
+ */
 export interface RetryOptions {
   /** Attempts after the first; default 2. */
   maxRetries?: number;

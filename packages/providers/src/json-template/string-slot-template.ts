@@ -7,6 +7,9 @@ const CONTROL_CHARACTER = /[\u0000-\u001f]/;
  * The position of the string literal that is the value of `"key":` in a JSON text, when the key
  * occurs exactly once. (In valid JSON the characters `"key":` can only be that key: inside a
  * string its quotes would be escaped.) Returns [start, end) including the quotes.
+ *
+ * @example
+ * findStringSlot('{"delta":{"content":"Hi"}}', 'content'); // [20, 24]
  */
 export function findStringSlot(json: string, key: string): [number, number] | undefined {
   const pattern = `"${key}":`;

@@ -1,7 +1,8 @@
 import type { ModelCapabilities } from '@youyou/agent';
 
 /**
- * A model as the user configures it. Only `id` is required; the rest falls back to what the
+ * A model as the user configures it. For example
+ * `{ id: 'Qwen/Qwen3-8B', alias: 'qwen3', contextWindow: 32_768, capabilities: { reasoning: true } }`. Only `id` is required; the rest falls back to what the
  * server reports, then to the provider's knowledge of well-known models, then to defaults.
  */
 export interface ModelConfig {

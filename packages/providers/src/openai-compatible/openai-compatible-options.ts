@@ -5,7 +5,16 @@ import type { ModelListOptions, ModelSettings, ResolvedModel } from '../models/i
 /** When an assistant message's reasoning is sent back to the server as `reasoning_content`. */
 export type ReasoningHistory = 'never' | 'tool-calls' | 'always';
 
-/** Configuration of an OpenAI-compatible Chat Completions provider. */
+/**
+ * Configuration of an OpenAI-compatible Chat Completions provider.
+ *
+ * @example
+ * const options: OpenAICompatibleOptions = {
+ *   id: 'lmstudio',
+ *   baseURL: 'http://127.0.0.1:1234/v1',
+ *   modelDefaults: { contextWindow: 16_384 },
+ * };
+ */
 export interface OpenAICompatibleOptions extends ModelListOptions {
   /** The provider's ID, unique among one agent's providers. */
   id: string;

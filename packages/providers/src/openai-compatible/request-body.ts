@@ -66,7 +66,14 @@ function assistantMessage(
   return result;
 }
 
-/** The session's messages in Chat Completions form, after the system prompt. */
+/**
+ * The session's messages in Chat Completions form, after the system prompt.
+ *
+ * @example
+ * toOpenAIMessages({ model: 'm', systemPrompt: 'Be brief.', tools: [],
+ *   messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] });
+ * // [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]
+ */
 export function toOpenAIMessages(
   request: ChatRequest,
   reasoningHistory: ReasoningHistory = 'never',

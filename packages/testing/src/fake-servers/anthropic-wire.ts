@@ -19,6 +19,9 @@ function event(type: string, payload: Record<string, unknown>): WireFrame {
  * per block (`text_delta`, `thinking_delta` then `signature_delta`, `input_json_delta`),
  * `message_delta` with the stop reason and cumulative output usage, `message_stop`; `ping`s
  * and `error` events may appear anywhere.
+ *
+ * @example
+ * await startFakeServer(anthropicWire, { script: [fakeTextReply('Hi')] }); // what startFakeAnthropic does
  */
 export const anthropicWire: WireFormat = {
   name: 'anthropic',

@@ -57,6 +57,9 @@ const CONTEXT_LENGTH_BODIES: Partial<Record<ContextLengthShape, unknown>> = {
  * `data: {chat.completion.chunk}` lines, tool calls as `delta.tool_calls[]` fragments keyed by
  * `index`, a final chunk with empty `choices` and `usage` when the request set
  * `stream_options.include_usage`, then `data: [DONE]`.
+ *
+ * @example
+ * const frames = openAIWire.renderStream(fakeTextReply('Hi'), recordedRequest, 1); // the bytes a test would receive
  */
 export const openAIWire: WireFormat = {
   name: 'openai',

@@ -41,7 +41,12 @@ export function estimateTokens(value: unknown): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-/** The text of the last user message in an OpenAI or Anthropic request body. */
+/**
+ * The text of the last user message in an OpenAI or Anthropic request body.
+ *
+ * @example
+ * lastUserText({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] }); // 'Hi'
+ */
 export function lastUserText(body: unknown): string {
   if (typeof body !== 'object' || body === null) return '';
   const messages = (body as { messages?: unknown }).messages;
@@ -60,7 +65,12 @@ export function lastUserText(body: unknown): string {
   return '';
 }
 
-/** The reply the fake servers give when nothing is scripted: the last user message, echoed. */
+/**
+ * The reply the fake servers give when nothing is scripted: the last user message, echoed.
+ *
+ * @example
+ * await startFakeOpenAI({ fallback: echoReply }); // same as fallback: 'echo'
+ */
 export function echoReply(request: RecordedRequest): FakeStreamReply {
   const text = `echo: ${lastUserText(request.body)}`;
   return { type: 'stream', steps: splitText(text, 4).map((piece) => ({ type: 'text', text: piece })) };
