@@ -117,7 +117,7 @@ describe('StringSlotTemplate', () => {
 
 function run(decoder: StreamDecoder, chunks: readonly string[]): ChatEvent[] {
   const out: ChatEvent[] = [];
-  for (const data of chunks) decoder.decode({ event: 'message', data }, out);
+  for (const data of chunks) decoder.decode('message', data, out);
   decoder.end(out);
   return out;
 }

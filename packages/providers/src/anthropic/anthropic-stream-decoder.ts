@@ -3,7 +3,6 @@ import type { ChatEvent, FinishReason, Usage } from '@youyou/agent';
 import { pushDelta, streamErrorEvent } from '../http/index.ts';
 import type { StreamDecoder } from '../http/index.ts';
 import { StringSlotTemplate, findStringSlot } from '../json-template/index.ts';
-import type { SseEvent } from '../sse/index.ts';
 import type { AnthropicReplyMetadata, ThinkingBlock } from './thinking-metadata.ts';
 
 type BlockState =
@@ -84,12 +83,12 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     return this.#finished;
   }
 
-  decode(event: SseEvent, out: ChatEvent[]): void {
+  decode(event: string, data: string, out: ChatEvent[]): void {
     if (this.#finished) return;
     const slots = this.#slots;
     for (let position = 0; position < slots.length; position += 1) {
       const slot = slots[position] as DeltaSlot;
-      const value = slot.template.read(event.data);
+      const value = slot.template.read(data);
       if (value === undefined) continue;
       if (position > 0) {
         // The shape that matched is likely to match next: try it first.
@@ -101,21 +100,21 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     }
     let payload: Fields;
     try {
-      payload = fields(JSON.parse(event.data));
+      payload = fields(JSON.parse(data));
     } catch (error) {
       this.#fail(
         out,
-        `the server sent an event that is not valid JSON: ${JSON.stringify(event.data.slice(0, 120))}`,
+        `the server sent an event that is not valid JSON: ${JSON.stringify(data.slice(0, 120))}`,
         error,
       );
       return;
     }
-    const type = typeof payload['type'] === 'string' ? payload['type'] : event.event;
+    const type = typeof payload['type'] === 'string' ? payload['type'] : event;
     switch (type) {
       case 'content_block_delta': {
         const index = count(payload['index']) ?? 0;
         const delta = fields(payload['delta']);
-        this.#learnSlot(event.data, index, delta);
+        this.#learnSlot(data, index, delta);
         this.#delta(index, delta, out);
         break;
       }

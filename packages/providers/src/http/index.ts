@@ -1,4 +1,5 @@
 export { coalesceDeltas, pushDelta } from './coalesce-deltas.ts';
+export { decodeBody } from './decode-body.ts';
 export { isContextLengthError } from './context-length.ts';
 export { getJson } from './get-json.ts';
 export type { GetJsonOptions } from './get-json.ts';

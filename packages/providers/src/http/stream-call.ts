@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentError } from '@youyou/agent';
 import type { ChatEvent } from '@youyou/agent';
-import { readSseBatches } from '../sse/index.ts';
 import { classifyHttpFailure } from './http-failure.ts';
 import type { FailureContext } from './http-failure.ts';
-import { coalesceDeltas } from './coalesce-deltas.ts';
+import { decodeBody } from './decode-body.ts';
 import { backoffDelay } from './retry-policy.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { StreamDecoder } from './stream-decoder.ts';
@@ -123,15 +122,10 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
         retryAfterMs = failure.retryAfterMs;
       } else if (response !== undefined) {
         const decoder = options.createDecoder();
-        const out: ChatEvent[] = [];
         let yielded = false;
         try {
-          for await (const batch of readSseBatches(response.body ?? emptyBody())) {
-            for (const event of batch) {
-              decoder.decode(event, out);
-              if (decoder.finished) break;
-            }
-            for (const chatEvent of coalesceDeltas(out)) {
+          for await (const batch of decodeBody(response.body ?? emptyBody(), decoder)) {
+            for (const chatEvent of batch) {
               if (!yielded && canRetry && chatEvent.type === 'error' && chatEvent.error.retryable) {
                 retryError = chatEvent.error;
                 break;
@@ -139,15 +133,9 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
               yielded = true;
               yield chatEvent;
             }
-            out.length = 0;
             if (retryError !== undefined) break;
-            if (decoder.finished) return;
           }
-          if (retryError === undefined) {
-            decoder.end(out);
-            for (const chatEvent of coalesceDeltas(out)) yield chatEvent;
-            return;
-          }
+          if (retryError === undefined) return;
         } catch (error) {
           if (signal.aborted) {
             yield cancelledEvent();

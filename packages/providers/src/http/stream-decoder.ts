@@ -1,13 +1,12 @@
 import type { ChatEvent } from '@youyou/agent';
-import type { SseEvent } from '../sse/index.ts';
 
 /**
  * Turns one provider's server-sent events into `ChatEvent`s. Synchronous and allocation-light:
  * it appends to the caller's array, so a whole network chunk is decoded without awaiting.
  */
 export interface StreamDecoder {
-  /** Handles one event, appending the chat events it produced to `out`. */
-  decode(event: SseEvent, out: ChatEvent[]): void;
+  /** Handles one server-sent event (its name and data), appending the chat events it produced to `out`. */
+  decode(event: string, data: string, out: ChatEvent[]): void;
   /** The body ended: appends the closing events — `done`, or an error when the reply is incomplete. */
   end(out: ChatEvent[]): void;
   /** True once `done`, `error` or `context_length_exceeded` was produced; later events are ignored. */

@@ -3,7 +3,6 @@ import type { ChatEvent, FinishReason, Usage } from '@youyou/agent';
 import { pushDelta, readServerError, streamErrorEvent } from '../http/index.ts';
 import type { StreamDecoder } from '../http/index.ts';
 import { StringSlotTemplate, findStringSlot } from '../json-template/index.ts';
-import type { SseEvent } from '../sse/index.ts';
 
 /** A learned chunk shape whose one string value is a text, reasoning or tool-argument delta. */
 interface DeltaSlot {
@@ -92,7 +91,7 @@ export function readOpenAIUsage(value: unknown): Usage | undefined {
  * @example
  * const decoder = new OpenAIStreamDecoder('local');
  * const out: ChatEvent[] = [];
- * decoder.decode({ event: 'message', data: '{"choices":[{"delta":{"content":"Hi"}}]}' }, out);
+ * decoder.decode('message', '{"choices":[{"delta":{"content":"Hi"}}]}', out);
  * // out: [{ type: 'text_delta', text: 'Hi' }]
  */
 export class OpenAIStreamDecoder implements StreamDecoder {
@@ -116,14 +115,13 @@ export class OpenAIStreamDecoder implements StreamDecoder {
     return this.#finished;
   }
 
-  decode(event: SseEvent, out: ChatEvent[]): void {
+  decode(event: string, data: string, out: ChatEvent[]): void {
     if (this.#finished) return;
-    const data = event.data;
     if (data === '[DONE]') {
       this.#complete(out);
       return;
     }
-    if (event.event !== 'error' && this.#readBySlot(data, out)) return;
+    if (event !== 'error' && this.#readBySlot(data, out)) return;
     let chunk: ChunkShape;
     try {
       chunk = JSON.parse(data) as ChunkShape;
@@ -135,7 +133,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
       this.#fail(out, `the server sent a stream chunk that is not a JSON object: ${excerpt(data)}`);
       return;
     }
-    if ((chunk.error !== undefined && chunk.error !== null) || event.event === 'error') {
+    if ((chunk.error !== undefined && chunk.error !== null) || event === 'error') {
       out.push(streamErrorEvent(this.#providerId, readServerError(chunk)));
       this.#finished = true;
       return;

@@ -1,9 +1,8 @@
 import type { ChatEvent } from '@youyou/agent';
 import { AnthropicStreamDecoder } from '../anthropic/index.ts';
-import { coalesceDeltas } from '../http/index.ts';
+import { decodeBody } from '../http/index.ts';
 import type { StreamDecoder } from '../http/index.ts';
 import { OpenAIStreamDecoder } from '../openai-compatible/index.ts';
-import { readSseBatches } from '../sse/index.ts';
 
 /**
  * Runs raw response bytes through a decoder exactly as a live call does, minus HTTP: the way to
@@ -13,18 +12,7 @@ export async function* decodeRecordedStream(
   body: AsyncIterable<Uint8Array>,
   decoder: StreamDecoder,
 ): AsyncGenerator<ChatEvent> {
-  const out: ChatEvent[] = [];
-  for await (const batch of readSseBatches(body)) {
-    for (const event of batch) {
-      decoder.decode(event, out);
-      if (decoder.finished) break;
-    }
-    for (const chatEvent of coalesceDeltas(out)) yield chatEvent;
-    out.length = 0;
-    if (decoder.finished) return;
-  }
-  decoder.end(out);
-  for (const chatEvent of coalesceDeltas(out)) yield chatEvent;
+  for await (const batch of decodeBody(body, decoder)) yield* batch;
 }
 
 /**

@@ -1,3 +1,6 @@
+/** Receives each completed event's name (`'message'` when unnamed) and data. */
+export type SseVisitor = (event: string, data: string) => void;
+
 /** One dispatched server-sent event (WHATWG HTML §9.2 "event stream interpretation"). */
 export interface SseEvent {
   /** The `event:` field, or `'message'` when the event named none. */
@@ -41,7 +44,18 @@ export class SseParser {
   /** Parses the next piece of text and returns the events it completed, in order. */
   push(text: string): SseEvent[] {
     const events: SseEvent[] = [];
-    if (text.length === 0) return events;
+    this.parse(text, (event, data) => {
+      events.push(this.#event(event, data));
+    });
+    return events;
+  }
+
+  /**
+   * Parses the next piece of text, calling `onEvent` with the name and data of each event it
+   * completes, in order: `push` without an object per event, for the hot path.
+   */
+  parse(text: string, onEvent: SseVisitor): void {
+    if (text.length === 0) return;
     let input = text;
     if (!this.#started) {
       this.#started = true;
@@ -53,21 +67,30 @@ export class SseParser {
     }
     input = this.#pending + input;
     this.#pending = '';
-    if (input.indexOf(CARRIAGE_RETURN) === -1) this.#pushBlocks(input, events);
-    else this.#pushLines(input, events);
-    return events;
+    if (input.indexOf(CARRIAGE_RETURN) === -1) this.#pushBlocks(input, onEvent);
+    else this.#pushLines(input, onEvent);
+  }
+
+  /** The last event ID the stream set, if any. */
+  get lastEventId(): string | undefined {
+    return this.#lastEventId;
+  }
+
+  /** The reconnection time the stream asked for, if any. */
+  get retry(): number | undefined {
+    return this.#retry;
   }
 
   /**
    * LF-only text, as nearly every server sends: the engine's native split at blank lines is the
    * fastest way to whole events, and most events are one `data:` line.
    */
-  #pushBlocks(input: string, events: SseEvent[]): void {
+  #pushBlocks(input: string, onEvent: SseVisitor): void {
     // Text that starts with a line feed starts with a blank line: the line before it ended in the
     // previous piece (parsed line by line), so the split below would not see this event's end.
     let start = 0;
     while (input.charCodeAt(start) === 10) {
-      this.#dispatch(events);
+      this.#dispatch(onEvent);
       start += 1;
     }
     const blocks = (start === 0 ? input : input.slice(start)).split(BLANK_LINE);
@@ -77,7 +100,7 @@ export class SseParser {
         // The shapes of nearly every event: `data: …` alone, or `event: …` then `data: …`.
         const firstLineEnd = block.indexOf(LINE_FEED);
         if (firstLineEnd === -1 && isDataLine(block, 0, block.length)) {
-          events.push(this.#event('message', dataValue(block, 0, block.length)));
+          onEvent('message', dataValue(block, 0, block.length));
           continue;
         }
         if (
@@ -87,7 +110,7 @@ export class SseParser {
           block.indexOf(LINE_FEED, firstLineEnd + 1) === -1
         ) {
           const name = fieldValue(block, 6, firstLineEnd);
-          events.push(this.#event(name || 'message', dataValue(block, firstLineEnd + 1, block.length)));
+          onEvent(name || 'message', dataValue(block, firstLineEnd + 1, block.length));
           continue;
         }
       }
@@ -95,16 +118,16 @@ export class SseParser {
       for (;;) {
         const lineEnd = block.indexOf(LINE_FEED, lineStart);
         if (lineEnd === -1) break;
-        this.#processLine(block, lineStart, lineEnd, events);
+        this.#processLine(block, lineStart, lineEnd, onEvent);
         lineStart = lineEnd + 1;
       }
-      this.#processLine(block, lineStart, block.length, events);
-      this.#dispatch(events);
+      this.#processLine(block, lineStart, block.length, onEvent);
+      this.#dispatch(onEvent);
     }
   }
 
   /** Any mix of CRLF, LF and CR, line by line. */
-  #pushLines(input: string, events: SseEvent[]): void {
+  #pushLines(input: string, onEvent: SseVisitor): void {
     let position = 0;
     // indexOf scans are cached so the text is not rescanned once per line.
     let nextLineFeed = input.indexOf(LINE_FEED);
@@ -128,7 +151,7 @@ export class SseParser {
         if (position === input.length) this.#skipLineFeed = true;
         else if (input.charCodeAt(position) === 10) position += 1;
       }
-      this.#processLine(input, lineStart, end, events);
+      this.#processLine(input, lineStart, end, onEvent);
     }
   }
 
@@ -145,9 +168,9 @@ export class SseParser {
   }
 
   /** Handles the line `source[start, end)`; lines are not sliced out, to spare an allocation each. */
-  #processLine(source: string, start: number, end: number, events: SseEvent[]): void {
+  #processLine(source: string, start: number, end: number, onEvent: SseVisitor): void {
     if (start === end) {
-      this.#dispatch(events);
+      this.#dispatch(onEvent);
       return;
     }
     const first = source.charCodeAt(start);
@@ -198,8 +221,8 @@ export class SseParser {
     return event;
   }
 
-  #dispatch(events: SseEvent[]): void {
-    if (this.#hasData) events.push(this.#event(this.#eventType || 'message', this.#data));
+  #dispatch(onEvent: SseVisitor): void {
+    if (this.#hasData) onEvent(this.#eventType || 'message', this.#data);
     this.#data = '';
     this.#hasData = false;
     this.#eventType = '';
