@@ -188,6 +188,27 @@ describe('provider failures', () => {
     });
   });
 
+  it("a provider's retry notice is a non-fatal Error, and its announced wait is not a stall", async () => {
+    const { agent, provider } = await testAgent({
+      config: { providerFirstChunkTimeoutMs: 40, providerChunkTimeoutMs: 40 },
+    });
+    const rateLimited = new AgentError('PROVIDER_ERROR', 'HTTP 429: rate limited', { retryable: true });
+    provider.enqueue([
+      { type: 'retry', attempt: 1, delayMs: 150, error: rateLimited },
+      { type: 'delay', ms: 150 },
+      ...textReply('after the wait'),
+    ]);
+    const events = await collect((await agent.newSession()).send('go'));
+    expect(ofType(events, 'Error')).toEqual([
+      expect.objectContaining({
+        fatal: false,
+        error: expect.objectContaining({ code: 'PROVIDER_ERROR', details: { attempt: 1, retryInMs: 150 } }),
+      }),
+    ]);
+    expect(textOf(events)).toBe('after the wait');
+    expect(events.at(-1)).toMatchObject({ type: 'TurnComplete', status: 'completed' });
+  });
+
   it('a consumer slower than the chunk timeout is not a stall', async () => {
     const { agent, provider } = await testAgent({
       config: { providerFirstChunkTimeoutMs: 40, providerChunkTimeoutMs: 40 },

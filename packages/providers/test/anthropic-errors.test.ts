@@ -54,7 +54,8 @@ describe('Anthropic provider: errors', () => {
       fakeTextReply('finally'),
     ]);
     const events = await collect(provider);
-    expect(events.map((event) => event.type)).toEqual(['text_delta', 'done']);
+    expect(events.map((event) => event.type)).toEqual(['retry', 'retry', 'text_delta', 'done']);
+    expect(events.slice(0, 2).map((event) => event.type === 'retry' && event.attempt)).toEqual([1, 2]);
     expect(server.chatRequests).toHaveLength(3);
   });
 

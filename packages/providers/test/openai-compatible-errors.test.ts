@@ -54,7 +54,12 @@ describe('OpenAI-compatible provider: errors', () => {
   it('retries a 429 and streams the reply that follows, yielding nothing from the failed attempt', async () => {
     const { server, provider } = await setup([{ type: 'rate_limited' }, fakeTextReply('after the wait')]);
     const events = await collect(provider);
-    expect(events.map((event) => event.type)).toEqual(['text_delta', 'done']);
+    expect(events.map((event) => event.type)).toEqual(['retry', 'text_delta', 'done']);
+    expect(events[0]).toMatchObject({
+      type: 'retry',
+      attempt: 1,
+      error: { code: 'PROVIDER_ERROR', retryable: true },
+    });
     expect(textOf(events)).toBe('after the wait');
     expect(server.chatRequests).toHaveLength(2);
   });

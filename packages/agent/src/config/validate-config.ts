@@ -1,6 +1,8 @@
 import { AgentError } from '../errors/index.ts';
 import type { AgentConfig } from './agent-config.ts';
 
+const REASONING_EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+
 const POSITIVE_INTEGERS = [
   'toolTimeoutMs',
   'maxToolCallsPerTurn',
@@ -44,11 +46,8 @@ export function validateConfig(config: AgentConfig): AgentConfig {
   }
   if (config.maxTokens !== undefined && (!Number.isInteger(config.maxTokens) || config.maxTokens <= 0))
     fail('maxTokens', 'a positive integer');
-  if (
-    config.reasoningEffort !== undefined &&
-    !['minimal', 'low', 'medium', 'high'].includes(config.reasoningEffort)
-  ) {
-    fail('reasoningEffort', "one of 'minimal', 'low', 'medium', 'high'");
+  if (config.reasoningEffort !== undefined && !REASONING_EFFORTS.includes(config.reasoningEffort)) {
+    fail('reasoningEffort', `one of ${REASONING_EFFORTS.join(', ')}`);
   }
   if (
     typeof config.pluginConfigs !== 'object' ||

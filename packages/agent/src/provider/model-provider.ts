@@ -30,7 +30,8 @@ export interface ToolDefinition {
   parameters: Readonly<Record<string, unknown>>;
 }
 
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+/** How hard a reasoning model thinks; providers map it to what their API takes. */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
 /**
  * One model call. `messages` is the session's live list: read it during the call, copy what must
@@ -51,7 +52,10 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   reasoningTokens?: number;
+  /** Input tokens served from the provider's prompt cache. */
   cachedInputTokens?: number;
+  /** Input tokens written to the provider's prompt cache (billed apart by some providers). */
+  cacheWriteTokens?: number;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
@@ -59,6 +63,7 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
 /**
  * What a provider streams back (spec §3.2). A stream ends after `done`, `error` or
  * `context_length_exceeded`; a stream that simply ends is treated as done without usage.
+ * Consecutive deltas may be merged; consumers must not rely on delta boundaries.
  */
 export type ChatEvent =
   | { type: 'text_delta'; text: string }
@@ -71,16 +76,28 @@ export type ChatEvent =
       providerMetadata?: Readonly<Record<string, unknown>>;
     }
   | { type: 'error'; error: AgentError }
-  /** The request did not fit the model's window: the agent compacts and retries once. */
-  | { type: 'context_length_exceeded'; message: string };
+  /**
+   * The request did not fit the model's window: the agent compacts and retries once. `limit` and
+   * `requested` are token counts, when the server reports them.
+   */
+  | { type: 'context_length_exceeded'; message: string; limit?: number; requested?: number }
+  /**
+   * Not an end: the provider failed an attempt before anything was streamed and tries again after
+   * `delayMs`. The agent shows it as a non-fatal error and does not count the wait as a stall.
+   */
+  | { type: 'retry'; attempt: number; delayMs: number; error: AgentError };
 
 export interface ChatOptions {
-  /** Aborted when the turn is cancelled or the stream stalls; the provider stops at once. */
+  /**
+   * Aborted when the turn is cancelled or the stream stalls. The provider stops at once: it may
+   * return, throw, or yield a final `error` — after an abort the agent ignores what comes.
+   */
   signal: AbortSignal;
 }
 
 /**
- * The contract every model backend implements (spec §3.2).
+ * The contract every model backend implements (spec §3.2). Model IDs must be unique across every
+ * provider of an agent, so a provider that serves another's models should let its user prefix them.
  *
  * @example
  * const provider: ModelProvider = {

@@ -42,6 +42,8 @@ export interface ModelStreamRequest {
   chunkTimeoutMs: number;
   /** Wraps a delta in the turn's envelope. */
   delta(type: 'TextDelta' | 'ReasoningDelta', text: string): AgentEvent;
+  /** Wraps a provider's retry notice in the turn's envelope, as a non-fatal error. */
+  retrying(error: AgentError, attempt: number, delayMs: number): AgentEvent;
 }
 
 /** A provider stream in flight, driven chunk by chunk by `pull()`. */
@@ -63,8 +65,10 @@ export class ActiveStream {
   #ended = false;
   /** Stall detection without a clock read per chunk: the watchdog counts ticks with no progress. */
   #chunks = 0;
-  #chunksAtLastTick = -1;
+  #chunksAtLastTick = 0;
   #idleTicks = 0;
+  /** Ticks of a provider's announced retry wait, which are not a stall. */
+  #graceTicks = 0;
 
   constructor(spec: ModelStreamRequest) {
     this.#spec = spec;
@@ -118,8 +122,12 @@ export class ActiveStream {
   readonly #step = (result: IteratorResult<ChatEvent>): void => {
     if (this.#ended) return;
     if (result.done === true) return this.#settle();
-    this.#chunks++;
     const event = result.value;
+    if (event.type === 'retry') {
+      this.#graceTicks = Math.ceil(event.delayMs / this.#tickMs);
+      return this.#deliver(this.#spec.retrying(event.error, event.attempt, event.delayMs));
+    }
+    this.#chunks++;
     const reply = this.#spec.reply;
     switch (event.type) {
       case 'text_delta':
@@ -171,8 +179,13 @@ export class ActiveStream {
     const waiting = this.#resolve !== undefined;
     if (!waiting || this.#chunks !== this.#chunksAtLastTick) {
       // Progress, or a consumer that has not asked for more: neither is a stall.
+      if (this.#chunks !== this.#chunksAtLastTick) this.#graceTicks = 0;
       this.#chunksAtLastTick = this.#chunks;
       this.#idleTicks = 0;
+      return;
+    }
+    if (this.#graceTicks > 0) {
+      this.#graceTicks--;
       return;
     }
     this.#idleTicks++;

@@ -257,6 +257,12 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
           firstChunkTimeoutMs: config.providerFirstChunkTimeoutMs,
           chunkTimeoutMs: config.providerChunkTimeoutMs,
           delta,
+          retrying: (error, attempt, delayMs) =>
+            envelope({
+              type: 'Error',
+              fatal: false,
+              error: { ...error.toJSON(), details: { ...error.details, attempt, retryInMs: delayMs } },
+            }),
         }) ?? {};
       const { failure, overflow, providerMetadata } = outcome;
       if (outcome.usage !== undefined) {

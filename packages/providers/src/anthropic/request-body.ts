@@ -10,11 +10,14 @@ interface Turn {
   content: Block[];
 }
 
-const DEFAULT_THINKING_BUDGETS: Readonly<Record<ReasoningEffort, number>> = {
+/** Thinking budgets by effort; `none` turns thinking off. */
+const DEFAULT_THINKING_BUDGETS: Readonly<Record<Exclude<ReasoningEffort, 'none'>, number>> = {
   minimal: 1_024,
   low: 4_096,
   medium: 10_000,
   high: 24_000,
+  xhigh: 32_000,
+  max: 48_000,
 };
 const MINIMUM_THINKING_BUDGET = 1_024;
 const DEFAULT_MAX_TOKENS_CEILING = 32_000;
@@ -139,14 +142,17 @@ export function toAnthropicMessages(
 }
 
 function thinkingSettings(
-  effort: ReasoningEffort,
+  effort: Exclude<ReasoningEffort, 'none'>,
   maxTokens: number,
   options: Pick<AnthropicOptions, 'thinkingMode' | 'thinkingBudgets'>,
 ): Record<string, unknown> | undefined {
   if (options.thinkingMode === 'adaptive') {
     return {
       thinking: { type: 'adaptive' },
-      output_config: { effort: effort === 'minimal' ? 'low' : effort },
+      // Adaptive thinking takes low | medium | high.
+      output_config: {
+        effort: effort === 'minimal' ? 'low' : effort === 'xhigh' || effort === 'max' ? 'high' : effort,
+      },
     };
   }
   const wanted = options.thinkingBudgets?.[effort] ?? DEFAULT_THINKING_BUDGETS[effort];
@@ -204,7 +210,9 @@ export function buildMessagesBody(
     }));
   }
   const thinking =
-    request.reasoningEffort !== undefined && model.capabilities.reasoning !== false
+    request.reasoningEffort !== undefined &&
+    request.reasoningEffort !== 'none' &&
+    model.capabilities.reasoning !== false
       ? thinkingSettings(request.reasoningEffort, maxTokens, options)
       : undefined;
   if (thinking !== undefined) Object.assign(body, thinking);

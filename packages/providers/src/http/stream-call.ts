@@ -165,6 +165,8 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
       yield { type: 'error', error: withAttempts(retryError, attempt + 1) };
       return;
     }
+    // Tell the agent a retry is coming: it shows the wait and does not count it as a stall.
+    yield { type: 'retry', attempt: attempt + 1, delayMs: delay, error: retryError };
     try {
       await sleep(delay, undefined, { signal });
     } catch {
