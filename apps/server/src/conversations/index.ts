@@ -1,0 +1,3 @@
+export { ConversationTree } from './conversation-tree.ts';
+export { DEFAULT_MESSAGE_PAGE, MAX_MESSAGE_PAGE, queryConversation } from './conversation-query.ts';
+export type { ConversationQueryOptions, ConversationView } from './conversation-query.ts';

@@ -1,0 +1,1 @@
+export { NodeSqliteDatabase } from './node-sqlite-database.ts';

@@ -1,0 +1,217 @@
+/** Run states (spec §4.2). Terminal: completed, failed, cancelled, interrupted. */
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'waiting_hitl',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** States a run can still leave; one such top-level run per conversation at a time. */
+export const IN_FLIGHT_STATUSES: readonly RunStatus[] = ['pending', 'running', 'waiting_hitl'];
+
+export const RUN_PHASES = ['pending', 'thinking', 'acting', 'responding', 'done'] as const;
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+/**
+ * `conversation`: a top-level turn; `subagent` and `tool`: children of one; `session`: an agent
+ * session another program wrote through the workbench's SessionStorage.
+ */
+export const RUN_KINDS = ['conversation', 'subagent', 'tool', 'session'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+/** Every table keeps an `owner`, reserved for multi-user deployments (spec §2.2); null today. */
+interface Owned {
+  owner: string | null;
+}
+
+export interface ProjectsTable extends Owned {
+  id: string;
+  name: string;
+  directory: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConversationsTable extends Owned {
+  id: string;
+  project_id: string | null;
+  title: string;
+  /** `none` until a title is known; `auto` from the first exchange; `user` after a rename. */
+  title_source: 'none' | 'auto' | 'user';
+  model_id: string | null;
+  /** The leaf of the active branch. */
+  active_run_id: string | null;
+  /** The seq of the newest event; events take the next numbers under this row's lock. */
+  last_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RunsTable extends Owned {
+  id: string;
+  conversation_id: string;
+  project_id: string | null;
+  /** The run that spawned this one (sub-agent, tool call); null for a top-level turn. */
+  parent_run_id: string | null;
+  /** The turn before this one on its branch: the edges of the message tree. */
+  previous_run_id: string | null;
+  /** The user message this turn answers; a regenerated turn shares it with its sibling. */
+  user_message_id: string | null;
+  kind: RunKind;
+  profile_id: string | null;
+  model_id: string | null;
+  status: RunStatus;
+  phase: RunPhase;
+  /** JSON of the error that failed the run. */
+  error: string | null;
+  /** JSON of `RunUsage`. */
+  usage: string | null;
+  /** The server instance executing the run. */
+  instance_id: string | null;
+  cancel_requested: number;
+  created_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+}
+
+export interface EventsTable {
+  conversation_id: string;
+  seq: number;
+  run_id: string | null;
+  ts: number;
+  v: number;
+  type: string;
+  /** JSON. */
+  payload: string;
+}
+
+/** A summary of each agent session (one per run), derived from the event log for list/find. */
+export interface AgentSessionsTable {
+  id: string;
+  conversation_id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+}
+
+export interface UploadsTable extends Owned {
+  id: string;
+  project_id: string | null;
+  conversation_id: string | null;
+  name: string;
+  media_type: string;
+  size: number;
+  sha256: string;
+  /** Relative to the object directory. */
+  storage_path: string;
+  created_at: number;
+}
+
+export interface ArtifactsTable extends Owned {
+  id: string;
+  conversation_id: string;
+  run_id: string | null;
+  name: string;
+  media_type: string;
+  storage_path: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SettingsTable {
+  /** `system`, `user`, `project` or `conversation` (spec §4.9). */
+  scope: string;
+  /** The project or conversation id; empty for system and user. */
+  scope_id: string;
+  key: string;
+  /** JSON. */
+  value: string;
+  updated_at: number;
+}
+
+export interface SecretsTable extends Owned {
+  id: string;
+  name: string;
+  /** `v1:<iv>:<tag>:<data>`, base64url, AES-256-GCM under the server's secret key. */
+  ciphertext: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProviderConfigsTable extends Owned {
+  id: string;
+  name: string;
+  kind: 'openai-compatible' | 'anthropic';
+  base_url: string;
+  secret_id: string | null;
+  /** JSON array of model configurations. */
+  models: string;
+  /** JSON object of further provider options. */
+  options: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UsageTable extends Owned {
+  id: string;
+  run_id: string;
+  conversation_id: string;
+  project_id: string | null;
+  model_id: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  tool_calls: number;
+  model_calls: number;
+  duration_ms: number;
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  created_at: number;
+}
+
+export interface MemoriesTable extends Owned {
+  id: string;
+  namespace: string;
+  content: string;
+  source: string;
+  /** JSON array of strings. */
+  tags: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Server processes sharing the database; a run belongs to the instance executing it. */
+export interface InstancesTable {
+  id: string;
+  started_at: number;
+  heartbeat_at: number;
+  /** PostgreSQL: the advisory lock this instance holds while it lives. */
+  lock_key: number;
+  pid: number;
+  hostname: string;
+}
+
+/** Every table, as Kysely sees them. */
+export interface Schema {
+  projects: ProjectsTable;
+  conversations: ConversationsTable;
+  runs: RunsTable;
+  events: EventsTable;
+  agent_sessions: AgentSessionsTable;
+  uploads: UploadsTable;
+  artifacts: ArtifactsTable;
+  settings: SettingsTable;
+  secrets: SecretsTable;
+  provider_configs: ProviderConfigsTable;
+  usage: UsageTable;
+  memories: MemoriesTable;
+  instances: InstancesTable;
+  /** SQLite only: the FTS5 trigram index over conversation titles. */
+  conversation_titles: { conversation_id: string; title: string };
+}

@@ -1,0 +1,143 @@
+import { AGENT_ERROR_CODES, isAgentError, type AgentErrorCode } from '@youyou/agent';
+
+/** Codes the HTTP API adds to the agent's (spec §10 + the workbench edge). */
+export const API_ERROR_CODES = [
+  'UNAUTHORIZED',
+  'ORIGIN_NOT_ALLOWED',
+  'HOST_NOT_ALLOWED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'CONVERSATION_BUSY',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ApiOnlyErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** Every machine code an error body can carry. */
+export type ApiErrorCode = ApiOnlyErrorCode | AgentErrorCode;
+
+/** Every code, the API's and the agent's. */
+export const ALL_ERROR_CODES: readonly ApiErrorCode[] = [...API_ERROR_CODES, ...AGENT_ERROR_CODES];
+
+/**
+ * The one table from machine code to HTTP status. Agent codes that only ever travel inside run
+ * events still have a row, so any error can be answered over HTTP.
+ */
+export const HTTP_STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
+  UNAUTHORIZED: 401,
+  ORIGIN_NOT_ALLOWED: 403,
+  HOST_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  CONVERSATION_BUSY: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+  INVALID_INPUT: 400,
+  PATH_NOT_ALLOWED: 403,
+  FILE_TOO_LARGE: 413,
+  NAME_CONFLICT: 409,
+  SESSION_BUSY: 409,
+  REQUEST_CANCELLED: 409,
+  TOOL_NOT_FOUND: 404,
+  SKILL_NOT_FOUND: 404,
+  PLUGIN_NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
+  NO_MODEL_PROVIDER: 422,
+  MODEL_NOT_SUPPORTED: 422,
+  SKILL_DEPENDENCY_NOT_MET: 422,
+  CONFIG_PARSE_ERROR: 422,
+  MAX_TOOL_CALLS_EXCEEDED: 422,
+  HOOK_ABORTED: 422,
+  PROVIDER_ERROR: 502,
+  TOOL_TIMEOUT: 504,
+  STORAGE_ERROR: 503,
+  TOOL_EXECUTION_ERROR: 500,
+  PLUGIN_INIT_FAILED: 500,
+  STORAGE_DUPLICATE: 500,
+  COMPACT_ERROR: 500,
+};
+
+export interface ApiErrorOptions {
+  details?: Readonly<Record<string, unknown>>;
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: {
+    code: ApiErrorCode;
+    message: string;
+    retryable: boolean;
+    details?: Readonly<Record<string, unknown>>;
+    request_id?: string;
+  };
+}
+
+/**
+ * An error the HTTP edge answers with `HTTP_STATUS_BY_CODE[code]` and an `ErrorBody`.
+ *
+ * @example
+ * throw new ApiError('NOT_FOUND', `No conversation has id ${id}.`, { details: { resource: 'conversation', id } });
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ApiErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly retryable: boolean;
+
+  constructor(code: ApiErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+    this.retryable = options.retryable ?? false;
+  }
+
+  get status(): number {
+    return HTTP_STATUS_BY_CODE[this.code];
+  }
+
+  /**
+   * Anything thrown, as an `ApiError`: an `AgentError` keeps its code (a component that is not
+   * there becomes NOT_FOUND), anything else is INTERNAL_ERROR.
+   */
+  static fromUnknown(error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    if (isAgentError(error)) {
+      if (error.code === 'INVALID_INPUT' && error.details['notFound'] === true) {
+        return new ApiError('NOT_FOUND', error.message, { details: error.details, cause: error });
+      }
+      return new ApiError(error.code, error.message, {
+        details: error.details,
+        retryable: error.retryable,
+        cause: error,
+      });
+    }
+    return new ApiError('INTERNAL_ERROR', 'The server failed to handle the request.', {
+      cause: error,
+      retryable: true,
+    });
+  }
+
+  toBody(requestId?: string): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        retryable: this.retryable,
+        ...(Object.keys(this.details).length > 0 ? { details: this.details } : {}),
+        ...(requestId === undefined ? {} : { request_id: requestId }),
+      },
+    };
+  }
+}
+
+/** A NOT_FOUND for one resource. */
+export function notFound(resource: string, id: string): ApiError {
+  return new ApiError('NOT_FOUND', `No ${resource} has id '${id}'.`, { details: { resource, id } });
+}

@@ -1,0 +1,9 @@
+export { ConversationWriter } from './conversation-writer.ts';
+export type { ApplyInTransaction, CommitBatch, ConversationWriterOptions } from './conversation-writer.ts';
+export { EventHub } from './event-hub.ts';
+export { EventLog } from './event-log.ts';
+export type { EventLogOptions, InsertEvents } from './event-log.ts';
+export { EVENTS_CHANNEL, eventOfRow, lastSeqOf, readEvents } from './event-store.ts';
+export type { EventsNotification, ReadEventsOptions } from './event-store.ts';
+export { EVENT_VERSION, INTERNAL_EVENT_TYPES, RESERVED_EVENT_TYPES } from './event-types.ts';
+export type * from './event-types.ts';

@@ -1,0 +1,83 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError } from '../errors/index.ts';
+import { serveWeb } from '../web/index.ts';
+import { errorHandler, validationHook } from './middleware/errors.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
+import { componentRoutes } from './routes/components.ts';
+import { conversationRoutes } from './routes/conversations.ts';
+import { messageRoutes } from './routes/messages.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { providerRoutes } from './routes/providers.ts';
+import { createRouter } from './routes/router.ts';
+import { systemRoutes } from './routes/system.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+import type { HttpEnv, ServerServices } from './services.ts';
+
+/** Every API route, relative to `/api`. */
+export function createApiRoutes(services: ServerServices) {
+  return createRouter()
+    .route('/', projectRoutes(services))
+    .route('/', conversationRoutes(services))
+    .route('/', messageRoutes(services))
+    .route('/', providerRoutes(services))
+    .route('/', uploadRoutes(services))
+    .route('/', componentRoutes(services))
+    .route('/', systemRoutes(services));
+}
+
+/**
+ * The whole HTTP surface on one port: the API under `/api` (token required), its OpenAPI 3.1
+ * document, and the web UI; security headers, Host/Origin checks and body limits on everything.
+ *
+ * @example
+ * const app = createApp(services);
+ * serve({ fetch: app.fetch, port: 4280, hostname: '127.0.0.1' });
+ */
+export function createApp(services: ServerServices) {
+  const { config, logger } = services;
+  const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationHook });
+  app.use('*', requestLog(logger));
+  app.use('*', securityHeaders());
+  app.use('*', hostAndOriginChecks(config));
+  app.use('*', loginFromUrl(config));
+  app.use('/api/*', requireToken(config));
+  const jsonLimit = bodyLimit({
+    maxSize: config.maxJsonBytes,
+    onError: () => {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${config.maxJsonBytes} bytes.`, {
+        details: { limit: config.maxJsonBytes },
+      });
+    },
+  });
+  app.use('/api/*', async (c, next) => (c.req.path === '/api/uploads' ? next() : jsonLimit(c, next)));
+  const routed = app.route('/api', createApiRoutes(services));
+  routed.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'YouYou Workbench API',
+      version: services.version,
+      description:
+        'Projects, conversations, runs and events. Every request carries the access token (Authorization: Bearer, or the cookie set by the login URL). Errors are { error: { code, message, retryable, details?, request_id } }.',
+    },
+    security: [{ bearer: [] }],
+  });
+  routed.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  routed.notFound((c) => {
+    if (c.req.path.startsWith('/api/') || c.req.path === '/api') {
+      throw new ApiError('NOT_FOUND', `No API route ${c.req.method} ${c.req.path}.`, {
+        details: { resource: 'route', method: c.req.method, path: c.req.path },
+      });
+    }
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      throw new ApiError('NOT_FOUND', `Nothing at ${c.req.method} ${c.req.path}.`);
+    }
+    return serveWeb(c, config.webRoot);
+  });
+  routed.onError(errorHandler(logger));
+  return routed;
+}
+
+/** The app's type, for the typed client (`hc<WorkbenchApp>`). */
+export type WorkbenchApp = ReturnType<typeof createApp>;

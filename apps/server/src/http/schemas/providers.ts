@@ -1,0 +1,69 @@
+import { z } from '@hono/zod-openapi';
+import { ISODate } from './common.ts';
+
+const ModelSchema = z
+  .object({
+    id: z.string().min(1).max(200),
+    display_name: z.string().max(200).optional(),
+    context_window: z.number().int().positive().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+    capabilities: z
+      .object({
+        vision: z.boolean().optional(),
+        tools: z.boolean().optional(),
+        reasoning: z.boolean().optional(),
+        documents: z.boolean().optional(),
+      })
+      .optional(),
+  })
+  .openapi('ProviderModel');
+
+export const ProviderSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(['openai-compatible', 'anthropic']),
+    base_url: z.string(),
+    has_api_key: z.boolean().openapi({ description: 'Keys are stored as secrets and never returned.' }),
+    models: z.array(ModelSchema),
+    enabled: z.boolean(),
+    created_at: ISODate,
+    updated_at: ISODate,
+  })
+  .openapi('Provider');
+
+export const ProviderCreateSchema = z
+  .object({
+    name: z.string().min(1).max(40),
+    kind: z.enum(['openai-compatible', 'anthropic']),
+    base_url: z.string().min(1).max(2000),
+    api_key: z.string().max(10_000).optional(),
+    models: z.array(ModelSchema).max(500).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .openapi('ProviderCreate');
+
+export const ProviderUpdateSchema = z
+  .object({
+    name: z.string().min(1).max(40).optional(),
+    base_url: z.string().min(1).max(2000).optional(),
+    api_key: z.string().max(10_000).nullable().optional(),
+    models: z.array(ModelSchema).max(500).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .openapi('ProviderUpdate');
+
+export const ProviderTestSchema = z
+  .object({
+    ok: z.boolean(),
+    models: z.array(z.string()),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .openapi('ProviderTest');
+
+export const ModelListSchema = z
+  .object({
+    models: z.array(z.object({ id: z.string(), provider: z.string(), display_name: z.string() })),
+    default_model: z.string().nullable(),
+  })
+  .openapi('ModelList');

@@ -1,0 +1,30 @@
+import { z } from '@hono/zod-openapi';
+
+export const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    database: z.enum(['sqlite', 'postgres']),
+    instance_id: z.string(),
+    uptime_ms: z.number(),
+    active_runs: z.number(),
+  })
+  .openapi('Health');
+
+export const SettingsSchema = z.record(z.string(), z.unknown()).openapi('Settings');
+
+export const UsageSchema = z
+  .object({
+    group_by: z.enum(['day', 'model', 'conversation', 'project']),
+    totals: z.array(
+      z.object({
+        key: z.string().nullable(),
+        runs: z.number(),
+        input_tokens: z.number(),
+        output_tokens: z.number(),
+        tool_calls: z.number(),
+        duration_ms: z.number(),
+      }),
+    ),
+  })
+  .openapi('Usage');

@@ -1,0 +1,63 @@
+import type { AgentPool } from '../agents/index.ts';
+import type { WorkbenchDatabase } from '../database/index.ts';
+import type { EventHub, EventLog } from '../events/index.ts';
+import type { ServerLogger } from '../logging/index.ts';
+import type { ProviderRegistry } from '../providers/index.ts';
+import type { RunManager } from '../runs/index.ts';
+import type {
+  ConversationRepository,
+  ObjectStore,
+  ProjectRepository,
+  RunRepository,
+  SettingsRepository,
+  UploadRepository,
+  UsageRepository,
+} from '../storage/index.ts';
+
+/** Settings of the HTTP edge. */
+export interface HttpConfig {
+  token: string;
+  dataDirectory: string;
+  home: string;
+  /** Project directories must lie inside one of these (after symlinks). */
+  workspaceRoots: readonly string[];
+  /** DNS names besides localhost and IP literals that may appear in the Host header. */
+  allowedHosts: readonly string[];
+  maxJsonBytes: number;
+  maxUploadBytes: number;
+  /** SSE comment interval. */
+  heartbeatMs: number;
+  /** A client that has not read for this long while events wait is dropped (it can resume). */
+  stallTimeoutMs: number;
+  /** The built web UI, when there is one. */
+  webRoot: string | undefined;
+  /** True when served over HTTPS (cookies get `Secure`). */
+  secure: boolean;
+}
+
+/** Everything the routes use. */
+export interface ServerServices {
+  database: WorkbenchDatabase;
+  eventLog: EventLog;
+  hub: EventHub;
+  runs: RunManager;
+  runRepository: RunRepository;
+  providers: ProviderRegistry;
+  pool: AgentPool;
+  objects: ObjectStore;
+  settings: SettingsRepository;
+  projects: ProjectRepository;
+  conversations: ConversationRepository;
+  uploads: UploadRepository;
+  usage: UsageRepository;
+  logger: ServerLogger;
+  instanceId: string;
+  version: string;
+  startedAt: number;
+  config: HttpConfig;
+}
+
+/** Hono's per-request variables. */
+export interface HttpEnv {
+  Variables: { requestId: string };
+}

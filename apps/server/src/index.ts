@@ -1,0 +1,35 @@
+// The public surface of @youyou/server.
+export { startServer, resolveServerOptions, DEFAULT_PORT, SERVER_VERSION } from './server/index.ts';
+export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server/index.ts';
+export {
+  COMMAND_EXIT,
+  migrateCommand,
+  MIGRATE_HELP,
+  serveCommand,
+  SERVE_HELP,
+  versionCommand,
+} from './cli/index.ts';
+export type { CommandIo } from './cli/index.ts';
+export { createApp } from './http/index.ts';
+export type { WorkbenchApp, ServerServices, HttpConfig } from './http/index.ts';
+export {
+  migrateDown,
+  migrateToLatest,
+  knownMigrations,
+  openDatabase,
+  NodeSqliteDatabase,
+} from './database/index.ts';
+export type { WorkbenchDatabase, MigrationReport, DialectName } from './database/index.ts';
+export { SqlMemoryStorage, WorkbenchSessionStorage } from './storage/index.ts';
+export { EventHub, EventLog } from './events/index.ts';
+export type {
+  WorkbenchEvent,
+  WorkbenchEventType,
+  EventPayloads,
+  RunUsage,
+  MessageInput,
+} from './events/index.ts';
+export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
+export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
+export { ConversationProjection, applyRunEvent } from './projection/index.ts';
+export type { ConversationMessage, MessagePart, RunProjection } from './projection/index.ts';

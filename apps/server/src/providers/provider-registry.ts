@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import type { ModelCapabilities, ModelInfo, ModelProvider } from '@youyou/agent';
+import { anthropic, openaiCompatible, type ModelConfig } from '@youyou/providers';
+import { sql, type Kysely } from 'kysely';
+import { isUniqueViolation, type Schema } from '../database/index.ts';
+import { ApiError } from '../errors/index.ts';
+import type { SecretRedactor } from '../logging/index.ts';
+import {
+  ProviderConfigRepository,
+  providerViewOfRow,
+  type ConfiguredModel,
+  type ProviderConfigRow,
+  type ProviderView,
+  type SecretStore,
+} from '../storage/index.ts';
+
+/** A provider's name prefixes its model ids (`name/model`), so it is a plain slug. */
+export const PROVIDER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+export interface ProviderInput {
+  name: string;
+  kind: 'openai-compatible' | 'anthropic';
+  base_url: string;
+  api_key?: string;
+  models?: ConfiguredModel[];
+  enabled?: boolean;
+}
+
+export type ProviderChanges = Partial<Omit<ProviderInput, 'kind' | 'api_key'>> & { api_key?: string | null };
+
+/** The outcome of `POST /api/providers/:id/test`. */
+export interface ProviderTestResult {
+  ok: boolean;
+  models: string[];
+  error?: { code: string; message: string };
+}
+
+function capabilitiesOf(model: ConfiguredModel): Partial<ModelCapabilities> {
+  const capabilities: Partial<ModelCapabilities> = {};
+  if (model.capabilities?.vision !== undefined) capabilities.vision = model.capabilities.vision;
+  if (model.capabilities?.tools !== undefined) capabilities.toolUse = model.capabilities.tools;
+  if (model.capabilities?.reasoning !== undefined) capabilities.reasoning = model.capabilities.reasoning;
+  if (model.capabilities?.documents !== undefined) capabilities.documents = model.capabilities.documents;
+  return capabilities;
+}
+
+function modelConfigOf(model: ConfiguredModel): ModelConfig {
+  return {
+    id: model.id,
+    ...(model.display_name === undefined ? {} : { displayName: model.display_name }),
+    ...(model.context_window === undefined ? {} : { contextWindow: model.context_window }),
+    ...(model.max_output_tokens === undefined ? {} : { maxOutputTokens: model.max_output_tokens }),
+    capabilities: capabilitiesOf(model),
+  };
+}
+
+/**
+ * Model providers configured through the API (spec §4.7): OpenAI-compatible or Anthropic, keys in
+ * the secret store. Builds `ModelProvider`s for the agent pool; a model's id is `name/model`.
+ *
+ * @example
+ * await registry.create({ name: 'local', kind: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1', models: [{ id: 'qwen3:8b' }] });
+ * const providers = await registry.build(); // for AgentBuilder.addProvider
+ */
+export class ProviderRegistry {
+  readonly #db: Kysely<Schema>;
+  readonly #configs: ProviderConfigRepository;
+  readonly #secrets: SecretStore;
+  readonly #redactor: SecretRedactor | undefined;
+
+  constructor(db: Kysely<Schema>, secrets: SecretStore, redactor?: SecretRedactor) {
+    this.#db = db;
+    this.#configs = new ProviderConfigRepository(db);
+    this.#secrets = secrets;
+    this.#redactor = redactor;
+  }
+
+  async list(): Promise<ProviderView[]> {
+    return (await this.#configs.list()).map(providerViewOfRow);
+  }
+
+  async get(id: string): Promise<ProviderView> {
+    return providerViewOfRow(await this.#configs.get(id));
+  }
+
+  async create(input: ProviderInput): Promise<ProviderView> {
+    checkProvider(input.name, input.base_url);
+    const id = randomUUID();
+    const now = Date.now();
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        const secretId =
+          input.api_key === undefined || input.api_key === ''
+            ? null
+            : await this.#secrets.put(`provider ${input.name}`, input.api_key, trx);
+        await this.#configs.insert(
+          {
+            id,
+            owner: null,
+            name: input.name,
+            kind: input.kind,
+            base_url: input.base_url,
+            secret_id: secretId,
+            models: JSON.stringify(input.models ?? []),
+            options: '{}',
+            enabled: input.enabled === false ? 0 : 1,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ApiError('CONFLICT', `A provider named '${input.name}' exists already.`, {
+          details: { name: input.name },
+        });
+      }
+      throw error;
+    }
+    if (input.api_key !== undefined) this.#redactor?.add(input.api_key);
+    return this.get(id);
+  }
+
+  async update(id: string, changes: ProviderChanges): Promise<ProviderView> {
+    const row = await this.#configs.get(id);
+    checkProvider(changes.name ?? row.name, changes.base_url ?? row.base_url);
+    try {
+      await this.#db.transaction().execute(async (trx) => {
+        let secretId = row.secret_id;
+        if (changes.api_key === null || changes.api_key === '') {
+          if (secretId !== null) await this.#secrets.delete(secretId, trx);
+          secretId = null;
+        } else if (changes.api_key !== undefined) {
+          if (secretId === null)
+            secretId = await this.#secrets.put(`provider ${row.name}`, changes.api_key, trx);
+          else await this.#secrets.replace(secretId, changes.api_key, trx);
+        }
+        await this.#configs.update(
+          id,
+          {
+            ...(changes.name === undefined ? {} : { name: changes.name }),
+            ...(changes.base_url === undefined ? {} : { base_url: changes.base_url }),
+            ...(changes.models === undefined ? {} : { models: JSON.stringify(changes.models) }),
+            ...(changes.enabled === undefined ? {} : { enabled: changes.enabled ? 1 : 0 }),
+            secret_id: secretId,
+            updated_at: Date.now(),
+          },
+          trx,
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ApiError('CONFLICT', `A provider named '${changes.name ?? ''}' exists already.`);
+      }
+      throw error;
+    }
+    if (typeof changes.api_key === 'string') this.#redactor?.add(changes.api_key);
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<void> {
+    const row = await this.#configs.get(id);
+    await this.#db.transaction().execute(async (trx) => {
+      await this.#configs.delete(id, trx);
+      if (row.secret_id !== null) await this.#secrets.delete(row.secret_id, trx);
+    });
+  }
+
+  /** Changes whenever any provider is added, changed or removed (by any server). */
+  async fingerprint(): Promise<string> {
+    const row = await sql<{
+      count: number | string;
+      latest: number | string | null;
+    }>`select count(*) as count,
+      max(updated_at) as latest from provider_configs`.execute(this.#db);
+    const first = row.rows[0];
+    return `${first?.count ?? 0}:${first?.latest ?? 0}`;
+  }
+
+  /** Every model of every enabled provider, as the agent will know them. */
+  async models(): Promise<{ id: string; provider: string; display_name: string }[]> {
+    const rows = (await this.#configs.list()).filter((row) => row.enabled === 1);
+    return rows.flatMap((row) =>
+      (JSON.parse(row.models) as ConfiguredModel[]).map((model) => ({
+        id: `${row.name}/${model.id}`,
+        provider: row.name,
+        display_name: model.display_name ?? model.id,
+      })),
+    );
+  }
+
+  /** `ModelProvider`s for every enabled provider, keys decrypted. */
+  async build(): Promise<ModelProvider[]> {
+    const rows = (await this.#configs.list()).filter((row) => row.enabled === 1);
+    return Promise.all(rows.map((row) => this.#provider(row, false)));
+  }
+
+  /** Asks the provider's server for its models: the key and URL work when this succeeds. */
+  async test(id: string): Promise<ProviderTestResult> {
+    const provider = await this.#provider(await this.#configs.get(id), true);
+    try {
+      const models: readonly ModelInfo[] = await provider.listModels();
+      return { ok: true, models: models.map((model) => model.id) };
+    } catch (error) {
+      const code =
+        typeof (error as { code?: unknown }).code === 'string'
+          ? (error as { code: string }).code
+          : 'PROVIDER_ERROR';
+      return {
+        ok: false,
+        models: [],
+        error: { code, message: error instanceof Error ? error.message : String(error) },
+      };
+    }
+  }
+
+  async #provider(row: ProviderConfigRow, discover: boolean): Promise<ModelProvider> {
+    const apiKey = row.secret_id === null ? '' : await this.#secrets.reveal(row.secret_id);
+    this.#redactor?.add(apiKey);
+    const models = (JSON.parse(row.models) as ConfiguredModel[]).map(modelConfigOf);
+    const listing = {
+      modelIdPrefix: `${row.name}/`,
+      ...(discover || models.length === 0 ? { discoverModels: true } : { models, discoverModels: false }),
+    };
+    // A test run fails fast instead of retrying a dead server.
+    const retry = discover ? { maxRetries: 0 } : undefined;
+    if (row.kind === 'anthropic') {
+      return anthropic({
+        id: row.name,
+        baseURL: row.base_url,
+        apiKey,
+        ...listing,
+        ...(retry === undefined ? {} : { retry }),
+      });
+    }
+    return openaiCompatible({
+      id: row.name,
+      baseURL: row.base_url,
+      apiKey,
+      ...listing,
+      ...(retry === undefined ? {} : { retry }),
+    });
+  }
+}
+
+function checkProvider(name: string, baseUrl: string): void {
+  if (!PROVIDER_NAME_PATTERN.test(name)) {
+    throw new ApiError('INVALID_INPUT', 'A provider name is 1–40 lowercase letters, digits, - or _.', {
+      details: { name },
+    });
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ApiError('INVALID_INPUT', `'${baseUrl}' is not a URL.`, { details: { base_url: baseUrl } });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ApiError('INVALID_INPUT', 'A provider URL is http:// or https://.', {
+      details: { base_url: baseUrl },
+    });
+  }
+}

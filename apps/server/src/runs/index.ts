@@ -1,0 +1,7 @@
+export { titleFromText, TITLE_LENGTH } from './auto-title.ts';
+export type { RunContext } from './run-context.ts';
+export { RunExecution } from './run-execution.ts';
+export type { RunExecutionOptions } from './run-execution.ts';
+export { RunManager } from './run-manager.ts';
+export type { SendRequest, SendResult } from './run-manager.ts';
+export { interruptRun, repairRecords } from './run-recovery.ts';

@@ -1,0 +1,23 @@
+import type { AgentPool } from '../agents/index.ts';
+import type { WorkbenchDatabase } from '../database/index.ts';
+import type { EventLog } from '../events/index.ts';
+import type { ServerLogger } from '../logging/index.ts';
+import type { ProviderRegistry } from '../providers/index.ts';
+import type { ObjectStore, SettingsRepository, WorkbenchSessionStorage } from '../storage/index.ts';
+
+/** What runs need from the server. */
+export interface RunContext {
+  database: WorkbenchDatabase;
+  eventLog: EventLog;
+  pool: AgentPool;
+  sessionStorage: WorkbenchSessionStorage;
+  objects: ObjectStore;
+  providers: ProviderRegistry;
+  settings: SettingsRepository;
+  instanceId: string;
+  /** The YouYou home (global components); the agent may read files there. */
+  home: string;
+  /** The working directory of conversations whose project has no directory. */
+  scratchDirectory: string;
+  logger: ServerLogger;
+}

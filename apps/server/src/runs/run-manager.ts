@@ -1,0 +1,379 @@
+import { randomUUID } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
+import { isUniqueViolation } from '../database/index.ts';
+import { ApiError, notFound } from '../errors/index.ts';
+import type { AttachmentReference, MessageInput, NewEvent } from '../events/index.ts';
+import { ConversationTree } from '../conversations/conversation-tree.ts';
+import {
+  ConversationRepository,
+  describeRun,
+  ProjectRepository,
+  RunRepository,
+  runViewOfRow,
+  UploadRepository,
+  type ConversationRow,
+  type RunRow,
+  type RunView,
+} from '../storage/index.ts';
+import { titleFromText } from './auto-title.ts';
+import type { RunContext } from './run-context.ts';
+import { RunExecution } from './run-execution.ts';
+import { interruptRun } from './run-recovery.ts';
+
+/** A message to send: text, uploads by id, skills, and where in the tree it goes. */
+export interface SendRequest {
+  text?: string;
+  attachments?: string[];
+  skills?: { name: string; arguments?: string }[];
+  model_id?: string;
+  /** A user message to replace: the new one becomes its sibling (edit). */
+  edit_of?: string;
+  /** An assistant message to answer after (default: the end of the active branch). */
+  parent_message_id?: string;
+}
+
+/** What `send` and `regenerate` return. */
+export interface SendResult {
+  run: RunView;
+  user_message_id: string;
+  assistant_message_id: string;
+  /** The seq of the run's `run.created` event. */
+  seq: number;
+}
+
+const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/**
+ * Starts, cancels and recovers runs. One top-level run per conversation is in flight at a time
+ * (the database enforces it for every server); runs of different conversations go in parallel.
+ *
+ * @example
+ * const { run } = await runs.send(conversationId, { text: 'Hello' });
+ * await runs.cancel(run.id);
+ */
+export class RunManager {
+  readonly #context: RunContext;
+  readonly #active = new Map<string, { execution: RunExecution; done: Promise<unknown> }>();
+  #closing = false;
+
+  constructor(context: RunContext) {
+    this.#context = context;
+  }
+
+  /** Runs this server is executing now. */
+  get activeRunIds(): string[] {
+    return [...this.#active.keys()];
+  }
+
+  async send(conversationId: string, request: SendRequest): Promise<SendResult> {
+    const { database } = this.#context;
+    const conversation = await new ConversationRepository(database.db, database.dialect).get(conversationId);
+    const tree = new ConversationTree(await new RunRepository(database.db).tree(conversationId));
+    let previous = conversation.active_run_id;
+    if (request.edit_of !== undefined) {
+      const edited = tree.runsOfUserMessage(request.edit_of)[0];
+      if (edited === undefined) throw notFound('message', request.edit_of);
+      previous = edited.previous_run_id;
+    } else if (request.parent_message_id !== undefined) {
+      if (tree.run(request.parent_message_id) === undefined)
+        throw notFound('message', request.parent_message_id);
+      previous = request.parent_message_id;
+    }
+    const input = await this.#input(request);
+    if (input.text.trim() === '' && input.attachments.length === 0 && input.skills.length === 0) {
+      throw new ApiError('INVALID_INPUT', 'A message needs text, an attachment or a skill.');
+    }
+    return this.#start(conversation, {
+      input,
+      previous,
+      userMessageId: randomUUID(),
+      modelId: request.model_id,
+    });
+  }
+
+  /** A new answer to the user message of `assistantMessageId` (a sibling of that answer). */
+  async regenerate(
+    conversationId: string,
+    assistantMessageId: string,
+    modelId?: string,
+  ): Promise<SendResult> {
+    const { database, eventLog } = this.#context;
+    const conversation = await new ConversationRepository(database.db, database.dialect).get(conversationId);
+    const source = await new RunRepository(database.db).find(assistantMessageId);
+    if (source === undefined || source.conversation_id !== conversationId || source.parent_run_id !== null) {
+      throw notFound('message', assistantMessageId);
+    }
+    const created = (await eventLog.read(conversationId, { afterSeq: 0, runIds: [source.id], limit: 1 }))[0];
+    if (created?.type !== 'run.created' || source.user_message_id === null) {
+      throw new ApiError('INVALID_INPUT', 'That answer has no message to answer again.');
+    }
+    return this.#start(conversation, {
+      input: created.payload.input,
+      previous: source.previous_run_id,
+      userMessageId: source.user_message_id,
+      modelId: modelId ?? source.model_id ?? undefined,
+      regeneratedFrom: source.id,
+    });
+  }
+
+  /** Cancels a run and everything below it; a run that has ended is returned as it is. */
+  async cancel(runId: string): Promise<RunView> {
+    const { database } = this.#context;
+    const runs = new RunRepository(database.db);
+    const run = await runs.get(runId);
+    const targets = [run, ...(await runs.descendants(runId))].filter((candidate) =>
+      ['pending', 'running', 'waiting_hitl'].includes(candidate.status),
+    );
+    for (const target of targets) {
+      const local = this.#active.get(target.id);
+      if (local !== undefined) {
+        local.execution.cancel();
+        continue;
+      }
+      await runs.setState(target.id, { cancel_requested: 1 });
+      if (target.instance_id !== this.#context.instanceId) {
+        await this.#cancelRemote?.(target.id);
+      }
+    }
+    const local = this.#active.get(runId);
+    if (local !== undefined) await local.done;
+    return runViewOfRow(await runs.get(runId));
+  }
+
+  /** Set by the server: asks the server that executes `runId` to cancel it. */
+  #cancelRemote: ((runId: string) => Promise<void>) | undefined;
+
+  setRemoteCancel(cancel: (runId: string) => Promise<void>): void {
+    this.#cancelRemote = cancel;
+  }
+
+  /** A cancel request from another server for a run this one executes. */
+  cancelLocal(runId: string): boolean {
+    const local = this.#active.get(runId);
+    local?.execution.cancel();
+    return local !== undefined;
+  }
+
+  /** Stops the conversation's run (it is being deleted) and waits for it to end. */
+  async stopConversation(conversationId: string): Promise<void> {
+    const stopping = [...this.#active.values()].filter(
+      ({ execution }) => execution.conversationId === conversationId,
+    );
+    for (const { execution } of stopping) execution.cancel();
+    await Promise.allSettled(stopping.map(({ done }) => done));
+  }
+
+  /**
+   * Runs left unfinished by a server that is gone become `interrupted`; so do runs of this server
+   * that it no longer executes. Returns how many.
+   */
+  async recover(liveInstances: ReadonlySet<string>): Promise<number> {
+    const unfinished = await new RunRepository(this.#context.database.db).unfinished();
+    let count = 0;
+    for (const run of unfinished) {
+      const orphaned =
+        run.instance_id === null ||
+        !liveInstances.has(run.instance_id) ||
+        (run.instance_id === this.#context.instanceId &&
+          !this.#active.has(run.id) &&
+          !this.#active.has(run.parent_run_id ?? ''));
+      if (!orphaned) continue;
+      try {
+        await interruptRun(this.#context, run);
+        count++;
+      } catch (error) {
+        this.#context.logger.error({ err: error, runId: run.id }, 'an interrupted run could not be marked');
+      }
+    }
+    return count;
+  }
+
+  /** Ends every run this server executes as `interrupted` (a graceful stop) and waits for them. */
+  async shutdown(timeoutMs = 10_000): Promise<void> {
+    this.#closing = true;
+    const running = [...this.#active.values()];
+    for (const { execution } of running) execution.interrupt();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(running.map(({ done }) => done)),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  async #input(request: SendRequest): Promise<MessageInput> {
+    const uploads = new UploadRepository(this.#context.database.db);
+    const attachments: AttachmentReference[] = [];
+    for (const id of request.attachments ?? []) {
+      const upload = await uploads.find(id);
+      if (upload === undefined) throw notFound('upload', id);
+      attachments.push({
+        upload_id: upload.id,
+        name: upload.name,
+        media_type: upload.media_type,
+        size: upload.size,
+      });
+    }
+    for (const skill of request.skills ?? []) {
+      if (!SKILL_NAME.test(skill.name)) {
+        throw new ApiError('INVALID_INPUT', `'${skill.name}' is not a skill name.`, {
+          details: { skill: skill.name },
+        });
+      }
+    }
+    return { text: request.text ?? '', attachments, skills: request.skills ?? [] };
+  }
+
+  async #model(conversation: ConversationRow, requested: string | undefined): Promise<string> {
+    const models = await this.#context.providers.models();
+    if (models.length === 0) {
+      throw new ApiError(
+        'NO_MODEL_PROVIDER',
+        'No model provider is configured: add one with POST /api/providers.',
+      );
+    }
+    const preferred =
+      requested ??
+      conversation.model_id ??
+      (await this.#context.settings.get<string>('user', '', 'default_model')) ??
+      models[0]?.id;
+    if (!models.some((model) => model.id === preferred)) {
+      throw new ApiError(
+        'MODEL_NOT_SUPPORTED',
+        `No configured provider serves the model '${preferred ?? ''}'.`,
+        {
+          details: { model_id: preferred, available: models.map((model) => model.id) },
+        },
+      );
+    }
+    return preferred as string;
+  }
+
+  async #cwd(conversation: ConversationRow): Promise<string> {
+    if (conversation.project_id !== null) {
+      const project = await new ProjectRepository(this.#context.database.db).find(conversation.project_id);
+      if (project?.directory !== null && project?.directory !== undefined) {
+        return realpath(project.directory).catch(() => {
+          throw new ApiError(
+            'INVALID_INPUT',
+            `The project directory ${project.directory ?? ''} is not there any more.`,
+          );
+        });
+      }
+    }
+    return this.#context.scratchDirectory;
+  }
+
+  async #start(
+    conversation: ConversationRow,
+    plan: {
+      input: MessageInput;
+      previous: string | null;
+      userMessageId: string;
+      modelId: string | undefined;
+      regeneratedFrom?: string;
+    },
+  ): Promise<SendResult> {
+    if (this.#closing)
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The server is stopping.', { retryable: true });
+    const { database, eventLog, instanceId } = this.#context;
+    const modelId = await this.#model(conversation, plan.modelId);
+    const cwd = await this.#cwd(conversation);
+    const now = Date.now();
+    const run: RunRow = {
+      id: randomUUID(),
+      owner: null,
+      conversation_id: conversation.id,
+      project_id: conversation.project_id,
+      parent_run_id: null,
+      previous_run_id: plan.previous,
+      user_message_id: plan.userMessageId,
+      kind: 'conversation',
+      profile_id: null,
+      model_id: modelId,
+      status: 'pending',
+      phase: 'pending',
+      error: null,
+      usage: null,
+      instance_id: instanceId,
+      cancel_requested: 0,
+      created_at: now,
+      started_at: null,
+      ended_at: null,
+    };
+    const title = conversation.title_source === 'none' ? titleFromText(plan.input.text) : '';
+    const events: NewEvent[] = [
+      {
+        run_id: run.id,
+        type: 'run.created',
+        payload: {
+          run: describeRun(run),
+          input: plan.input,
+          user_message_id: plan.userMessageId,
+          assistant_message_id: run.id,
+          ...(plan.regeneratedFrom === undefined ? {} : { regenerated_from: plan.regeneratedFrom }),
+        },
+      },
+      {
+        run_id: run.id,
+        type: 'conversation.updated',
+        payload: { active_run_id: run.id, ...(title === '' ? {} : { title, title_source: 'auto' as const }) },
+      },
+    ];
+    const storagePaths = new Map<string, string>();
+    const uploads = new UploadRepository(database.db);
+    for (const attachment of plan.input.attachments) {
+      const upload = await uploads.find(attachment.upload_id);
+      if (upload !== undefined) storagePaths.set(upload.id, upload.storage_path);
+    }
+    const execution = new RunExecution({
+      context: this.#context,
+      run,
+      input: plan.input,
+      storagePaths,
+      cwd,
+      titleFromAnswer: conversation.title_source === 'none' && title === '',
+    });
+    // Registered before the row exists, so a recovery sweep never takes it for an orphan.
+    let started!: () => void;
+    const gate = new Promise<void>((resolve) => (started = resolve));
+    const done = gate
+      .then(() => execution.run())
+      .catch((error: unknown) => this.#context.logger.error({ err: error, runId: run.id }, 'a run crashed'))
+      .finally(() => this.#active.delete(run.id));
+    this.#active.set(run.id, { execution, done });
+    let seq: number;
+    try {
+      seq = await eventLog.transact(conversation.id, async (trx, insert) => {
+        await trx.insertInto('runs').values(run).execute();
+        await new ConversationRepository(trx, database.dialect).update(
+          conversation.id,
+          { active_run_id: run.id, ...(title === '' ? {} : { title, title_source: 'auto' }) },
+          now,
+          trx,
+        );
+        const [created] = await insert(events);
+        return created?.seq ?? 0;
+      });
+    } catch (error) {
+      this.#active.delete(run.id);
+      if (isUniqueViolation(error)) {
+        throw new ApiError(
+          'CONVERSATION_BUSY',
+          'A run is already in flight in this conversation; wait for it or cancel it.',
+          {
+            details: { conversation_id: conversation.id },
+            retryable: true,
+          },
+        );
+      }
+      throw error;
+    }
+    this.#context.logger.info(
+      { runId: run.id, conversationId: conversation.id, status: 'pending' },
+      'run created',
+    );
+    started();
+    return { run: runViewOfRow(run), user_message_id: plan.userMessageId, assistant_message_id: run.id, seq };
+  }
+}

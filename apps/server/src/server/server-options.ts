@@ -1,0 +1,105 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveYouyouHome } from '@youyou/agent';
+import type { LogDestination } from '../logging/index.ts';
+
+/** How `youyou serve` is configured; every field has a default. */
+export interface ServerOptions {
+  /** Default 127.0.0.1. Anything else prints a warning: the token is all that guards the machine. */
+  host?: string;
+  /** Default 4280; 0 picks a free port. */
+  port?: number;
+  /** Default `{home}/workbench`: the SQLite database, uploads, the token and the secret key. */
+  dataDirectory?: string;
+  /** `postgres://…` to use PostgreSQL instead of SQLite. */
+  databaseUrl?: string;
+  /** The YouYou home (global components, config.yaml); default `YOUYOU_HOME` or `~/.youyou`. */
+  home?: string;
+  /** Project directories must lie inside these; default the user's home directory. */
+  workspaceRoots?: string[];
+  /** DNS names the Host header may carry besides localhost and IP literals. */
+  allowedHosts?: string[];
+  /** Default `info`. */
+  logLevel?: string;
+  logDestination?: LogDestination;
+  prettyLogs?: boolean;
+  /** Apply pending migrations on start; default true. */
+  migrate?: boolean;
+  heartbeatMs?: number;
+  stallTimeoutMs?: number;
+  deltaIntervalMs?: number;
+  agentIdleMs?: number;
+  maxUploadBytes?: number;
+  maxJsonBytes?: number;
+  /** The built web UI; default `apps/web/dist` when it exists. */
+  webRoot?: string;
+  /** How often runs orphaned by a dead server are looked for; default 5 s (PostgreSQL), 30 s (SQLite). */
+  sweepIntervalMs?: number;
+}
+
+export const DEFAULT_PORT = 4280;
+
+/** Options with every default filled in. */
+export interface ResolvedServerOptions {
+  host: string;
+  port: number;
+  dataDirectory: string;
+  databaseUrl: string | undefined;
+  home: string;
+  workspaceRoots: string[];
+  allowedHosts: string[];
+  logLevel: string;
+  logDestination: LogDestination | undefined;
+  prettyLogs: boolean | undefined;
+  migrate: boolean;
+  heartbeatMs: number;
+  stallTimeoutMs: number;
+  deltaIntervalMs: number;
+  agentIdleMs: number;
+  maxUploadBytes: number;
+  maxJsonBytes: number;
+  webRoot: string | undefined;
+  sweepIntervalMs: number;
+}
+
+const packageFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The server's version, from its package.json. */
+export const SERVER_VERSION: string = (
+  JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/**
+ * Fills in the defaults.
+ *
+ * @example
+ * const resolved = resolveServerOptions({ port: 0, dataDirectory: '/tmp/workbench' });
+ */
+export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
+  const home = resolve(options.home ?? resolveYouyouHome());
+  const webDefault = resolve(packageFolder, '../web/dist');
+  const postgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//i.test(options.databaseUrl);
+  return {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? DEFAULT_PORT,
+    dataDirectory: resolve(options.dataDirectory ?? join(home, 'workbench')),
+    databaseUrl: options.databaseUrl,
+    home,
+    workspaceRoots: (options.workspaceRoots ?? [homedir()]).map((root) => resolve(root)),
+    allowedHosts: options.allowedHosts ?? [],
+    logLevel: options.logLevel ?? 'info',
+    logDestination: options.logDestination,
+    prettyLogs: options.prettyLogs,
+    migrate: options.migrate ?? true,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
+    deltaIntervalMs: options.deltaIntervalMs ?? 8,
+    agentIdleMs: options.agentIdleMs ?? 300_000,
+    maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
+    maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
+    webRoot: options.webRoot ?? (existsSync(join(webDefault, 'index.html')) ? webDefault : undefined),
+    sweepIntervalMs: options.sweepIntervalMs ?? (postgres ? 5_000 : 30_000),
+  };
+}

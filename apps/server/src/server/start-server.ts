@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { AgentPool } from '../agents/index.ts';
+import { Cluster, lockDataDirectory } from '../cluster/index.ts';
+import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
+import { EventHub, EventLog } from '../events/index.ts';
+import { createApp, type ServerServices } from '../http/index.ts';
+import { createLogger } from '../logging/index.ts';
+import { ProviderRegistry } from '../providers/index.ts';
+import { RunManager } from '../runs/index.ts';
+import { isLoopbackAddress, loadAccessToken, TOKEN_FILE } from '../security/index.ts';
+import {
+  ConversationRepository,
+  loadSecretKey,
+  ObjectStore,
+  ProjectRepository,
+  RunRepository,
+  SecretStore,
+  SettingsRepository,
+  UploadRepository,
+  UsageRepository,
+  WorkbenchSessionStorage,
+} from '../storage/index.ts';
+import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
+
+/** A running workbench server. */
+export interface RunningServer {
+  /** `http://host:port`. */
+  readonly url: string;
+  /** The URL that signs a browser in (sets the token cookie). */
+  readonly loginUrl: string;
+  readonly token: string;
+  readonly port: number;
+  readonly instanceId: string;
+  readonly services: ServerServices;
+  /** Interrupts running runs, flushes events, closes connections and the database. */
+  close(): Promise<void>;
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+async function listen(
+  app: { fetch: (request: Request) => Response | Promise<Response> },
+  host: string,
+  port: number,
+): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+/**
+ * Starts the workbench: database (migrated), cluster membership, recovery of interrupted runs,
+ * then HTTP + SSE on one port.
+ *
+ * @example
+ * const server = await startServer({ port: 0, dataDirectory: '/tmp/workbench', home: '/tmp/home' });
+ * console.log(server.loginUrl);
+ * await server.close();
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const settings = resolveServerOptions(options);
+  const { logger, redactor } = createLogger({
+    level: settings.logLevel,
+    ...(settings.logDestination === undefined ? {} : { destination: settings.logDestination }),
+    ...(settings.prettyLogs === undefined ? {} : { pretty: settings.prettyLogs }),
+  });
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async (): Promise<void> => {
+    for (const step of cleanups.reverse()) await step().catch(() => {});
+  };
+  try {
+    await mkdir(settings.dataDirectory, { recursive: true, mode: 0o700 });
+    const scratchDirectory = join(settings.dataDirectory, 'workspace');
+    await mkdir(scratchDirectory, { recursive: true, mode: 0o700 });
+    const token = await loadAccessToken(join(settings.dataDirectory, TOKEN_FILE));
+    redactor.add(token);
+    if (settings.databaseUrl !== undefined) redactor.add(new URL(settings.databaseUrl).password);
+    const databaseUrl = settings.databaseUrl;
+    if (!isPostgresUrl(databaseUrl)) cleanups.push(await lockDataDirectory(settings.dataDirectory));
+    const database: WorkbenchDatabase = openDatabase(
+      isPostgresUrl(databaseUrl)
+        ? { databaseUrl }
+        : { sqliteFile: join(settings.dataDirectory, 'youyou.db') },
+    );
+    cleanups.push(() => database.close());
+    if (settings.migrate) {
+      const { applied } = await migrateToLatest(database);
+      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    }
+    const instanceId = randomUUID();
+    const hub = new EventHub();
+    const eventLog = new EventLog({
+      database,
+      hub,
+      instanceId,
+      deltaIntervalMs: settings.deltaIntervalMs,
+      onDeltaFailure: (conversationId, error) =>
+        logger.error({ err: error, conversationId }, 'deltas could not be stored'),
+    });
+    const secrets = new SecretStore(
+      database.db,
+      await loadSecretKey(join(settings.dataDirectory, 'secret.key')),
+    );
+    const providers = new ProviderRegistry(database.db, secrets, redactor);
+    const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
+    const pool = new AgentPool({
+      providers,
+      sessionStorage,
+      home: settings.home,
+      logger,
+      idleMs: settings.agentIdleMs,
+    });
+    cleanups.push(() => pool.shutdown());
+    const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
+    const settingsRepository = new SettingsRepository(database.db);
+    const runs = new RunManager({
+      database,
+      eventLog,
+      pool,
+      sessionStorage,
+      objects,
+      providers,
+      settings: settingsRepository,
+      instanceId,
+      home: settings.home,
+      scratchDirectory,
+      logger,
+    });
+    const cluster = await Cluster.join({
+      database,
+      instanceId,
+      hub,
+      logger,
+      onControl: (message) => {
+        if (message.type === 'cancel') runs.cancelLocal(message.run_id);
+      },
+    });
+    cleanups.push(() => cluster.leave());
+    runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
+    const interrupted = await runs.recover(await cluster.liveInstances());
+    if (interrupted > 0)
+      logger.warn({ interrupted }, 'runs left unfinished by a stopped server are marked interrupted');
+    let sweeping = false;
+    const sweeper = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      cluster
+        .liveInstances()
+        .then((live) => runs.recover(live))
+        .catch((error: unknown) => logger.warn({ err: error }, 'the recovery sweep failed'))
+        .finally(() => (sweeping = false));
+    }, settings.sweepIntervalMs);
+    sweeper.unref();
+    cleanups.push(async () => clearInterval(sweeper));
+
+    const services: ServerServices = {
+      database,
+      eventLog,
+      hub,
+      runs,
+      runRepository: new RunRepository(database.db),
+      providers,
+      pool,
+      objects,
+      settings: settingsRepository,
+      projects: new ProjectRepository(database.db),
+      conversations: new ConversationRepository(database.db, database.dialect),
+      uploads: new UploadRepository(database.db),
+      usage: new UsageRepository(database.db),
+      logger,
+      instanceId,
+      version: SERVER_VERSION,
+      startedAt: Date.now(),
+      config: {
+        token,
+        dataDirectory: settings.dataDirectory,
+        home: settings.home,
+        workspaceRoots: settings.workspaceRoots,
+        allowedHosts: settings.allowedHosts,
+        maxJsonBytes: settings.maxJsonBytes,
+        maxUploadBytes: settings.maxUploadBytes,
+        heartbeatMs: settings.heartbeatMs,
+        stallTimeoutMs: settings.stallTimeoutMs,
+        webRoot: settings.webRoot,
+        secure: false,
+      },
+    };
+    const server = await listen(createApp(services), settings.host, settings.port);
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${displayHost(settings.host)}:${port}`;
+    if (!isLoopbackAddress(settings.host)) {
+      logger.warn(
+        { host: settings.host },
+        'listening on a non-loopback address: anyone who can reach this port and has the token can run tools on this machine',
+      );
+    }
+    logger.info(
+      { url, database: database.dialect, instanceId, dataDirectory: settings.dataDirectory },
+      'listening',
+    );
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      loginUrl: `${url}/?token=${token}`,
+      token,
+      port,
+      instanceId,
+      services,
+      close: () => {
+        closing ??= (async () => {
+          server.close();
+          await runs.shutdown();
+          await eventLog.flushAll();
+          if ('closeAllConnections' in server) server.closeAllConnections();
+          await cleanup();
+          logger.info({ instanceId }, 'stopped');
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,143 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ConversationsTable, DialectName, Schema } from '../database/index.ts';
+import { notFound } from '../errors/index.ts';
+import { decodeCursor, encodeCursor, likePattern } from './page-cursor.ts';
+
+export type ConversationRow = Selectable<ConversationsTable>;
+
+/** A conversation as listings show it. */
+export interface ConversationSummary {
+  id: string;
+  project_id: string | null;
+  title: string;
+  title_source: 'none' | 'auto' | 'user';
+  model_id: string | null;
+  active_run_id: string | null;
+  last_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function conversationOfRow(row: ConversationRow): ConversationSummary {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    title: row.title,
+    title_source: row.title_source,
+    model_id: row.model_id,
+    active_run_id: row.active_run_id,
+    last_seq: row.last_seq,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export interface ConversationListOptions {
+  projectId?: string;
+  /** Title search: a case-insensitive substring (FTS5 trigram on SQLite, pg_trgm on PostgreSQL). */
+  query?: string;
+  cursor?: string;
+  limit: number;
+}
+
+/**
+ * Conversations: listing newest first with keyset pages, title search, create, rename, delete.
+ *
+ * @example
+ * const { conversations, nextCursor } = await repository.list({ query: 'parser', limit: 20 });
+ */
+export class ConversationRepository {
+  readonly #db: Kysely<Schema>;
+  readonly #dialect: DialectName;
+
+  constructor(db: Kysely<Schema>, dialect: DialectName) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  async find(id: string, db: Kysely<Schema> = this.#db): Promise<ConversationRow | undefined> {
+    return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async get(id: string, db: Kysely<Schema> = this.#db): Promise<ConversationRow> {
+    const row = await this.find(id, db);
+    if (row === undefined) throw notFound('conversation', id);
+    return row;
+  }
+
+  async list(options: ConversationListOptions): Promise<{ rows: ConversationRow[]; nextCursor?: string }> {
+    let query = this.#db.selectFrom('conversations').selectAll();
+    if (options.projectId !== undefined) query = query.where('project_id', '=', options.projectId);
+    const search = options.query?.trim();
+    if (search !== undefined && search !== '') {
+      const pattern = likePattern(search);
+      query =
+        this.#dialect === 'sqlite'
+          ? query.where(
+              'id',
+              'in',
+              sql<string>`(select conversation_id from conversation_titles where title like ${pattern} escape '\\')`,
+            )
+          : query.where(sql<boolean>`title ilike ${pattern} escape '\\'`);
+    }
+    if (options.cursor !== undefined) {
+      const cursor = decodeCursor(options.cursor);
+      query = query.where((eb) =>
+        eb.or([
+          eb('updated_at', '<', cursor.at),
+          eb.and([eb('updated_at', '=', cursor.at), eb('id', '<', cursor.id)]),
+        ]),
+      );
+    }
+    const rows = await query
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1)
+      .execute();
+    if (rows.length <= options.limit) return { rows };
+    const page = rows.slice(0, options.limit);
+    const last = page.at(-1) as ConversationRow;
+    return { rows: page, nextCursor: encodeCursor({ at: last.updated_at, id: last.id }) };
+  }
+
+  async create(
+    values: { id: string; projectId: string | null; title: string; modelId: string | null; now: number },
+    db: Kysely<Schema> = this.#db,
+  ): Promise<ConversationRow> {
+    const row: ConversationRow = {
+      id: values.id,
+      owner: null,
+      project_id: values.projectId,
+      title: values.title,
+      title_source: values.title === '' ? 'none' : 'user',
+      model_id: values.modelId,
+      active_run_id: null,
+      last_seq: 0,
+      created_at: values.now,
+      updated_at: values.now,
+    };
+    await db.insertInto('conversations').values(row).execute();
+    return row;
+  }
+
+  async update(
+    id: string,
+    changes: Partial<
+      Pick<ConversationRow, 'title' | 'title_source' | 'model_id' | 'project_id' | 'active_run_id'>
+    >,
+    now: number,
+    db: Kysely<Schema> = this.#db,
+  ): Promise<void> {
+    const result = await db
+      .updateTable('conversations')
+      .set({ ...changes, updated_at: now })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw notFound('conversation', id);
+  }
+
+  async delete(id: string): Promise<void> {
+    const result = await this.#db.deleteFrom('conversations').where('id', '=', id).executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw notFound('conversation', id);
+  }
+}

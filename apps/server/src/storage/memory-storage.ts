@@ -1,0 +1,89 @@
+import { rankMemories, type Memory, type MemoryInput, type MemoryStorage } from '@youyou/agent';
+import type { Kysely, Selectable } from 'kysely';
+import type { MemoriesTable, Schema } from '../database/index.ts';
+
+function memoryOfRow(row: Selectable<MemoriesTable>): Memory {
+  return {
+    id: row.id,
+    namespace: row.namespace,
+    content: row.content,
+    source: row.source,
+    tags: JSON.parse(row.tags) as string[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * The agent's cross-session memory (spec §3.8, §4.13) in the workbench database. Memory is off
+ * unless the workbench enables it; the storage is here so the data has its place.
+ *
+ * @example
+ * const memories = new SqlMemoryStorage(database.db);
+ * await memories.upsert({ id: 'm1', namespace: 'global', content: 'Prefers tabs', source: 's1', tags: [] });
+ */
+export class SqlMemoryStorage implements MemoryStorage {
+  readonly #db: Kysely<Schema>;
+  readonly #now: () => number;
+
+  constructor(db: Kysely<Schema>, options: { now?: () => number } = {}) {
+    this.#db = db;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async load(namespace: string): Promise<readonly Memory[]> {
+    const rows = await this.#db
+      .selectFrom('memories')
+      .selectAll()
+      .where('namespace', '=', namespace)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(memoryOfRow);
+  }
+
+  async upsert(memory: MemoryInput): Promise<Memory> {
+    const now = this.#now();
+    return this.#db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('memories')
+        .selectAll()
+        .where('id', '=', memory.id)
+        .executeTakeFirst();
+      if (existing === undefined) {
+        const row = {
+          id: memory.id,
+          owner: null,
+          namespace: memory.namespace,
+          content: memory.content,
+          source: memory.source,
+          tags: JSON.stringify(memory.tags),
+          created_at: now,
+          updated_at: now,
+        };
+        await trx.insertInto('memories').values(row).execute();
+        return memoryOfRow(row);
+      }
+      const changes =
+        existing.content === memory.content
+          ? { updated_at: now }
+          : {
+              namespace: memory.namespace,
+              content: memory.content,
+              source: memory.source,
+              tags: JSON.stringify(memory.tags),
+              updated_at: now,
+            };
+      await trx.updateTable('memories').set(changes).where('id', '=', memory.id).execute();
+      return memoryOfRow({ ...existing, ...changes });
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.#db.deleteFrom('memories').where('id', '=', id).execute();
+  }
+
+  async search(namespace: string, query: string, limit: number): Promise<readonly Memory[]> {
+    return rankMemories(await this.load(namespace), query).slice(0, limit);
+  }
+}

@@ -1,0 +1,97 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ProviderConfigsTable, Schema } from '../database/index.ts';
+import { notFound } from '../errors/index.ts';
+
+export type ProviderConfigRow = Selectable<ProviderConfigsTable>;
+
+/** A model as configured on a provider. */
+export interface ConfiguredModel {
+  id: string;
+  display_name?: string | undefined;
+  context_window?: number | undefined;
+  max_output_tokens?: number | undefined;
+  capabilities?:
+    | {
+        vision?: boolean | undefined;
+        tools?: boolean | undefined;
+        reasoning?: boolean | undefined;
+        documents?: boolean | undefined;
+      }
+    | undefined;
+}
+
+/** A provider as the API shows it: never its key, only whether it has one. */
+export interface ProviderView {
+  id: string;
+  name: string;
+  kind: 'openai-compatible' | 'anthropic';
+  base_url: string;
+  has_api_key: boolean;
+  models: ConfiguredModel[];
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export function providerViewOfRow(row: ProviderConfigRow): ProviderView {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    base_url: row.base_url,
+    has_api_key: row.secret_id !== null,
+    models: JSON.parse(row.models) as ConfiguredModel[],
+    enabled: row.enabled === 1,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/**
+ * Model provider configurations (spec §4.7). Keys live in the secret store; rows only point there.
+ *
+ * @example
+ * const rows = await providerConfigs.list();
+ */
+export class ProviderConfigRepository {
+  readonly #db: Kysely<Schema>;
+
+  constructor(db: Kysely<Schema>) {
+    this.#db = db;
+  }
+
+  async list(): Promise<ProviderConfigRow[]> {
+    return this.#db.selectFrom('provider_configs').selectAll().orderBy('name').execute();
+  }
+
+  async get(id: string): Promise<ProviderConfigRow> {
+    const row = await this.#db
+      .selectFrom('provider_configs')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('provider', id);
+    return row;
+  }
+
+  async insert(row: ProviderConfigRow, db: Kysely<Schema> = this.#db): Promise<void> {
+    await db.insertInto('provider_configs').values(row).execute();
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Omit<ProviderConfigRow, 'id' | 'owner' | 'created_at'>>,
+    db: Kysely<Schema> = this.#db,
+  ): Promise<void> {
+    const result = await db
+      .updateTable('provider_configs')
+      .set(changes)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw notFound('provider', id);
+  }
+
+  async delete(id: string, db: Kysely<Schema> = this.#db): Promise<void> {
+    await db.deleteFrom('provider_configs').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,1 @@
+export { serveWeb } from './static-files.ts';
