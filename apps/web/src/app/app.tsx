@@ -1,0 +1,125 @@
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useEffect, type ReactElement } from 'react';
+import { isApiError } from '../api/index.ts';
+import { ConversationView } from '../conversation/index.ts';
+import { useTranslation } from '../i18n/index.ts';
+import { AppShell } from '../layout/app-shell.tsx';
+import { useLayout } from '../layout/layout-store.ts';
+import {
+  applyAppearance,
+  resolveTheme,
+  usePreferences,
+  useResolvedLanguage,
+  useSystemDark,
+} from '../preferences/index.ts';
+import { ProjectNav } from '../project-nav/index.ts';
+import { SettingsDialog } from '../settings/index.ts';
+import { Workbench } from '../workbench/index.ts';
+import { ServicesProvider, useServices, type AppServices } from './app-services.tsx';
+
+/** Puts theme, density, font size and language on <html> whenever they change. */
+function useAppearance(): void {
+  const theme = usePreferences((state) => state.theme);
+  const density = usePreferences((state) => state.density);
+  const fontSize = usePreferences((state) => state.fontSize);
+  const systemDark = useSystemDark();
+  const language = useResolvedLanguage();
+  useEffect(() => {
+    applyAppearance(document.documentElement, {
+      theme: resolveTheme(theme, systemDark),
+      density,
+      fontSize,
+      language,
+    });
+  }, [theme, density, fontSize, systemDark, language]);
+}
+
+/** Global shortcuts: Ctrl/⌘+B toggles the sidebar, Ctrl/⌘+K searches conversations. */
+function useShortcuts(): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      if (event.key === 'b') {
+        event.preventDefault();
+        useLayout.getState().toggleLeft();
+      } else if (event.key === 'k') {
+        event.preventDefault();
+        if (useLayout.getState().leftCollapsed) useLayout.getState().toggleLeft();
+        setTimeout(() => document.getElementById('conversation-search')?.focus(), 0);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+function Gate({ children }: { children: ReactElement }): ReactElement {
+  const t = useTranslation();
+  const { api } = useServices();
+  // The health check also proves the session cookie: a 401 means "open the login URL".
+  const health = useQuery({
+    queryKey: ['health'],
+    queryFn: () => api.listProjects(),
+    retry: false,
+    staleTime: Infinity,
+  });
+  if (health.isPending)
+    return (
+      <div className="app-loading" role="status">
+        {t('app.loading')}
+      </div>
+    );
+  if (health.isError) {
+    const unauthorized = isApiError(health.error) && health.error.status === 401;
+    return (
+      <div className="app-gate" role="alert">
+        <h1>{unauthorized ? t('auth.title') : t('auth.unreachable')}</h1>
+        {unauthorized && <p>{t('auth.body')}</p>}
+        <button type="button" className="button" onClick={() => void health.refetch()}>
+          {t('common.retry')}
+        </button>
+      </div>
+    );
+  }
+  return children;
+}
+
+function Workspace(): ReactElement {
+  const t = useTranslation();
+  useShortcuts();
+  return (
+    <>
+      <a
+        className="skip-link"
+        href="#composer-input"
+        onClick={(event) => {
+          // The hash is the router's: move focus without navigating.
+          event.preventDefault();
+          document.getElementById('composer-input')?.focus();
+        }}
+      >
+        {t('app.skipToComposer')}
+      </a>
+      <AppShell
+        left={(collapsed) => <ProjectNav collapsed={collapsed} />}
+        middle={<ConversationView />}
+        right={<Workbench />}
+        overlay={<SettingsDialog />}
+      />
+    </>
+  );
+}
+
+/** The whole workbench UI, given its services (tests pass their own). */
+export function App({ services }: { services: AppServices }): ReactElement {
+  useAppearance();
+  return (
+    <QueryClientProvider client={services.queryClient}>
+      <ServicesProvider services={services}>
+        <Gate>
+          <Workspace />
+        </Gate>
+      </ServicesProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,51 @@
+import type { ReactElement } from 'react';
+import type { Translate } from '../i18n/index.ts';
+import { CloseIcon, FileIcon } from '../icons/index.ts';
+import { formatSize } from '../parts/index.ts';
+import type { PendingAttachment } from './composer-store.ts';
+
+/** The files about to be sent: image previews, names and sizes, upload state, inline errors. */
+export function AttachmentTray({
+  attachments,
+  t,
+  onRemove,
+}: {
+  attachments: readonly PendingAttachment[];
+  t: Translate;
+  onRemove: (localId: string) => void;
+}): ReactElement | null {
+  if (attachments.length === 0) return null;
+  return (
+    <ul className="attachment-tray" aria-label={t('composer.attach')}>
+      {attachments.map((item) => (
+        <li key={item.localId} className={`pending-attachment ${item.status}`}>
+          {item.previewUrl !== undefined ? (
+            <img src={item.previewUrl} alt="" className="attachment-preview" />
+          ) : (
+            <FileIcon size={18} />
+          )}
+          <span className="pending-text">
+            <span className="attachment-name">{item.name}</span>
+            <span className="attachment-size">
+              {item.status === 'uploading' ? t('composer.uploading') : formatSize(item.size)}
+            </span>
+            {item.error !== undefined && (
+              <span className="field-error" role="alert">
+                {item.error}
+              </span>
+            )}
+          </span>
+          {item.status === 'uploading' && <span className="spinner" aria-hidden="true" />}
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('composer.removeAttachment', { name: item.name })}
+            onClick={() => onRemove(item.localId)}
+          >
+            <CloseIcon size={14} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,59 @@
+import { create } from 'zustand';
+import type { Upload } from '../api/index.ts';
+
+/** A file on its way into a message. */
+export interface PendingAttachment {
+  localId: string;
+  name: string;
+  size: number;
+  mediaType: string;
+  /** An object URL for an image preview. */
+  previewUrl?: string;
+  status: 'uploading' | 'ready' | 'error';
+  upload?: Upload;
+  error?: string;
+}
+
+/** Drafts per conversation ("" for a new one), so switching conversations keeps what was typed. */
+export const useComposerStore = create<{
+  drafts: Record<string, string>;
+  attachments: Record<string, PendingAttachment[]>;
+  setDraft: (key: string, text: string) => void;
+  addAttachment: (key: string, attachment: PendingAttachment) => void;
+  updateAttachment: (key: string, localId: string, changes: Partial<PendingAttachment>) => void;
+  removeAttachment: (key: string, localId: string) => void;
+  clear: (key: string) => void;
+}>()((set) => ({
+  drafts: {},
+  attachments: {},
+  setDraft: (key, text) => set((state) => ({ drafts: { ...state.drafts, [key]: text } })),
+  addAttachment: (key, attachment) =>
+    set((state) => ({
+      attachments: { ...state.attachments, [key]: [...(state.attachments[key] ?? []), attachment] },
+    })),
+  updateAttachment: (key, localId, changes) =>
+    set((state) => ({
+      attachments: {
+        ...state.attachments,
+        [key]: (state.attachments[key] ?? []).map((item) =>
+          item.localId === localId ? { ...item, ...changes } : item,
+        ),
+      },
+    })),
+  removeAttachment: (key, localId) =>
+    set((state) => {
+      const removed = (state.attachments[key] ?? []).find((item) => item.localId === localId);
+      if (removed?.previewUrl !== undefined) URL.revokeObjectURL(removed.previewUrl);
+      return {
+        attachments: {
+          ...state.attachments,
+          [key]: (state.attachments[key] ?? []).filter((item) => item.localId !== localId),
+        },
+      };
+    }),
+  clear: (key) =>
+    set((state) => ({
+      drafts: { ...state.drafts, [key]: '' },
+      attachments: { ...state.attachments, [key]: [] },
+    })),
+}));

@@ -1,0 +1,8 @@
+export { ConversationStore, runsOfQuery } from './conversation-store.ts';
+export type { ConversationSnapshot } from './conversation-store.ts';
+export { CONVERSATIONS_KEY, LiveConversations, conversationKey } from './live-conversations.ts';
+export type { LiveConversationsOptions } from './live-conversations.ts';
+export { applyToRun, createdRun, isRunSettled } from './run-projection.ts';
+export type { RunView } from './run-projection.ts';
+export { processSummary, splitProcessParts } from './process-summary.ts';
+export type { ProcessSummary } from './process-summary.ts';

@@ -1,0 +1,180 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  openEventStream,
+  type ApiClient,
+  type ConversationQuery,
+  type EventStream,
+  type StreamState,
+  type WorkbenchEvent,
+} from '../api/index.ts';
+import { ConversationStore } from './conversation-store.ts';
+
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
+  'run.completed',
+  'run.failed',
+  'run.cancelled',
+  'run.interrupted',
+]);
+
+/** The query key of a conversation's Query. */
+export function conversationKey(id: string): readonly ['conversation', string] {
+  return ['conversation', id];
+}
+
+export const CONVERSATIONS_KEY = ['conversations'] as const;
+
+export interface LiveConversationsOptions {
+  api: ApiClient;
+  queryClient: QueryClient;
+  openStream?: typeof openEventStream;
+}
+
+/**
+ * Keeps one ConversationStore per conversation and the SSE streams that feed them: the visible
+ * conversation's stream, plus the stream of every conversation with a run in flight, so switching
+ * away never loses a run and coming back shows it live (background runs). When a run ends, the
+ * conversation's Query is refetched and the store converges on it. Events are routed by
+ * conversation id, so a late event of a conversation you left never reaches the one you see.
+ *
+ * @example
+ * const live = new LiveConversations({ api, queryClient });
+ * live.focus('c1');
+ * live.store('c1').getSnapshot().runs;
+ */
+export class LiveConversations {
+  readonly #api: ApiClient;
+  readonly #queryClient: QueryClient;
+  readonly #openStream: typeof openEventStream;
+  readonly #stores = new Map<string, ConversationStore>();
+  readonly #streams = new Map<string, EventStream>();
+  readonly #running = new Set<string>();
+  readonly #listeners = new Set<() => void>();
+  #focused: string | undefined;
+  #runningSnapshot: ReadonlySet<string> = new Set();
+  #streamState: StreamState = 'closed';
+
+  constructor(options: LiveConversationsOptions) {
+    this.#api = options.api;
+    this.#queryClient = options.queryClient;
+    this.#openStream = options.openStream ?? openEventStream;
+    this.#queryClient.getQueryCache().subscribe((cacheEvent) => {
+      const key = cacheEvent.query.queryKey;
+      if (cacheEvent.type !== 'updated' || key[0] !== 'conversation' || typeof key[1] !== 'string') return;
+      const data = cacheEvent.query.state.data as ConversationQuery | undefined;
+      if (data !== undefined && cacheEvent.action.type === 'success') this.ingest(key[1], data);
+    });
+  }
+
+  store(conversationId: string): ConversationStore {
+    let store = this.#stores.get(conversationId);
+    if (store === undefined) {
+      store = new ConversationStore(conversationId);
+      this.#stores.set(conversationId, store);
+    }
+    return store;
+  }
+
+  get focused(): string | undefined {
+    return this.#focused;
+  }
+
+  /** Conversations with a run in flight that this client knows of. */
+  getRunning = (): ReadonlySet<string> => this.#runningSnapshot;
+
+  getStreamState = (): StreamState => this.#streamState;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** Shows a conversation: its stream opens once its Query is in; streams of idle others close. */
+  focus(conversationId: string | undefined): void {
+    if (this.#focused === conversationId) return;
+    const previous = this.#focused;
+    this.#focused = conversationId;
+    if (previous !== undefined && !this.#running.has(previous)) this.#closeStream(previous);
+    if (conversationId !== undefined && this.store(conversationId).getSnapshot().loaded)
+      this.#ensureStream(conversationId);
+    this.#streamState = conversationId !== undefined && this.#streams.has(conversationId) ? 'open' : 'closed';
+    this.#notify();
+  }
+
+  /** A Query arrived: join it into the store and keep the stream right. */
+  ingest(conversationId: string, query: ConversationQuery): void {
+    const store = this.store(conversationId);
+    store.setQuery(query);
+    this.#setRunning(conversationId, store.isRunning());
+    if (conversationId === this.#focused || store.isRunning()) this.#ensureStream(conversationId);
+    else this.#closeStream(conversationId);
+  }
+
+  /** A run was just started from this client: track it even before its first event. */
+  markRunning(conversationId: string): void {
+    this.#setRunning(conversationId, true);
+    if (this.store(conversationId).getSnapshot().loaded) this.#ensureStream(conversationId);
+  }
+
+  /** Closes every stream (page unload, tests). */
+  dispose(): void {
+    for (const id of [...this.#streams.keys()]) this.#closeStream(id);
+  }
+
+  #ensureStream(conversationId: string): void {
+    if (this.#streams.has(conversationId)) return;
+    const store = this.store(conversationId);
+    let dropped = false;
+    const stream = this.#openStream({
+      conversationId,
+      after: store.getSnapshot().lastSeq,
+      onEvent: (event) => this.#onEvent(conversationId, event),
+      onState: (state) => {
+        // After a reconnect the Query is the authority: refetch it and converge.
+        if (state === 'open' && dropped) {
+          void this.#queryClient.invalidateQueries({ queryKey: conversationKey(conversationId) });
+        }
+        dropped = state === 'reconnecting';
+        if (conversationId !== this.#focused) return;
+        this.#streamState = state;
+        this.#notify();
+      },
+    });
+    this.#streams.set(conversationId, stream);
+  }
+
+  #closeStream(conversationId: string): void {
+    this.#streams.get(conversationId)?.close();
+    this.#streams.delete(conversationId);
+  }
+
+  #onEvent(conversationId: string, event: WorkbenchEvent): void {
+    const store = this.store(conversationId);
+    store.apply(event);
+    if (event.type === 'run.created') this.#setRunning(conversationId, true);
+    if (event.type === 'conversation.updated')
+      void this.#queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+    if (TERMINAL_EVENTS.has(event.type)) {
+      this.#setRunning(conversationId, store.isRunning());
+      void this.#queryClient.invalidateQueries({ queryKey: conversationKey(conversationId) });
+      void this.#queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+      if (conversationId !== this.#focused && !store.isRunning()) this.#closeStream(conversationId);
+    }
+  }
+
+  #setRunning(conversationId: string, running: boolean): void {
+    if (this.#running.has(conversationId) === running) return;
+    if (running) this.#running.add(conversationId);
+    else this.#running.delete(conversationId);
+    this.#runningSnapshot = new Set(this.#running);
+    this.#notify();
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** The API client, for actions that go with a conversation (send, cancel). */
+  get api(): ApiClient {
+    return this.#api;
+  }
+}

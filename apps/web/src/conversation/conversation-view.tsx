@@ -1,0 +1,166 @@
+import { useEffect, useSyncExternalStore, type ReactElement } from 'react';
+import { errorMessage, isApiError, type SendMessageRequest } from '../api/index.ts';
+import { useServices } from '../app/app-services.tsx';
+import { Composer, type ComposerSubmission } from '../composer/index.ts';
+import type { RunView } from '../conversation-state/index.ts';
+import { FirstRun } from '../first-run/index.ts';
+import { useTranslation } from '../i18n/index.ts';
+import { PanelRightIcon, SidebarIcon } from '../icons/index.ts';
+import { useLayout } from '../layout/layout-store.ts';
+import { useNavigation } from '../navigation/index.ts';
+import { useSeen } from '../project-nav/index.ts';
+import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';
+import { useConversationActions } from './conversation-actions.ts';
+import { MessageList } from './message-list.tsx';
+import './conversation.css';
+
+function requestOf(
+  submission: ComposerSubmission,
+  extra: Partial<SendMessageRequest> = {},
+): SendMessageRequest {
+  return {
+    text: submission.text,
+    ...(submission.attachments.length === 0 ? {} : { attachments: submission.attachments }),
+    ...(submission.skills.length === 0 ? {} : { skills: submission.skills }),
+    ...extra,
+  };
+}
+
+/** The middle column: the conversation (or a fresh one), its stream state, and the composer. */
+export function ConversationView(): ReactElement {
+  const t = useTranslation();
+  const { live } = useServices();
+  const conversationId = useNavigation((state) => state.conversationId);
+  const projectId = useNavigation((state) => state.projectId);
+  const openConversation = useNavigation((state) => state.openConversation);
+  const leftCollapsed = useLayout((state) => state.leftCollapsed);
+  const rightCollapsed = useLayout((state) => state.rightCollapsed);
+  const toggleLeft = useLayout((state) => state.toggleLeft);
+  const toggleRight = useLayout((state) => state.toggleRight);
+  const query = useConversationQuery(conversationId);
+  const store = live.store(conversationId ?? '');
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const streamState = useSyncExternalStore(live.subscribe, live.getStreamState);
+  const providers = useProviders();
+  const actions = useConversationActions(conversationId);
+  const create = useCreateConversation();
+  const markSeen = useSeen((state) => state.markSeen);
+
+  useEffect(() => {
+    if (conversationId !== undefined && snapshot.loaded) markSeen(conversationId, snapshot.lastSeq);
+  }, [conversationId, snapshot.loaded, snapshot.lastSeq, markSeen]);
+
+  const noProvider = providers.isSuccess && providers.data.length === 0;
+  const running = snapshot.activeRun !== undefined || actions.send.isPending;
+  const sendError = actions.send.error ?? actions.regenerate.error;
+  const errorText =
+    sendError === null
+      ? undefined
+      : isApiError(sendError, 'CONVERSATION_BUSY')
+        ? t('conversation.busy')
+        : t('common.error', { message: errorMessage(sendError) });
+
+  const onSend = (submission: ComposerSubmission): void => {
+    if (conversationId !== undefined) {
+      actions.send.mutate({ id: conversationId, input: requestOf(submission) });
+      return;
+    }
+    create.mutate(
+      { projectId: projectId ?? null },
+      {
+        onSuccess: (conversation) => {
+          markSeen(conversation.id, conversation.last_seq);
+          openConversation(conversation.id);
+          actions.send.mutate({ id: conversation.id, input: requestOf(submission) });
+        },
+      },
+    );
+  };
+  const onEdit = (run: RunView, text: string): void => {
+    if (conversationId === undefined) return;
+    const attachments = run.user.parts.flatMap((part) =>
+      part.type === 'attachment' ? [part.upload_id] : [],
+    );
+    const skills = run.user.parts.flatMap((part) =>
+      part.type === 'skill'
+        ? [{ name: part.name, ...(part.arguments === undefined ? {} : { arguments: part.arguments }) }]
+        : [],
+    );
+    actions.send.mutate({
+      id: conversationId,
+      input: requestOf({ text, attachments, skills }, { previous_run_id: run.previousRunId }),
+    });
+  };
+
+  const notFound = query.isError && isApiError(query.error, 'NOT_FOUND');
+  const title =
+    conversationId === undefined
+      ? t('nav.newConversation')
+      : snapshot.title === ''
+        ? t('nav.untitled')
+        : snapshot.title;
+
+  return (
+    <div className="conversation-view">
+      <header className="conversation-header">
+        {leftCollapsed && (
+          <button type="button" className="icon-button" aria-label={t('nav.expand')} onClick={toggleLeft}>
+            <SidebarIcon />
+          </button>
+        )}
+        <h1 className="conversation-heading">{title}</h1>
+        {streamState === 'reconnecting' && (
+          <span className="stream-state" role="status">
+            <span className="spinner" aria-hidden="true" /> {t('conversation.reconnecting')}
+          </span>
+        )}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={rightCollapsed ? t('workbench.expand') : t('workbench.collapse')}
+          aria-pressed={!rightCollapsed}
+          onClick={toggleRight}
+        >
+          <PanelRightIcon />
+        </button>
+      </header>
+      {conversationId !== undefined && snapshot.loaded && snapshot.runs.length > 0 ? (
+        <MessageList
+          conversationId={conversationId}
+          runs={snapshot.runs}
+          busy={running}
+          onEdit={onEdit}
+          onRegenerate={(messageId) => actions.regenerate.mutate(messageId)}
+          onSelectBranch={(messageId) => actions.selectBranch.mutate(messageId)}
+        />
+      ) : (
+        <div className="conversation-empty">
+          {notFound ? (
+            <p className="empty-state">{t('conversation.notFound')}</p>
+          ) : conversationId !== undefined && !snapshot.loaded ? (
+            <p className="empty-state" role="status">
+              {t('conversation.loading')}
+            </p>
+          ) : noProvider ? (
+            <FirstRun />
+          ) : (
+            <p className="empty-greeting">{t('conversation.empty')}</p>
+          )}
+        </div>
+      )}
+      <div className="composer-dock">
+        <Composer
+          draftKey={conversationId ?? ''}
+          running={running}
+          disabled={notFound}
+          error={errorText}
+          onSend={onSend}
+          onStop={() => {
+            if (snapshot.activeRun !== undefined) actions.cancel.mutate(snapshot.activeRun.id);
+          }}
+          onNewConversation={() => openConversation(undefined)}
+        />
+      </div>
+    </div>
+  );
+}

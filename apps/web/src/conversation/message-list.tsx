@@ -1,0 +1,113 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import type { RunView } from '../conversation-state/index.ts';
+import { useTranslation } from '../i18n/index.ts';
+import { ArrowDownIcon } from '../icons/index.ts';
+import { RunRow } from './run-row.tsx';
+
+export interface MessageListProps {
+  conversationId: string;
+  runs: readonly RunView[];
+  busy: boolean;
+  onEdit: (run: RunView, text: string) => void;
+  onRegenerate: (messageId: string) => void;
+  onSelectBranch: (messageId: string) => void;
+}
+
+const PIN_THRESHOLD = 80;
+
+/**
+ * The conversation as a virtual list of turns (@tanstack/react-virtual): only the rows in view
+ * (plus overscan) are in the DOM, each measured after it renders, so thousands of messages scroll
+ * smoothly. While the view is at the bottom it stays pinned there as text streams in; scrolling up
+ * unpins it and offers "jump to latest".
+ */
+export function MessageList(props: MessageListProps): ReactElement {
+  const { conversationId, runs, busy, onEdit, onRegenerate, onSelectBranch } = props;
+  const t = useTranslation();
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+  const virtualizer = useVirtualizer({
+    count: runs.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 180,
+    overscan: 4,
+    getItemKey: (index) => runs[index]?.id ?? index,
+    paddingStart: 24,
+    paddingEnd: 24,
+  });
+
+  // A newly opened conversation starts at its end.
+  useLayoutEffect(() => {
+    pinned.current = true;
+    setShowJump(false);
+    if (runs.length > 0) virtualizer.scrollToIndex(runs.length - 1, { align: 'end' });
+    // Only when the conversation changes: later growth is handled below.
+  }, [conversationId]);
+
+  // Growth (a new turn, streamed text, a row measured taller) keeps a pinned view at the bottom.
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element !== null && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [totalSize, runs]);
+
+  const onScroll = useCallback(() => {
+    const element = scroller.current;
+    if (element === null) return;
+    const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+    pinned.current = distance < PIN_THRESHOLD;
+    setShowJump(!pinned.current);
+  }, []);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="message-scroller" ref={scroller} onScroll={onScroll} data-testid="message-scroller">
+      <div
+        className="message-list"
+        role="log"
+        aria-label={t('conversation.label')}
+        aria-live="off"
+        style={{ height: `${String(totalSize)}px` }}
+      >
+        {items.map((item) => {
+          const run = runs[item.index];
+          if (run === undefined) return null;
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="virtual-row"
+              style={{ transform: `translateY(${String(item.start)}px)` }}
+            >
+              <RunRow
+                run={run}
+                isLast={item.index === runs.length - 1}
+                busy={busy}
+                onEdit={onEdit}
+                onRegenerate={onRegenerate}
+                onSelectBranch={onSelectBranch}
+              />
+            </div>
+          );
+        })}
+      </div>
+      {showJump && (
+        <button
+          type="button"
+          className="jump-to-latest"
+          aria-label={t('conversation.jumpToLatest')}
+          onClick={() => {
+            pinned.current = true;
+            setShowJump(false);
+            virtualizer.scrollToIndex(runs.length - 1, { align: 'end' });
+          }}
+        >
+          <ArrowDownIcon size={16} />
+        </button>
+      )}
+    </div>
+  );
+}

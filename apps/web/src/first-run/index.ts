@@ -1,0 +1,1 @@
+export { FirstRun, OLLAMA_BASE_URL } from './first-run.tsx';

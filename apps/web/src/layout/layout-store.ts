@@ -1,0 +1,125 @@
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { LEFT_COLUMN_LIMITS, RIGHT_COLUMN_LIMITS } from './column-resize.ts';
+
+export type WorkbenchTab = 'plan' | 'todos' | 'artifacts' | 'agents';
+export const WORKBENCH_TABS: readonly WorkbenchTab[] = ['plan', 'todos', 'artifacts', 'agents'];
+
+/** Layout preferences (spec §4.15): column widths and collapse, right-column tabs. */
+export interface Layout {
+  leftWidth: number;
+  leftCollapsed: boolean;
+  rightWidth: number;
+  rightCollapsed: boolean;
+  /** Tab order; hidden tabs stay listed here so their place is kept. */
+  tabOrder: WorkbenchTab[];
+  hiddenTabs: WorkbenchTab[];
+  activeTab: WorkbenchTab;
+}
+
+export const DEFAULT_LAYOUT: Layout = {
+  leftWidth: 272,
+  leftCollapsed: false,
+  rightWidth: 340,
+  rightCollapsed: true,
+  tabOrder: [...WORKBENCH_TABS],
+  hiddenTabs: [],
+  activeTab: 'artifacts',
+};
+
+interface LayoutActions {
+  setLeft: (state: { width: number; collapsed: boolean }) => void;
+  toggleLeft: () => void;
+  setRight: (state: { width: number; collapsed: boolean }) => void;
+  toggleRight: () => void;
+  setActiveTab: (tab: WorkbenchTab) => void;
+  moveTab: (tab: WorkbenchTab, offset: -1 | 1) => void;
+  setTabHidden: (tab: WorkbenchTab, hidden: boolean) => void;
+  merge: (fromServer: Readonly<Record<string, unknown>>) => void;
+}
+
+/** Moves a tab one place left or right. */
+export function moveInOrder<Item>(order: readonly Item[], item: Item, offset: -1 | 1): Item[] {
+  const index = order.indexOf(item);
+  const target = index + offset;
+  if (index === -1 || target < 0 || target >= order.length) return [...order];
+  const next = [...order];
+  next[index] = next[target] as Item;
+  next[target] = item;
+  return next;
+}
+
+/** Picks the valid layout fields out of anything (server or old localStorage). */
+export function sanitizeLayout(input: Readonly<Record<string, unknown>>): Partial<Layout> {
+  const output: Partial<Layout> = {};
+  const number = (value: unknown, min: number, max: number): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : undefined;
+  const leftWidth = number(input['leftWidth'], LEFT_COLUMN_LIMITS.min, LEFT_COLUMN_LIMITS.max);
+  if (leftWidth !== undefined) output.leftWidth = leftWidth;
+  const rightWidth = number(input['rightWidth'], RIGHT_COLUMN_LIMITS.min, RIGHT_COLUMN_LIMITS.max);
+  if (rightWidth !== undefined) output.rightWidth = rightWidth;
+  if (typeof input['leftCollapsed'] === 'boolean') output.leftCollapsed = input['leftCollapsed'];
+  if (typeof input['rightCollapsed'] === 'boolean') output.rightCollapsed = input['rightCollapsed'];
+  const tabs = (value: unknown): WorkbenchTab[] | undefined =>
+    Array.isArray(value)
+      ? value.filter((tab): tab is WorkbenchTab => WORKBENCH_TABS.includes(tab as WorkbenchTab))
+      : undefined;
+  const order = tabs(input['tabOrder']);
+  if (order !== undefined && order.length === WORKBENCH_TABS.length && new Set(order).size === order.length) {
+    output.tabOrder = order;
+  }
+  const hidden = tabs(input['hiddenTabs']);
+  if (hidden !== undefined) output.hiddenTabs = hidden;
+  if (WORKBENCH_TABS.includes(input['activeTab'] as WorkbenchTab))
+    output.activeTab = input['activeTab'] as WorkbenchTab;
+  return output;
+}
+
+/**
+ * The layout in a small Zustand store, persisted to localStorage and (through preferences-sync)
+ * to the server: the two writes of spec §4.4.
+ *
+ * @example
+ * useLayout.getState().toggleLeft();
+ */
+export const useLayout = create<Layout & LayoutActions>()(
+  persist(
+    (set) => ({
+      ...DEFAULT_LAYOUT,
+      setLeft: ({ width, collapsed }) => set({ leftWidth: width, leftCollapsed: collapsed }),
+      toggleLeft: () => set((state) => ({ leftCollapsed: !state.leftCollapsed })),
+      setRight: ({ width, collapsed }) => set({ rightWidth: width, rightCollapsed: collapsed }),
+      toggleRight: () => set((state) => ({ rightCollapsed: !state.rightCollapsed })),
+      setActiveTab: (tab) => set({ activeTab: tab, rightCollapsed: false }),
+      moveTab: (tab, offset) => set((state) => ({ tabOrder: moveInOrder(state.tabOrder, tab, offset) })),
+      setTabHidden: (tab, hidden) =>
+        set((state) => ({
+          hiddenTabs: hidden
+            ? [...new Set([...state.hiddenTabs, tab])]
+            : state.hiddenTabs.filter((item) => item !== tab),
+        })),
+      merge: (fromServer) => set(sanitizeLayout(fromServer)),
+    }),
+    {
+      name: 'youyou.layout',
+      version: 1,
+      merge: (persisted, current) => ({
+        ...current,
+        ...sanitizeLayout((persisted ?? {}) as Record<string, unknown>),
+      }),
+    },
+  ),
+);
+
+/** The layout without the actions, for syncing. */
+export function layoutOf(state: Layout): Layout {
+  return {
+    leftWidth: state.leftWidth,
+    leftCollapsed: state.leftCollapsed,
+    rightWidth: state.rightWidth,
+    rightCollapsed: state.rightCollapsed,
+    tabOrder: state.tabOrder,
+    hiddenTabs: state.hiddenTabs,
+    activeTab: state.activeTab,
+  };
+}

@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createHttpClient } from './api/index.ts';
+import { App, createServices } from './app/index.ts';
+import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
+import { startPreferencesSync } from './preferences/index.ts';
+import './theme/tokens.css';
+import './theme/base.css';
+import './app/app.css';
+
+const services = createServices(createHttpClient());
+syncNavigationWithLocation(window);
+// The visible conversation's stream follows the navigation; streams of running ones stay open.
+services.live.focus(useNavigation.getState().conversationId);
+useNavigation.subscribe((state) => services.live.focus(state.conversationId));
+startPreferencesSync(services.api);
+window.addEventListener('pagehide', () => services.live.dispose());
+
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <App services={services} />
+  </StrictMode>,
+);

@@ -1,0 +1,120 @@
+import { memo, useEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import type { PluggableList } from 'unified';
+import { CodeBlock } from './code-block.tsx';
+import { lazyResource } from './lazy-resource.ts';
+import { needsMath, splitMarkdownBlocks } from './markdown-blocks.ts';
+import { SANITIZE_SCHEMA } from './sanitize-schema.ts';
+import './markdown.css';
+
+const math = lazyResource(() => import('./math-plugins.ts').then((module) => module.mathPlugins));
+
+function textOf(children: unknown): string {
+  if (typeof children === 'string') return children;
+  if (Array.isArray(children)) return children.map(textOf).join('');
+  return '';
+}
+
+function components(streaming: boolean): Components {
+  return {
+    // A fenced block is <pre><code class="language-x">; the CodeBlock draws both.
+    pre: ({ children }) => <>{children}</>,
+    code: ({ className, children }) => {
+      const language = /language-([\w+#.-]+)/.exec(className ?? '')?.[1];
+      const text = textOf(children);
+      const block = language !== undefined || text.includes('\n');
+      if (!block || className?.includes('math-') === true)
+        return <code className={className}>{children}</code>;
+      return <CodeBlock code={text.replace(/\n$/, '')} language={language ?? ''} streaming={streaming} />;
+    },
+    a: ({ href, children }) => (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+        {children}
+      </a>
+    ),
+    table: ({ children }) => (
+      <div className="table-scroll">
+        <table>{children}</table>
+      </div>
+    ),
+    img: ({ src, alt }) => (
+      <img
+        src={typeof src === 'string' ? src : undefined}
+        alt={alt ?? ''}
+        loading="lazy"
+        referrerPolicy="no-referrer"
+      />
+    ),
+  };
+}
+
+const STATIC_COMPONENTS = components(false);
+const STREAMING_COMPONENTS = components(true);
+
+const MarkdownBlock = memo(function MarkdownBlock({
+  text,
+  streaming,
+  withMath,
+}: {
+  text: string;
+  streaming: boolean;
+  withMath: boolean;
+}): ReactElement {
+  const plugins = math.get();
+  const remarkPlugins: PluggableList =
+    withMath && plugins !== undefined ? [remarkGfm, plugins.remarkMath] : [remarkGfm];
+  // Sanitize first; KaTeX then renders math from the (already sanitized) text.
+  const rehypePlugins: PluggableList =
+    withMath && plugins !== undefined
+      ? [[rehypeSanitize, SANITIZE_SCHEMA], plugins.rehypeKatex]
+      : [[rehypeSanitize, SANITIZE_SCHEMA]];
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins}
+      components={streaming ? STREAMING_COMPONENTS : STATIC_COMPONENTS}
+      skipHtml
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/**
+ * Model output as sanitized Markdown (GFM: tables, task lists, strikethrough, autolinks). Raw
+ * HTML is dropped and everything goes through rehype-sanitize. Code highlighting, math (KaTeX)
+ * and diagrams (mermaid) load only when a message needs them. While streaming, only the last
+ * block re-renders.
+ *
+ * @example
+ * <Markdown text={part.text} streaming={part.status === 'streaming'} />
+ */
+export const Markdown = memo(function Markdown({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  streaming?: boolean;
+}): ReactElement {
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const hasMath = useMemo(() => needsMath(text), [text]);
+  const mathLoaded = useSyncExternalStore(math.subscribe, () => math.get() !== undefined);
+  useEffect(() => {
+    if (hasMath && !mathLoaded) void math.load();
+  }, [hasMath, mathLoaded]);
+  return (
+    <div className="markdown">
+      {blocks.map((block, index) => (
+        <MarkdownBlock
+          // Blocks only grow at the end, so the index is a stable identity.
+          key={index}
+          text={block}
+          streaming={streaming && index === blocks.length - 1}
+          withMath={hasMath && mathLoaded}
+        />
+      ))}
+    </div>
+  );
+});

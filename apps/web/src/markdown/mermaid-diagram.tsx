@@ -1,0 +1,66 @@
+import type { Mermaid } from 'mermaid';
+import { useEffect, useId, useState, type ReactElement } from 'react';
+
+let initialized: Promise<Mermaid> | undefined;
+
+function loadMermaid(): Promise<Mermaid> {
+  initialized ??= import('mermaid').then(({ default: mermaid }) => {
+    // strict: mermaid sanitizes labels (DOMPurify), no HTML labels, no click handlers.
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral', htmlLabels: false });
+    return mermaid;
+  });
+  return initialized;
+}
+
+/** A mermaid diagram, drawn by mermaid in strict security mode; the source shows when it fails. */
+export default function MermaidDiagram({
+  code,
+  errorLabel,
+}: {
+  code: string;
+  errorLabel: string;
+}): ReactElement {
+  const id = `mermaid-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
+  const [result, setResult] = useState<{ svg: string } | { error: true }>();
+  useEffect(() => {
+    let cancelled = false;
+    loadMermaid()
+      .then((mermaid) => mermaid.render(id, code))
+      .then(
+        ({ svg }) => {
+          if (!cancelled) setResult({ svg });
+        },
+        () => {
+          if (!cancelled) setResult({ error: true });
+        },
+      );
+    return () => {
+      cancelled = true;
+    };
+  }, [id, code]);
+  if (result === undefined)
+    return (
+      <pre className="code-plain">
+        <code>{code}</code>
+      </pre>
+    );
+  if ('error' in result) {
+    return (
+      <div>
+        <p className="field-error">{errorLabel}</p>
+        <pre className="code-plain">
+          <code>{code}</code>
+        </pre>
+      </div>
+    );
+  }
+  // The SVG comes from mermaid's strict renderer (sanitized labels), not from the model's text.
+  return (
+    <div
+      className="mermaid-diagram"
+      role="img"
+      aria-label="diagram"
+      dangerouslySetInnerHTML={{ __html: result.svg }}
+    />
+  );
+}

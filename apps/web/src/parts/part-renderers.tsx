@@ -1,0 +1,196 @@
+import { memo, useState, type ComponentType, type ReactElement } from 'react';
+import type { MessagePart } from '../api/index.ts';
+import { useServices } from '../app/app-services.tsx';
+import { useTranslation } from '../i18n/index.ts';
+import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from '../icons/index.ts';
+import { Markdown } from '../markdown/index.ts';
+import './parts.css';
+
+type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
+
+/** What a renderer gets: its part, and the tool result that answers it when it is a tool call. */
+export interface PartProps<Part extends MessagePart = MessagePart> {
+  part: Part;
+  result?: PartOf<'tool_result'> | undefined;
+}
+
+function TextPart({ part }: PartProps<PartOf<'text'>>): ReactElement {
+  return <Markdown text={part.text} streaming={part.status === 'streaming'} />;
+}
+
+function ThinkingPart({ part }: PartProps<PartOf<'thinking'>>): ReactElement {
+  const t = useTranslation();
+  const live = part.status === 'streaming';
+  const [open, setOpen] = useState(true);
+  return (
+    <div className={`thinking-part${live ? ' live' : ''}`}>
+      <button type="button" className="part-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <BrainIcon size={15} />
+        <span>{live ? t('conversation.thinking') : t('conversation.thought')}</span>
+        {live && <span className="thinking-pulse" aria-hidden="true" />}
+        <ChevronIcon size={14} className={open ? 'chevron open' : 'chevron'} />
+      </button>
+      {open && (
+        <div className="thinking-text" aria-live={live ? 'polite' : undefined}>
+          {part.text}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** One compact line per call: name, status, duration; arguments and result on demand. */
+function ToolCallPart({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElement {
+  const t = useTranslation();
+  const [open, setOpen] = useState(false);
+  const failed = part.status === 'failed' || result?.is_error === true;
+  const status =
+    part.status === 'running'
+      ? 'running'
+      : failed
+        ? 'failed'
+        : part.status === 'incomplete'
+          ? 'incomplete'
+          : 'done';
+  const statusLabel = {
+    running: t('tool.running'),
+    failed: t('tool.failed'),
+    incomplete: t('tool.incomplete'),
+    done: t('tool.done'),
+  }[status];
+  return (
+    <div className={`tool-card ${status}`} data-testid="tool-card">
+      <button
+        type="button"
+        className="part-toggle tool-header"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <ToolIcon size={15} />
+        <span className="tool-name">{part.tool_name}</span>
+        <span className={`tool-status ${status}`}>
+          {status === 'running' && <span className="spinner" aria-hidden="true" />}
+          {statusLabel}
+        </span>
+        {result !== undefined && (
+          <span className="tool-duration">{t('tool.duration', { milliseconds: result.duration_ms })}</span>
+        )}
+        <ChevronIcon size={14} className={open ? 'chevron open' : 'chevron'} />
+      </button>
+      {open && (
+        <div className="tool-body">
+          <div className="tool-section">
+            <div className="tool-label">{t('tool.arguments')}</div>
+            <pre>{prettyJson(part.arguments)}</pre>
+          </div>
+          {result !== undefined && (
+            <div className="tool-section">
+              <div className="tool-label">{t('tool.result')}</div>
+              <pre className={result.is_error ? 'error-output' : undefined}>{result.output}</pre>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ErrorPart({ part }: PartProps<PartOf<'error'>>): ReactElement {
+  const t = useTranslation();
+  return (
+    <div className="error-part" role="alert">
+      <AlertIcon size={16} />
+      <div>
+        <div className="error-title">{t('error.title', { code: part.error.code })}</div>
+        <div className="error-message">{part.error.message}</div>
+        {part.error.retryable && <div className="error-hint">{t('error.retryable')}</div>}
+      </div>
+    </div>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${String(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function AttachmentPart({ part }: PartProps<PartOf<'attachment'>>): ReactElement {
+  const { api } = useServices();
+  if (part.media_type.startsWith('image/')) {
+    return (
+      <a
+        className="attachment-image"
+        href={api.uploadUrl(part.upload_id)}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
+        <img src={api.uploadUrl(part.upload_id)} alt={part.name} loading="lazy" />
+      </a>
+    );
+  }
+  return (
+    <a
+      className="attachment-chip"
+      href={api.uploadUrl(part.upload_id)}
+      target="_blank"
+      rel="noopener noreferrer"
+    >
+      <FileIcon size={16} />
+      <span className="attachment-name">{part.name}</span>
+      <span className="attachment-size">{formatSize(part.size)}</span>
+    </a>
+  );
+}
+
+function SkillPart({ part }: PartProps<PartOf<'skill'>>): ReactElement {
+  return (
+    <span className="skill-chip">
+      <SparkIcon size={14} /> /{part.name}
+      {part.arguments !== undefined && part.arguments !== '' && (
+        <span className="skill-arguments">{part.arguments}</span>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The part renderer registry (spec §4.4): part type → component. A type not listed here (a newer
+ * server's, a plugin card) renders nothing, as spec §5 asks. Tool results render inside their call.
+ */
+export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<never>> | undefined>> = {
+  text: TextPart,
+  thinking: ThinkingPart,
+  tool_call: ToolCallPart,
+  error: ErrorPart,
+  attachment: AttachmentPart,
+  skill: SkillPart,
+};
+
+/** Renders a list of parts through the registry, pairing each tool call with its result. */
+export const Parts = memo(function Parts({ parts }: { parts: readonly MessagePart[] }): ReactElement {
+  const results = new Map<string, PartOf<'tool_result'>>();
+  for (const part of parts) if (part.type === 'tool_result') results.set(part.call_id, part);
+  return (
+    <>
+      {parts.map((part, index) => {
+        const Renderer = PART_RENDERERS[part.type] as ComponentType<PartProps> | undefined;
+        if (Renderer === undefined) return null;
+        const result = part.type === 'tool_call' ? results.get(part.call_id) : undefined;
+        return (
+          <Renderer key={part.type === 'tool_call' ? part.call_id : index} part={part} result={result} />
+        );
+      })}
+    </>
+  );
+});
+
+export { formatSize };

@@ -1,0 +1,11 @@
+export { applyAppearance, resolveTheme } from './apply-appearance.ts';
+export {
+  DEFAULT_PREFERENCES,
+  FONT_SIZES,
+  preferencesOf,
+  sanitizePreferences,
+  usePreferences,
+} from './preferences-store.ts';
+export type { Density, FoldPreference, Preferences, SendKey, ThemePreference } from './preferences-store.ts';
+export { startPreferencesSync } from './preferences-sync.ts';
+export { useSystemDark, useResolvedLanguage } from './use-appearance.ts';

@@ -1,0 +1,86 @@
+import { memo, useState, type ReactElement } from 'react';
+import type { ConversationSummary } from '../api/index.ts';
+import type { Translate } from '../i18n/index.ts';
+import { MoreIcon } from '../icons/index.ts';
+import { Menu } from '../ui/index.ts';
+
+export interface ConversationItemProps {
+  conversation: ConversationSummary;
+  selected: boolean;
+  running: boolean;
+  unread: boolean;
+  t: Translate;
+  onOpen: (id: string) => void;
+  onRename: (id: string, title: string) => void;
+  onDelete: (conversation: ConversationSummary) => void;
+}
+
+/** One row of the conversation list: title, running spinner or unread dot, and its menu. */
+export const ConversationItem = memo(function ConversationItem(props: ConversationItemProps): ReactElement {
+  const { conversation, selected, running, unread, t } = props;
+  const [editing, setEditing] = useState(false);
+  const title = conversation.title === '' ? t('nav.untitled') : conversation.title;
+
+  if (editing) {
+    return (
+      <li className="conversation-item editing">
+        <input
+          className="input"
+          aria-label={t('nav.rename')}
+          defaultValue={conversation.title}
+          autoFocus
+          onFocus={(event) => event.currentTarget.select()}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              const value = event.currentTarget.value.trim();
+              setEditing(false);
+              if (value !== '' && value !== conversation.title) props.onRename(conversation.id, value);
+            } else if (event.key === 'Escape') setEditing(false);
+          }}
+          onBlur={(event) => {
+            const value = event.currentTarget.value.trim();
+            setEditing(false);
+            if (value !== '' && value !== conversation.title) props.onRename(conversation.id, value);
+          }}
+        />
+      </li>
+    );
+  }
+  return (
+    <li className={`conversation-item${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}>
+      <a
+        href={`#/c/${encodeURIComponent(conversation.id)}`}
+        className="conversation-link"
+        aria-current={selected ? 'page' : undefined}
+        onClick={(event) => {
+          event.preventDefault();
+          props.onOpen(conversation.id);
+        }}
+        onDoubleClick={() => setEditing(true)}
+        onKeyDown={(event) => {
+          if (event.key === 'F2') setEditing(true);
+        }}
+      >
+        <span className="conversation-title">{title}</span>
+        {running ? (
+          <span
+            className="spinner"
+            role="status"
+            aria-label={t('nav.running')}
+            data-testid="running-indicator"
+          />
+        ) : unread ? (
+          <span className="unread-dot" role="status" aria-label={t('nav.unread')} />
+        ) : null}
+      </a>
+      <Menu
+        label={t('nav.more', { title })}
+        icon={<MoreIcon size={16} />}
+        items={[
+          { label: t('nav.rename'), onSelect: () => setEditing(true) },
+          { label: t('nav.delete'), onSelect: () => props.onDelete(conversation), danger: true },
+        ]}
+      />
+    </li>
+  );
+});

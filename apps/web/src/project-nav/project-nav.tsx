@@ -1,0 +1,338 @@
+import { useMutation } from '@tanstack/react-query';
+import { useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
+import type { ConversationSummary, Project } from '../api/index.ts';
+import { useServices } from '../app/app-services.tsx';
+import { CONVERSATIONS_KEY } from '../conversation-state/live-conversations.ts';
+import { useTranslation } from '../i18n/index.ts';
+import {
+  ChatIcon,
+  ChevronIcon,
+  FolderIcon,
+  PlusIcon,
+  SearchIcon,
+  SettingsIcon,
+  SidebarIcon,
+  TrashIcon,
+  UserIcon,
+} from '../icons/index.ts';
+import { useLayout } from '../layout/layout-store.ts';
+import { useNavigation } from '../navigation/index.ts';
+import { PROJECTS_KEY, useConversationList, useProjects } from '../queries/index.ts';
+import { ConfirmDialog } from '../ui/index.ts';
+import { ConversationItem } from './conversation-item.tsx';
+import { NewProjectForm } from './new-project-form.tsx';
+import { isUnread, useSeen } from './seen-store.ts';
+import './project-nav.css';
+
+type PendingDelete =
+  { kind: 'conversation'; conversation: ConversationSummary } | { kind: 'project'; project: Project };
+
+/**
+ * The left column (spec §4.4 ProjectNav): projects → conversations, newest first, title search,
+ * running and unread marks; account and settings at the bottom; an icon rail when collapsed.
+ */
+export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement {
+  const t = useTranslation();
+  const { api, queryClient, live } = useServices();
+  const navigation = useNavigation();
+  const toggleLeft = useLayout((state) => state.toggleLeft);
+  const [search, setSearch] = useState('');
+  const [creatingProject, setCreatingProject] = useState(false);
+  const [closedProjects, setClosedProjects] = useState<ReadonlySet<string>>(new Set());
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete>();
+  const projects = useProjects();
+  const list = useConversationList(search);
+  const running = useSyncExternalStore(live.subscribe, live.getRunning);
+  const seen = useSeen((state) => state.seen);
+
+  const conversations = useMemo(
+    () => list.data?.pages.flatMap((page) => page.conversations) ?? [],
+    [list.data],
+  );
+  const byProject = useMemo(() => {
+    const groups = new Map<string | null, ConversationSummary[]>();
+    for (const conversation of conversations) {
+      const key = conversation.project_id;
+      const group = groups.get(key) ?? [];
+      group.push(conversation);
+      groups.set(key, group);
+    }
+    return groups;
+  }, [conversations]);
+
+  const invalidate = (): void => {
+    void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+  };
+  const create = useMutation({
+    mutationFn: (projectId: string | undefined) => api.createConversation({ projectId: projectId ?? null }),
+    onSuccess: (conversation) => {
+      useSeen.getState().markSeen(conversation.id, conversation.last_seq);
+      navigation.openConversation(conversation.id);
+      invalidate();
+    },
+  });
+  const rename = useMutation({
+    mutationFn: ({ id, title }: { id: string; title: string }) => api.renameConversation(id, title),
+    onSettled: invalidate,
+  });
+  const remove = useMutation({
+    mutationFn: async (target: PendingDelete) => {
+      if (target.kind === 'conversation') await api.deleteConversation(target.conversation.id);
+      else await api.deleteProject(target.project.id);
+    },
+    onSuccess: (_result, target) => {
+      if (target.kind === 'conversation' && navigation.conversationId === target.conversation.id) {
+        navigation.openConversation(undefined);
+      }
+      if (target.kind === 'project') void queryClient.invalidateQueries({ queryKey: PROJECTS_KEY });
+      invalidate();
+    },
+  });
+
+  const isRunning = (conversation: ConversationSummary): boolean =>
+    running.has(conversation.id) || (conversation.running_run_id ?? null) !== null;
+
+  const renderConversations = (items: readonly ConversationSummary[]): ReactElement => (
+    <ul className="conversation-list" role="list">
+      {items.map((conversation) => (
+        <ConversationItem
+          key={conversation.id}
+          conversation={conversation}
+          selected={conversation.id === navigation.conversationId}
+          running={isRunning(conversation)}
+          unread={
+            conversation.id !== navigation.conversationId &&
+            isUnread(seen, conversation.id, conversation.last_seq)
+          }
+          t={t}
+          onOpen={navigation.openConversation}
+          onRename={(id, title) => rename.mutate({ id, title })}
+          onDelete={(target) => setPendingDelete({ kind: 'conversation', conversation: target })}
+        />
+      ))}
+    </ul>
+  );
+
+  if (collapsed) {
+    return (
+      <nav className="project-nav rail" aria-label={t('nav.label')}>
+        <button type="button" className="icon-button" aria-label={t('nav.expand')} onClick={toggleLeft}>
+          <SidebarIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('nav.newConversation')}
+          onClick={() => create.mutate(navigation.projectId)}
+        >
+          <PlusIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('nav.search')}
+          onClick={() => {
+            toggleLeft();
+            setTimeout(() => document.getElementById('conversation-search')?.focus(), 200);
+          }}
+        >
+          <SearchIcon />
+        </button>
+        <div className="rail-spacer" />
+        {running.size > 0 && <span className="spinner" role="status" aria-label={t('nav.running')} />}
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('nav.settings')}
+          onClick={() => navigation.openSettings()}
+        >
+          <SettingsIcon />
+        </button>
+      </nav>
+    );
+  }
+
+  const searching = search.trim() !== '';
+  const projectList = projects.data ?? [];
+  const ungrouped = searching ? conversations : (byProject.get(null) ?? []);
+  const orphaned = searching
+    ? []
+    : conversations.filter(
+        (conversation) =>
+          conversation.project_id !== null &&
+          !projectList.some((project) => project.id === conversation.project_id),
+      );
+
+  return (
+    <nav className="project-nav" aria-label={t('nav.label')}>
+      <div className="nav-header">
+        <span className="brand">
+          <ChatIcon size={18} /> {t('app.name')}
+        </span>
+        <button type="button" className="icon-button" aria-label={t('nav.collapse')} onClick={toggleLeft}>
+          <SidebarIcon />
+        </button>
+      </div>
+      <div className="nav-actions">
+        <button
+          type="button"
+          className="button new-conversation"
+          onClick={() => create.mutate(navigation.projectId)}
+          disabled={create.isPending}
+        >
+          <PlusIcon size={16} /> {t('nav.newConversation')}
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('nav.newProject')}
+          onClick={() => setCreatingProject(true)}
+        >
+          <FolderIcon size={17} />
+        </button>
+      </div>
+      <div className="nav-search">
+        <SearchIcon size={15} />
+        <input
+          id="conversation-search"
+          type="search"
+          aria-label={t('nav.search')}
+          placeholder={t('nav.search')}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      {creatingProject && (
+        <NewProjectForm
+          onDone={(project) => {
+            setCreatingProject(false);
+            if (project !== undefined) navigation.selectProject(project.id);
+          }}
+        />
+      )}
+      <div className="nav-scroll">
+        {!searching &&
+          projectList.map((project) => {
+            const open = !closedProjects.has(project.id);
+            const items = byProject.get(project.id) ?? [];
+            const selected = navigation.projectId === project.id;
+            return (
+              <section
+                key={project.id}
+                className={`project-group${selected ? ' selected' : ''}`}
+                aria-label={project.name}
+              >
+                <div className="project-header">
+                  <button
+                    type="button"
+                    className="project-toggle"
+                    aria-expanded={open}
+                    aria-label={t('nav.toggleProject', { name: project.name })}
+                    onClick={() => {
+                      setClosedProjects((current) => {
+                        const next = new Set(current);
+                        if (next.has(project.id)) next.delete(project.id);
+                        else next.add(project.id);
+                        return next;
+                      });
+                      navigation.selectProject(project.id);
+                    }}
+                  >
+                    <ChevronIcon size={14} className={open ? 'chevron open' : 'chevron'} />
+                    <FolderIcon size={15} />
+                    <span className="project-name">{project.name}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button small"
+                    aria-label={`${t('nav.newConversation')} · ${project.name}`}
+                    onClick={() => {
+                      navigation.selectProject(project.id);
+                      create.mutate(project.id);
+                    }}
+                  >
+                    <PlusIcon size={15} />
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button small"
+                    aria-label={`${t('nav.deleteProject')} · ${project.name}`}
+                    onClick={() => setPendingDelete({ kind: 'project', project })}
+                  >
+                    <TrashIcon size={15} />
+                  </button>
+                </div>
+                {open && items.length > 0 && renderConversations(items)}
+              </section>
+            );
+          })}
+        <section className="project-group" aria-label={t('nav.allConversations')}>
+          {!searching && projectList.length > 0 && (
+            <div className="group-label">
+              <button
+                type="button"
+                className="project-toggle"
+                onClick={() => navigation.selectProject(undefined)}
+                aria-pressed={navigation.projectId === undefined}
+              >
+                {t('nav.allConversations')}
+              </button>
+            </div>
+          )}
+          {renderConversations([...ungrouped, ...orphaned])}
+          {list.isSuccess && conversations.length === 0 && (
+            <p className="empty-state">
+              {searching ? t('nav.noMatches', { query: search.trim() }) : t('nav.noConversations')}
+            </p>
+          )}
+          {list.hasNextPage && (
+            <button
+              type="button"
+              className="button ghost load-more"
+              onClick={() => void list.fetchNextPage()}
+            >
+              {t('nav.loadMore')}
+            </button>
+          )}
+        </section>
+      </div>
+      <div className="nav-footer">
+        <span className="account">
+          <UserIcon size={17} /> {t('nav.account')}
+        </span>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('nav.settings')}
+          onClick={() => navigation.openSettings()}
+        >
+          <SettingsIcon />
+        </button>
+      </div>
+      <ConfirmDialog
+        open={pendingDelete !== undefined}
+        title={pendingDelete?.kind === 'project' ? t('nav.deleteProject') : t('nav.delete')}
+        message={
+          pendingDelete === undefined
+            ? ''
+            : pendingDelete.kind === 'project'
+              ? t('nav.confirmDeleteProject', { name: pendingDelete.project.name })
+              : t('nav.confirmDelete', {
+                  title:
+                    pendingDelete.conversation.title === ''
+                      ? t('nav.untitled')
+                      : pendingDelete.conversation.title,
+                })
+        }
+        confirmLabel={t('nav.delete')}
+        cancelLabel={t('nav.cancel')}
+        danger
+        onCancel={() => setPendingDelete(undefined)}
+        onConfirm={() => {
+          if (pendingDelete !== undefined) remove.mutate(pendingDelete);
+          setPendingDelete(undefined);
+        }}
+      />
+    </nav>
+  );
+}

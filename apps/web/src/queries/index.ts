@@ -1,0 +1,13 @@
+export {
+  COMPONENTS_KEY,
+  MODELS_KEY,
+  PROJECTS_KEY,
+  PROVIDERS_KEY,
+  useComponents,
+  useConversationList,
+  useConversationQuery,
+  useCreateConversation,
+  useModels,
+  useProjects,
+  useProviders,
+} from './server-queries.ts';

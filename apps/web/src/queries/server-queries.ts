@@ -1,0 +1,84 @@
+import { useInfiniteQuery, useMutation, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type {
+  ComponentListing,
+  ConversationQuery,
+  ConversationSummary,
+  ModelsResponse,
+  Project,
+  ProviderConfig,
+} from '../api/index.ts';
+import { useServices } from '../app/app-services.tsx';
+import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/live-conversations.ts';
+
+export const PROJECTS_KEY = ['projects'] as const;
+export const MODELS_KEY = ['models'] as const;
+export const PROVIDERS_KEY = ['providers'] as const;
+export const COMPONENTS_KEY = ['components'] as const;
+
+/** Server state through TanStack Query (STYLE.md): one hook per resource, no fetching in effects. */
+export function useProjects(): UseQueryResult<Project[]> {
+  const { api } = useServices();
+  return useQuery({ queryKey: PROJECTS_KEY, queryFn: () => api.listProjects() });
+}
+
+/** Conversations, newest first, page by page; a title search when `query` is not empty. */
+export function useConversationList(search: string) {
+  const { api } = useServices();
+  const trimmed = search.trim();
+  return useInfiniteQuery({
+    queryKey: [...CONVERSATIONS_KEY, { q: trimmed }],
+    queryFn: ({ pageParam, signal: _signal }) =>
+      api.listConversations({
+        ...(trimmed === '' ? {} : { query: trimmed }),
+        ...(pageParam === undefined ? {} : { cursor: pageParam }),
+        limit: 50,
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+    // Runs started elsewhere (another tab, a script) show up in the left column within seconds.
+    refetchInterval: 15_000,
+  });
+}
+
+/** The conversation Query (authoritative message tree, active branch). */
+export function useConversationQuery(id: string | undefined): UseQueryResult<ConversationQuery> {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: conversationKey(id ?? ''),
+    queryFn: ({ signal }) => api.getConversation(id ?? '', { signal }),
+    enabled: id !== undefined,
+    staleTime: 0,
+    retry: (count, error) =>
+      count < 2 && !(error instanceof Error && 'status' in error && error.status === 404),
+  });
+}
+
+export function useModels(): UseQueryResult<ModelsResponse> {
+  const { api } = useServices();
+  return useQuery({ queryKey: MODELS_KEY, queryFn: () => api.listModels() });
+}
+
+export function useProviders(): UseQueryResult<ProviderConfig[]> {
+  const { api } = useServices();
+  return useQuery({ queryKey: PROVIDERS_KEY, queryFn: () => api.listProviders() });
+}
+
+export function useComponents(projectId: string | undefined): UseQueryResult<ComponentListing> {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: [...COMPONENTS_KEY, projectId ?? null],
+    queryFn: () => api.listComponents(projectId),
+  });
+}
+
+/** Creates a conversation (in the selected project) and returns it. */
+export function useCreateConversation() {
+  const { api, queryClient } = useServices();
+  return useMutation({
+    mutationFn: (input: { projectId?: string | null; title?: string }) => api.createConversation(input),
+    onSuccess: (conversation: ConversationSummary) => {
+      void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+      return conversation;
+    },
+  });
+}

@@ -1,0 +1,12 @@
+export { ComponentForm } from './component-form.tsx';
+export {
+  draftOf,
+  frontMatterOf,
+  parseParameters,
+  previewEntry,
+  validateComponentForm,
+} from './component-draft.ts';
+export type { ComponentFormValues } from './component-draft.ts';
+export { PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
+export type { ProviderPreset } from './provider-presets.ts';
+export { SettingsDialog } from './settings-dialog.tsx';

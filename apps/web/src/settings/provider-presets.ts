@@ -1,0 +1,76 @@
+import type { ProviderKind } from '../api/index.ts';
+
+/** Ready-made provider settings: pick one, paste a key. */
+export interface ProviderPreset {
+  id: string;
+  name: string;
+  kind: ProviderKind;
+  baseUrl: string;
+  needsKey: boolean;
+  /** Suggested models; empty: ask the provider's model list. */
+  models: string[];
+}
+
+export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
+  {
+    id: 'openai',
+    name: 'OpenAI',
+    kind: 'openai-compatible',
+    baseUrl: 'https://api.openai.com/v1',
+    needsKey: true,
+    models: [],
+  },
+  {
+    id: 'anthropic',
+    name: 'Anthropic',
+    kind: 'anthropic',
+    baseUrl: 'https://api.anthropic.com',
+    needsKey: true,
+    models: [],
+  },
+  {
+    id: 'ollama',
+    name: 'Ollama',
+    kind: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    needsKey: false,
+    models: [],
+  },
+  {
+    id: 'deepseek',
+    name: 'DeepSeek',
+    kind: 'openai-compatible',
+    baseUrl: 'https://api.deepseek.com/v1',
+    needsKey: true,
+    models: ['deepseek-chat', 'deepseek-reasoner'],
+  },
+  {
+    id: 'moonshot',
+    name: 'Moonshot',
+    kind: 'openai-compatible',
+    baseUrl: 'https://api.moonshot.cn/v1',
+    needsKey: true,
+    models: [],
+  },
+  {
+    id: 'openrouter',
+    name: 'OpenRouter',
+    kind: 'openai-compatible',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    needsKey: true,
+    models: [],
+  },
+  { id: 'custom', name: '', kind: 'openai-compatible', baseUrl: '', needsKey: false, models: [] },
+];
+
+/** "a, b ,c" → ["a", "b", "c"]. */
+export function parseModelList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
+}

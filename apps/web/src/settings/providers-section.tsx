@@ -1,0 +1,261 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactElement } from 'react';
+import {
+  errorMessage,
+  type ProviderConfig,
+  type ProviderInput,
+  type ProviderTestResult,
+} from '../api/index.ts';
+import { useServices } from '../app/app-services.tsx';
+import { useTranslation } from '../i18n/index.ts';
+import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
+import { ConfirmDialog } from '../ui/index.ts';
+import { PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
+
+function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
+  const t = useTranslation();
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  const [presetId, setPresetId] = useState('openai');
+  const preset = PROVIDER_PRESETS.find((item) => item.id === presetId) ?? PROVIDER_PRESETS[0];
+  const [name, setName] = useState(preset?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(preset?.baseUrl ?? '');
+  const [kind, setKind] = useState(preset?.kind ?? 'openai-compatible');
+  const [apiKey, setApiKey] = useState('');
+  const [models, setModels] = useState((preset?.models ?? []).join(', '));
+  const [testResult, setTestResult] = useState<ProviderTestResult>();
+
+  const input = (): ProviderInput => ({
+    name: name.trim(),
+    kind,
+    base_url: baseUrl.trim(),
+    ...(apiKey === '' ? {} : { api_key: apiKey }),
+    models: parseModelList(models).map((id) => ({ id })),
+  });
+  const test = useMutation({
+    mutationFn: () => api.testProvider(input()),
+    onSuccess: setTestResult,
+    onError: (error) =>
+      setTestResult({ ok: false, error: { code: 'ERROR', message: errorMessage(error), retryable: true } }),
+  });
+  const save = useMutation({
+    mutationFn: () => api.createProvider(input()),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: PROVIDERS_KEY });
+      void queryClient.invalidateQueries({ queryKey: MODELS_KEY });
+      onDone();
+    },
+  });
+  const valid = name.trim() !== '' && /^https?:\/\/.+/.test(baseUrl.trim());
+
+  return (
+    <form
+      className="settings-card provider-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (valid) save.mutate();
+      }}
+    >
+      <label className="field">
+        <span>{t('providers.preset')}</span>
+        <select
+          value={presetId}
+          onChange={(event) => {
+            const next = PROVIDER_PRESETS.find((item) => item.id === event.target.value);
+            setPresetId(event.target.value);
+            if (next !== undefined) {
+              setName(next.name);
+              setBaseUrl(next.baseUrl);
+              setKind(next.kind);
+              setModels(next.models.join(', '));
+            }
+            setTestResult(undefined);
+          }}
+        >
+          {PROVIDER_PRESETS.map((item) => (
+            <option key={item.id} value={item.id}>
+              {item.id === 'custom' ? t('providers.custom') : item.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="field-row">
+        <label className="field">
+          <span>{t('providers.name')}</span>
+          <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </label>
+        <label className="field">
+          <span>{t('providers.kind')}</span>
+          <select
+            value={kind}
+            onChange={(event) =>
+              setKind(event.target.value === 'anthropic' ? 'anthropic' : 'openai-compatible')
+            }
+          >
+            <option value="openai-compatible">OpenAI-compatible</option>
+            <option value="anthropic">Anthropic</option>
+          </select>
+        </label>
+      </div>
+      <label className="field">
+        <span>{t('providers.baseUrl')}</span>
+        <input
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
+          required
+          inputMode="url"
+        />
+      </label>
+      <label className="field">
+        <span>{t('providers.apiKey')}</span>
+        <input
+          type="password"
+          value={apiKey}
+          onChange={(event) => setApiKey(event.target.value)}
+          autoComplete="off"
+        />
+      </label>
+      <label className="field">
+        <span>{t('providers.models')}</span>
+        <input value={models} onChange={(event) => setModels(event.target.value)} />
+      </label>
+      {testResult !== undefined && (
+        <p className={testResult.ok ? 'test-ok' : 'field-error'} role="status">
+          {testResult.ok
+            ? t('providers.testOk', {
+                milliseconds: testResult.latency_ms ?? 0,
+                models: (testResult.models ?? []).slice(0, 6).join(', '),
+              })
+            : t('providers.testFailed', { reason: testResult.error?.message ?? '' })}
+        </p>
+      )}
+      {save.isError && (
+        <p className="field-error" role="alert">
+          {errorMessage(save.error)}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onDone}>
+          {t('nav.cancel')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => test.mutate()}
+          disabled={!valid || test.isPending}
+        >
+          {test.isPending ? t('providers.testing') : t('providers.test')}
+        </button>
+        <button type="submit" className="button primary" disabled={!valid || save.isPending}>
+          {t('providers.save')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Settings → Models: providers (add with presets, test, remove) and the default model. */
+export function ProvidersSection(): ReactElement {
+  const t = useTranslation();
+  const { api } = useServices();
+  const queryClient = useQueryClient();
+  const providers = useProviders();
+  const models = useModels();
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<ProviderConfig>();
+  const [testResults, setTestResults] = useState<Record<string, ProviderTestResult>>({});
+  const refresh = (): void => {
+    void queryClient.invalidateQueries({ queryKey: PROVIDERS_KEY });
+    void queryClient.invalidateQueries({ queryKey: MODELS_KEY });
+  };
+  const remove = useMutation({ mutationFn: (id: string) => api.deleteProvider(id), onSettled: refresh });
+  const test = useMutation({
+    mutationFn: (id: string) => api.testProvider({ id }),
+    onSuccess: (result, id) => setTestResults((current) => ({ ...current, [id]: result })),
+    onError: (error, id) =>
+      setTestResults((current) => ({
+        ...current,
+        [id]: { ok: false, error: { code: 'ERROR', message: errorMessage(error), retryable: true } },
+      })),
+  });
+  const setDefault = useMutation({
+    mutationFn: (modelId: string) => api.setDefaultModel(modelId),
+    onSettled: refresh,
+  });
+
+  return (
+    <section aria-labelledby="settings-providers">
+      <h2 id="settings-providers">{t('settings.providers')}</h2>
+      <p className="settings-intro">{t('providers.intro')}</p>
+      {(models.data?.models.length ?? 0) > 0 && (
+        <label className="field default-model">
+          <span>{t('providers.defaultModel')}</span>
+          <select
+            value={models.data?.default_model_id ?? ''}
+            onChange={(event) => setDefault.mutate(event.target.value)}
+          >
+            {models.data?.models.map((model) => (
+              <option key={model.id} value={model.id}>
+                {model.name} · {model.provider_name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <ul className="settings-list">
+        {providers.data?.length === 0 && <li className="empty-state">{t('providers.none')}</li>}
+        {providers.data?.map((provider) => {
+          const result = testResults[provider.id];
+          return (
+            <li key={provider.id} className="settings-card provider-card">
+              <div className="provider-line">
+                <strong>{provider.name}</strong>
+                <span className="badge">{provider.kind}</span>
+                <span className="provider-url">{provider.base_url}</span>
+              </div>
+              <div className="provider-models">{provider.models.map((model) => model.id).join(', ')}</div>
+              {result !== undefined && (
+                <p className={result.ok ? 'test-ok' : 'field-error'} role="status">
+                  {result.ok
+                    ? t('providers.testOk', {
+                        milliseconds: result.latency_ms ?? 0,
+                        models: (result.models ?? []).slice(0, 6).join(', '),
+                      })
+                    : t('providers.testFailed', { reason: result.error?.message ?? '' })}
+                </p>
+              )}
+              <div className="dialog-actions">
+                <button type="button" className="button" onClick={() => test.mutate(provider.id)}>
+                  {t('providers.test')}
+                </button>
+                <button type="button" className="button danger" onClick={() => setRemoving(provider)}>
+                  {t('providers.remove')}
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {adding ? (
+        <ProviderForm onDone={() => setAdding(false)} />
+      ) : (
+        <button type="button" className="button primary" onClick={() => setAdding(true)}>
+          {t('providers.add')}
+        </button>
+      )}
+      <ConfirmDialog
+        open={removing !== undefined}
+        title={t('providers.remove')}
+        message={t('providers.confirmRemove', { name: removing?.name ?? '' })}
+        confirmLabel={t('providers.remove')}
+        cancelLabel={t('nav.cancel')}
+        danger
+        onCancel={() => setRemoving(undefined)}
+        onConfirm={() => {
+          if (removing !== undefined) remove.mutate(removing.id);
+          setRemoving(undefined);
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import type { ReactElement } from 'react';
+import { useTranslation, type MessageKey } from '../i18n/index.ts';
+import { CloseIcon } from '../icons/index.ts';
+import { SETTINGS_SECTIONS, useNavigation, type SettingsSection } from '../navigation/index.ts';
+import { Dialog } from '../ui/index.ts';
+import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
+import { ComponentsSection } from './components-section.tsx';
+import { ProvidersSection } from './providers-section.tsx';
+import './settings.css';
+
+const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
+  providers: 'settings.providers',
+  components: 'settings.components',
+  appearance: 'settings.appearance',
+  behaviour: 'settings.behaviour',
+  language: 'settings.language',
+};
+
+function SectionContent({ section }: { section: SettingsSection }): ReactElement {
+  switch (section) {
+    case 'providers':
+      return <ProvidersSection />;
+    case 'components':
+      return <ComponentsSection />;
+    case 'appearance':
+      return <AppearanceSection />;
+    case 'behaviour':
+      return <BehaviourSection />;
+    case 'language':
+      return <LanguageSection />;
+  }
+}
+
+/** Settings (spec §4.4): models, components, appearance, behaviour, language; a modal with sections. */
+export function SettingsDialog(): ReactElement {
+  const t = useTranslation();
+  const section = useNavigation((state) => state.settings);
+  const openSettings = useNavigation((state) => state.openSettings);
+  const closeSettings = useNavigation((state) => state.closeSettings);
+  return (
+    <Dialog
+      open={section !== undefined}
+      title={t('settings.title')}
+      onClose={closeSettings}
+      className="settings-dialog"
+    >
+      <div className="settings-layout">
+        <nav className="settings-nav" aria-label={t('settings.title')}>
+          <h2 className="settings-title">{t('settings.title')}</h2>
+          {SETTINGS_SECTIONS.map((item) => (
+            <button
+              key={item}
+              type="button"
+              className={`settings-nav-item${item === section ? ' active' : ''}`}
+              aria-current={item === section ? 'page' : undefined}
+              onClick={() => openSettings(item)}
+            >
+              {t(SECTION_LABELS[item])}
+            </button>
+          ))}
+        </nav>
+        <div className="settings-content">
+          <button
+            type="button"
+            className="icon-button settings-close"
+            aria-label={t('settings.close')}
+            onClick={closeSettings}
+          >
+            <CloseIcon />
+          </button>
+          {section !== undefined && <SectionContent section={section} />}
+        </div>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,2 @@
+export { ArtifactsTab, viewerKind } from './artifacts-tab.tsx';
+export { Workbench } from './workbench.tsx';
