@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
-import { readEvents } from '../events/index.ts';
+import { readEvents, type RunDescription } from '../events/index.ts';
 import { applyRunEvent, type ConversationMessage, type RunProjection } from '../projection/index.ts';
 import {
   ConversationRepository,
@@ -22,6 +22,8 @@ export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch (or the page of it asked for), oldest first, each with its alternatives. */
   messages: ConversationMessage[];
+  /** The runs of those messages, in order. */
+  runs: RunDescription[];
   /** Messages on the whole active branch. */
   branch_length: number;
   /** Pass as `before` to get the messages before this page; absent on the first page. */
@@ -91,9 +93,11 @@ export async function queryConversation(
       if (next !== undefined) projections.set(runId, next);
     }
     const messages: ConversationMessage[] = [];
+    const described: RunDescription[] = [];
     for (const run of page) {
       const projection = projections.get(run.id);
       if (projection === undefined) continue;
+      described.push(projection.run);
       messages.push(
         { ...projection.user, siblings: tree.userSiblings(run) },
         { ...projection.assistant, siblings: tree.assistantSiblings(run) },
@@ -104,6 +108,7 @@ export async function queryConversation(
     return {
       conversation: conversationOfRow(row),
       messages,
+      runs: described,
       branch_length: path.length * 2,
       ...(first !== undefined && first !== path[0]
         ? { earlier_cursor: first.user_message_id ?? first.id }

@@ -33,6 +33,7 @@ export interface ProviderTestResult {
   ok: boolean;
   models: string[];
   error?: { code: string; message: string };
+  latency_ms: number;
 }
 
 function capabilitiesOf(model: ConfiguredModel): Partial<ModelCapabilities> {
@@ -47,7 +48,9 @@ function capabilitiesOf(model: ConfiguredModel): Partial<ModelCapabilities> {
 function modelConfigOf(model: ConfiguredModel): ModelConfig {
   return {
     id: model.id,
-    ...(model.display_name === undefined ? {} : { displayName: model.display_name }),
+    ...((model.display_name ?? model.name) === undefined
+      ? {}
+      : { displayName: (model.display_name ?? model.name) as string }),
     ...(model.context_window === undefined ? {} : { contextWindow: model.context_window }),
     ...(model.max_output_tokens === undefined ? {} : { maxOutputTokens: model.max_output_tokens }),
     capabilities: capabilitiesOf(model),
@@ -179,14 +182,20 @@ export class ProviderRegistry {
   }
 
   /** Every model of every enabled provider, as the agent will know them. */
-  async models(): Promise<{ id: string; provider: string; display_name: string }[]> {
+  async models(): Promise<ModelOption[]> {
     const rows = (await this.#configs.list()).filter((row) => row.enabled === 1);
     return rows.flatMap((row) =>
-      (JSON.parse(row.models) as ConfiguredModel[]).map((model) => ({
-        id: `${row.name}/${model.id}`,
-        provider: row.name,
-        display_name: model.display_name ?? model.id,
-      })),
+      (JSON.parse(row.models) as ConfiguredModel[]).map((model) => {
+        const name = model.display_name ?? model.name ?? model.id;
+        return {
+          id: `${row.name}/${model.id}`,
+          provider: row.name,
+          display_name: name,
+          provider_id: row.id,
+          provider_name: row.name,
+          name,
+        };
+      }),
     );
   }
 
@@ -196,23 +205,29 @@ export class ProviderRegistry {
     return Promise.all(rows.map((row) => this.#provider(row, false)));
   }
 
-  /** Asks the provider's server for its models: the key and URL work when this succeeds. */
+  /** Asks a stored provider's server for its models: the key and URL work when this succeeds. */
   async test(id: string): Promise<ProviderTestResult> {
-    const provider = await this.#provider(await this.#configs.get(id), true);
-    try {
-      const models: readonly ModelInfo[] = await provider.listModels();
-      return { ok: true, models: models.map((model) => model.id) };
-    } catch (error) {
-      const code =
-        typeof (error as { code?: unknown }).code === 'string'
-          ? (error as { code: string }).code
-          : 'PROVIDER_ERROR';
-      return {
-        ok: false,
-        models: [],
-        error: { code, message: error instanceof Error ? error.message : String(error) },
-      };
-    }
+    return probe(await this.#provider(await this.#configs.get(id), true));
+  }
+
+  /** The same check for a provider that is not stored yet. */
+  async testUnsaved(input: {
+    kind: ProviderInput['kind'];
+    base_url: string;
+    api_key?: string;
+    name?: string;
+  }): Promise<ProviderTestResult> {
+    const name = input.name !== undefined && PROVIDER_NAME_PATTERN.test(input.name) ? input.name : 'probe';
+    checkProvider(name, input.base_url);
+    if (input.api_key !== undefined) this.#redactor?.add(input.api_key);
+    const options = {
+      id: name,
+      baseURL: input.base_url,
+      apiKey: input.api_key ?? '',
+      discoverModels: true,
+      retry: { maxRetries: 0 },
+    };
+    return probe(input.kind === 'anthropic' ? anthropic(options) : openaiCompatible(options));
   }
 
   async #provider(row: ProviderConfigRow, discover: boolean): Promise<ModelProvider> {
@@ -241,6 +256,37 @@ export class ProviderRegistry {
       ...listing,
       ...(retry === undefined ? {} : { retry }),
     });
+  }
+}
+
+/** A model as the model pickers list it. */
+export interface ModelOption {
+  /** `provider/model`, as the agent routes it. */
+  id: string;
+  provider: string;
+  display_name: string;
+  provider_id: string;
+  provider_name: string;
+  name: string;
+}
+
+async function probe(provider: ModelProvider): Promise<ProviderTestResult> {
+  const started = performance.now();
+  const latency = (): number => Math.round(performance.now() - started);
+  try {
+    const models: readonly ModelInfo[] = await provider.listModels();
+    return { ok: true, models: models.map((model) => model.id), latency_ms: latency() };
+  } catch (error) {
+    const code =
+      typeof (error as { code?: unknown }).code === 'string'
+        ? (error as { code: string }).code
+        : 'PROVIDER_ERROR';
+    return {
+      ok: false,
+      models: [],
+      error: { code, message: error instanceof Error ? error.message : String(error) },
+      latency_ms: latency(),
+    };
   }
 }
 

@@ -30,6 +30,8 @@ export interface SendRequest {
   edit_of?: string;
   /** An assistant message to answer after (default: the end of the active branch). */
   parent_message_id?: string;
+  /** The run to follow, or null for a new first message; the same as `parent_message_id` otherwise. */
+  previous_run_id?: string | null;
 }
 
 /** What `send` and `regenerate` return. */

@@ -8,6 +8,8 @@ export type ProviderConfigRow = Selectable<ProviderConfigsTable>;
 export interface ConfiguredModel {
   id: string;
   display_name?: string | undefined;
+  /** Same as `display_name`. */
+  name?: string | undefined;
   context_window?: number | undefined;
   max_output_tokens?: number | undefined;
   capabilities?:

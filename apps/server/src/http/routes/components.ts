@@ -16,6 +16,8 @@ import {
   errorResponses,
   json,
   jsonBody,
+  OptionalLocationQuery,
+  PluginEnabledSchema,
   PluginToggleSchema,
 } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
@@ -46,7 +48,7 @@ const createComponent = createRoute({
   path: '/components',
   tags,
   summary: 'Create a component folder (checked before anything is written)',
-  request: { body: jsonBody(ComponentCreateSchema) },
+  request: { body: jsonBody(ComponentCreateSchema), query: z.object({ project_id: z.string().optional() }) },
   responses: { 201: json(ComponentDocumentSchema, 'Created'), ...errorResponses(404, 409) },
 });
 
@@ -55,7 +57,11 @@ const updateComponent = createRoute({
   path: '/components/{kind}/{name}',
   tags,
   summary: 'Edit a component; the next session sees the change',
-  request: { params: ComponentPathParameters, body: jsonBody(ComponentUpdateSchema) },
+  request: {
+    params: ComponentPathParameters,
+    query: OptionalLocationQuery,
+    body: jsonBody(ComponentUpdateSchema),
+  },
   responses: { 200: json(ComponentDocumentSchema), ...errorResponses(404) },
 });
 
@@ -82,6 +88,26 @@ const togglePlugin = createRoute({
         .openapi({ param: { name: 'name', in: 'path' } }),
     }),
     body: jsonBody(PluginToggleSchema),
+  },
+  responses: { 204: { description: 'Done' }, ...errorResponses(404) },
+});
+
+const setPluginEnabled = createRoute({
+  method: 'put',
+  path: '/components/plugin/{name}/enabled',
+  tags,
+  summary:
+    'Turn a file plugin on or off (null clears the toggle); project_id in the query for the project scope',
+  request: {
+    params: z.object({
+      name: z
+        .string()
+        .min(1)
+        .max(64)
+        .openapi({ param: { name: 'name', in: 'path' } }),
+    }),
+    query: z.object({ project_id: z.string().optional() }),
+    body: jsonBody(PluginEnabledSchema),
   },
   responses: { 204: { description: 'Done' }, ...errorResponses(404) },
 });
@@ -119,32 +145,39 @@ export function componentRoutes(services: ServerServices) {
     })
     .openapi(createComponent, async (c) => {
       const body = c.req.valid('json');
+      const frontMatter = body.front_matter ?? body.frontMatter;
+      const entryFile = body.entry_file ?? body.entryFile;
       const draft: ComponentDraft = {
         kind: body.kind,
         name: body.name,
         layer: body.layer,
-        ...(body.front_matter === undefined ? {} : { frontMatter: body.front_matter }),
+        ...(frontMatter === undefined ? {} : { frontMatter }),
         ...(body.body === undefined ? {} : { body: body.body }),
         ...(body.entry === undefined ? {} : { entry: body.entry }),
-        ...(body.entry_file === undefined ? {} : { entryFile: body.entry_file }),
+        ...(entryFile === undefined ? {} : { entryFile }),
         ...(body.files === undefined ? {} : { files: body.files.map(fileOf) }),
       };
-      const document = await (await store(body.project_id, body.layer)).create(draft);
+      const projectId = body.project_id ?? c.req.valid('query').project_id;
+      const document = await (await store(projectId, body.layer)).create(draft);
       return c.json(documentView(document), 201);
     })
     .openapi(updateComponent, async (c) => {
       const { kind, name } = c.req.valid('param');
       const body = c.req.valid('json');
+      const query = c.req.valid('query');
+      const layer = body.layer ?? query.layer;
+      if (layer === undefined) throw new ApiError('INVALID_INPUT', 'Say which layer: global or project.');
+      const frontMatter = body.front_matter ?? body.frontMatter;
+      const removeFiles = body.remove_files ?? body.removeFiles;
       const changes: ComponentChanges = {
-        ...(body.front_matter === undefined ? {} : { frontMatter: body.front_matter }),
+        ...(frontMatter === undefined ? {} : { frontMatter }),
         ...(body.body === undefined ? {} : { body: body.body }),
         ...(body.entry === undefined ? {} : { entry: body.entry }),
         ...(body.files === undefined ? {} : { files: body.files.map(fileOf) }),
-        ...(body.remove_files === undefined ? {} : { removeFiles: body.remove_files }),
+        ...(removeFiles === undefined ? {} : { removeFiles }),
       };
-      const document = await (
-        await store(body.project_id, body.layer)
-      ).update(kind, name, body.layer, changes);
+      const projectId = body.project_id ?? query.project_id;
+      const document = await (await store(projectId, layer)).update(kind, name, layer, changes);
       return c.json(documentView(document), 200);
     })
     .openapi(deleteComponent, async (c) => {
@@ -160,6 +193,14 @@ export function componentRoutes(services: ServerServices) {
       await (
         await store(body.project_id, scope)
       ).setPluginEnabled(name, body.enabled ?? undefined, { scope });
+      return c.body(null, 204);
+    })
+    .openapi(setPluginEnabled, async (c) => {
+      const { name } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const projectId = c.req.valid('query').project_id;
+      const scope = body.scope ?? (projectId === undefined ? 'global' : 'project');
+      await (await store(projectId, scope)).setPluginEnabled(name, body.enabled ?? undefined, { scope });
       return c.body(null, 204);
     });
 }

@@ -128,6 +128,7 @@ export function messageRoutes(services: ServerServices) {
         ...(body.model_id === undefined ? {} : { model_id: body.model_id }),
         ...(body.edit_of === undefined ? {} : { edit_of: body.edit_of }),
         ...(body.parent_message_id === undefined ? {} : { parent_message_id: body.parent_message_id }),
+        ...(body.previous_run_id === undefined ? {} : { previous_run_id: body.previous_run_id }),
       });
       return c.json(result, 202);
     })

@@ -1,10 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ApiError } from '../../errors/index.ts';
 import {
   errorResponses,
   IdParameter,
   json,
   jsonBody,
+  DefaultModelSchema,
   ModelListSchema,
+  OllamaDetectionSchema,
+  ProviderProbeSchema,
   ProviderCreateSchema,
   ProviderSchema,
   ProviderTestSchema,
@@ -68,6 +72,34 @@ const testProvider = createRoute({
   responses: { 200: json(ProviderTestSchema), ...errorResponses(404) },
 });
 
+const testUnsavedProvider = createRoute({
+  method: 'post',
+  path: '/providers/test',
+  tags,
+  summary: 'Check a provider before saving it: its server’s model list',
+  request: { body: jsonBody(ProviderProbeSchema) },
+  responses: { 200: json(ProviderTestSchema), ...errorResponses() },
+});
+
+const detectOllama = createRoute({
+  method: 'get',
+  path: '/providers/detect/ollama',
+  tags,
+  summary: 'Whether an Ollama server answers on this machine (127.0.0.1:11434)',
+  responses: { 200: json(OllamaDetectionSchema), ...errorResponses() },
+});
+
+const setDefaultModel = createRoute({
+  method: 'put',
+  path: '/models/default',
+  tags,
+  summary: 'Choose the default model (null: the first one)',
+  request: { body: jsonBody(DefaultModelSchema) },
+  responses: { 200: json(ModelListSchema), ...errorResponses(422) },
+});
+
+const OLLAMA_URL = 'http://127.0.0.1:11434/v1';
+
 const listModels = createRoute({
   method: 'get',
   path: '/models',
@@ -113,9 +145,55 @@ export function providerRoutes(services: ServerServices) {
       return c.body(null, 204);
     })
     .openapi(testProvider, async (c) => c.json(await providers.test(c.req.valid('param').id), 200))
-    .openapi(listModels, async (c) => {
-      const models = await providers.models();
-      const preferred = await services.settings.get<string>('user', '', 'default_model');
-      return c.json({ models, default_model: preferred ?? models[0]?.id ?? null }, 200);
+    .openapi(testUnsavedProvider, async (c) => {
+      const body = c.req.valid('json');
+      return c.json(
+        await providers.testUnsaved({
+          kind: body.kind,
+          base_url: body.base_url,
+          ...(body.api_key === undefined ? {} : { api_key: body.api_key }),
+          ...(body.name === undefined ? {} : { name: body.name }),
+        }),
+        200,
+      );
+    })
+    .openapi(detectOllama, async (c) => {
+      const result = await providers.testUnsaved({
+        kind: 'openai-compatible',
+        base_url: OLLAMA_URL,
+        name: 'ollama',
+      });
+      return c.json(
+        {
+          found: result.ok,
+          base_url: OLLAMA_URL,
+          models: result.models.map((id) => id.replace(/^ollama\//, '')),
+        },
+        200,
+      );
+    })
+    .openapi(listModels, async (c) => c.json(await modelList(services), 200))
+    .openapi(setDefaultModel, async (c) => {
+      const { model_id: modelId } = c.req.valid('json');
+      if (modelId === null) await services.settings.remove('user', '', 'default_model');
+      else {
+        if (!(await providers.models()).some((model) => model.id === modelId)) {
+          throw new ApiError('MODEL_NOT_SUPPORTED', `No configured provider serves the model '${modelId}'.`, {
+            details: { model_id: modelId },
+          });
+        }
+        await services.settings.set('user', '', 'default_model', modelId);
+      }
+      return c.json(await modelList(services), 200);
     });
+}
+
+async function modelList(services: ServerServices) {
+  const models = await services.providers.models();
+  const preferred = await services.settings.get<string>('user', '', 'default_model');
+  const chosen =
+    preferred !== undefined && models.some((model) => model.id === preferred)
+      ? preferred
+      : (models[0]?.id ?? null);
+  return { models, default_model: chosen, default_model_id: chosen };
 }

@@ -5,6 +5,7 @@ import {
   HealthSchema,
   json,
   jsonBody,
+  PreferencesSchema,
   SettingsSchema,
   UsageSchema,
 } from '../schemas/index.ts';
@@ -51,7 +52,24 @@ const usage = createRoute({
   responses: { 200: json(UsageSchema), ...errorResponses() },
 });
 
-/** Health, settings, usage. */
+const getPreferences = createRoute({
+  method: 'get',
+  path: '/preferences',
+  tags: ['system'],
+  summary: 'Interface preferences (spec §4.15), as the web app stored them',
+  responses: { 200: json(PreferencesSchema), ...errorResponses() },
+});
+
+const putPreferences = createRoute({
+  method: 'put',
+  path: '/preferences',
+  tags: ['system'],
+  summary: 'Replace the interface preferences',
+  request: { body: jsonBody(PreferencesSchema) },
+  responses: { 200: json(PreferencesSchema), ...errorResponses(413) },
+});
+
+/** Health, settings, preferences, usage. */
 export function systemRoutes(services: ServerServices) {
   const { settings } = services;
   return createRouter()
@@ -59,6 +77,7 @@ export function systemRoutes(services: ServerServices) {
       c.json(
         {
           status: 'ok' as const,
+          ok: true as const,
           version: services.version,
           database: services.database.dialect,
           instance_id: services.instanceId,
@@ -86,6 +105,17 @@ export function systemRoutes(services: ServerServices) {
         await settings.set('user', '', 'default_model', body.default_model);
       }
       return c.json(await settings.all('user', ''), 200);
+    })
+    .openapi(getPreferences, async (c) =>
+      c.json(
+        { preferences: (await settings.get<Record<string, unknown>>('user', '', 'preferences')) ?? {} },
+        200,
+      ),
+    )
+    .openapi(putPreferences, async (c) => {
+      const { preferences } = c.req.valid('json');
+      await settings.set('user', '', 'preferences', preferences);
+      return c.json({ preferences }, 200);
     })
     .openapi(usage, async (c) => {
       const groupBy = c.req.valid('query').group_by ?? 'day';

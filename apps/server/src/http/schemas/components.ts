@@ -58,22 +58,36 @@ export const ComponentCreateSchema = z
     layer: FileLayerSchema,
     project_id: z.string().optional(),
     front_matter: z.record(z.string(), z.unknown()).optional(),
+    frontMatter: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Same as front_matter.' }),
     body: z.string().max(1_000_000).optional(),
     entry: z.string().max(1_000_000).optional(),
     entry_file: z.enum(['index.md', 'SKILL.md']).optional(),
+    entryFile: z.enum(['index.md', 'SKILL.md']).optional().openapi({ description: 'Same as entry_file.' }),
     files: z.array(ComponentFileSchema).max(100).optional(),
   })
   .openapi('ComponentCreate');
 
 export const ComponentUpdateSchema = z
   .object({
-    layer: FileLayerSchema,
+    layer: FileLayerSchema.optional().openapi({ description: 'Here or in the query.' }),
     project_id: z.string().optional(),
     front_matter: z.record(z.string(), z.unknown()).optional(),
+    frontMatter: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Same as front_matter.' }),
     body: z.string().max(1_000_000).optional(),
     entry: z.string().max(1_000_000).optional(),
     files: z.array(ComponentFileSchema).max(100).optional(),
     remove_files: z.array(z.string().min(1).max(500)).max(100).optional(),
+    removeFiles: z
+      .array(z.string().min(1).max(500))
+      .max(100)
+      .optional()
+      .openapi({ description: 'Same as remove_files.' }),
   })
   .openapi('ComponentUpdate');
 
@@ -84,6 +98,15 @@ export const PluginToggleSchema = z
     project_id: z.string().optional(),
   })
   .openapi('PluginToggle');
+
+export const PluginEnabledSchema = z
+  .object({ enabled: z.boolean().nullable(), scope: FileLayerSchema.optional() })
+  .openapi('PluginEnabled');
+
+export const OptionalLocationQuery = z.object({
+  layer: FileLayerSchema.optional(),
+  project_id: z.string().optional(),
+});
 
 export const ComponentLocationQuery = z.object({
   layer: FileLayerSchema,

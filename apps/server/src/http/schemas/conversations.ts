@@ -140,10 +140,26 @@ export const MessageSchema = z
   })
   .openapi('Message');
 
+const RunDescriptionSchema = z
+  .object({
+    id: z.string(),
+    conversation_id: z.string(),
+    parent_run_id: z.string().nullable(),
+    previous_run_id: z.string().nullable(),
+    user_message_id: z.string().nullable(),
+    kind: z.enum(['conversation', 'subagent', 'tool', 'session']),
+    status: RunStatus,
+    phase: RunPhase,
+    model_id: z.string().nullable(),
+    created_at: ISODate,
+  })
+  .openapi('RunDescription');
+
 export const ConversationViewSchema = z
   .object({
     conversation: ConversationSchema,
     messages: z.array(MessageSchema),
+    runs: z.array(RunDescriptionSchema).openapi({ description: 'The runs of the messages shown, in order.' }),
     branch_length: z.number(),
     earlier_cursor: z.string().optional(),
     in_flight_run: RunSchema.nullable(),
@@ -167,6 +183,9 @@ export const SendMessageSchema = z
       .openapi({ description: 'A user message this one replaces (a branch).' }),
     parent_message_id: z.string().max(128).optional().openapi({
       description: 'The assistant message to answer after; default the end of the active branch.',
+    }),
+    previous_run_id: z.string().max(128).nullable().optional().openapi({
+      description: 'The run this turn follows (null: a new first message); default the active leaf.',
     }),
   })
   .openapi('SendMessage');

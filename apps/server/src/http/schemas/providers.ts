@@ -5,6 +5,7 @@ const ModelSchema = z
   .object({
     id: z.string().min(1).max(200),
     display_name: z.string().max(200).optional(),
+    name: z.string().max(200).optional().openapi({ description: 'Same as display_name.' }),
     context_window: z.number().int().positive().optional(),
     max_output_tokens: z.number().int().positive().optional(),
     capabilities: z
@@ -58,12 +59,40 @@ export const ProviderTestSchema = z
     ok: z.boolean(),
     models: z.array(z.string()),
     error: z.object({ code: z.string(), message: z.string() }).optional(),
+    latency_ms: z.number(),
   })
   .openapi('ProviderTest');
 
+export const ProviderProbeSchema = z
+  .object({
+    kind: z.enum(['openai-compatible', 'anthropic']),
+    base_url: z.string().min(1).max(2000),
+    api_key: z.string().max(10_000).optional(),
+    name: z.string().max(40).optional(),
+  })
+  .openapi('ProviderProbe');
+
+export const OllamaDetectionSchema = z
+  .object({ found: z.boolean(), base_url: z.string(), models: z.array(z.string()) })
+  .openapi('OllamaDetection');
+
+export const DefaultModelSchema = z
+  .object({ model_id: z.string().min(1).max(200).nullable() })
+  .openapi('DefaultModel');
+
 export const ModelListSchema = z
   .object({
-    models: z.array(z.object({ id: z.string(), provider: z.string(), display_name: z.string() })),
+    models: z.array(
+      z.object({
+        id: z.string(),
+        provider: z.string(),
+        display_name: z.string(),
+        provider_id: z.string(),
+        provider_name: z.string(),
+        name: z.string(),
+      }),
+    ),
     default_model: z.string().nullable(),
+    default_model_id: z.string().nullable().openapi({ description: 'Same as default_model.' }),
   })
   .openapi('ModelList');

@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 export const HealthSchema = z
   .object({
     status: z.literal('ok'),
+    ok: z.literal(true),
     version: z.string(),
     database: z.enum(['sqlite', 'postgres']),
     instance_id: z.string(),
@@ -10,6 +11,10 @@ export const HealthSchema = z
     active_runs: z.number(),
   })
   .openapi('Health');
+
+export const PreferencesSchema = z
+  .object({ preferences: z.record(z.string(), z.unknown()) })
+  .openapi('Preferences');
 
 export const SettingsSchema = z.record(z.string(), z.unknown()).openapi('Settings');
 
