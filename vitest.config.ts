@@ -5,7 +5,12 @@ const resultsFile = 'node_modules/.cache/vitest/results.json';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'apps/*/test/**/*.test.{ts,tsx}',
+      'examples/test/**/*.test.ts',
+      'e2e/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: process.env.CI === undefined ? ['default'] : ['default', 'json'],

@@ -12,7 +12,7 @@ export default defineConfig({
   plugins: [react()],
   base: './',
   build: {
-    outDir: 'dist/app',
+    outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,

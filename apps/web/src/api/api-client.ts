@@ -1,3 +1,4 @@
+import { createWorkbenchClient } from '@youyou/server/client';
 import { ApiError } from './api-error.ts';
 import type {
   ComponentDocument,
@@ -19,6 +20,8 @@ import type {
   Upload,
 } from './types.ts';
 
+type FileLayer = 'global' | 'project';
+
 /** Everything the UI asks of the server. One implementation speaks HTTP; tests may pass a fake. */
 export interface ApiClient {
   health(): Promise<Health>;
@@ -35,173 +38,276 @@ export interface ApiClient {
   createConversation(input: { projectId?: string | null; title?: string }): Promise<ConversationSummary>;
   renameConversation(id: string, title: string): Promise<ConversationSummary>;
   deleteConversation(id: string): Promise<void>;
-  getConversation(id: string, options?: { signal?: AbortSignal }): Promise<ConversationQuery>;
+  /** The Query; `before` pages to earlier messages of the active branch. */
+  getConversation(
+    id: string,
+    options?: { signal?: AbortSignal; before?: string; limit?: number },
+  ): Promise<ConversationQuery>;
   sendMessage(conversationId: string, input: SendMessageRequest): Promise<SendMessageResponse>;
-  regenerate(conversationId: string, messageId: string, modelId?: string): Promise<SendMessageResponse>;
-  /** Shows another branch: the sibling message becomes part of the active branch. */
-  selectBranch(conversationId: string, messageId: string): Promise<void>;
+  /** Answers the same user message again: a sibling of this assistant message. */
+  regenerate(
+    conversationId: string,
+    assistantMessageId: string,
+    modelId?: string,
+  ): Promise<SendMessageResponse>;
+  /** Shows another branch: the newest leaf below this message becomes active. */
+  selectBranch(conversationId: string, messageId: string): Promise<ConversationQuery>;
   cancelRun(runId: string): Promise<void>;
-  upload(file: File, options?: { conversationId?: string; signal?: AbortSignal }): Promise<Upload>;
+  upload(file: File, options?: { conversationId?: string; projectId?: string }): Promise<Upload>;
   uploadUrl(uploadId: string): string;
   listProviders(): Promise<ProviderConfig[]>;
   createProvider(input: ProviderInput): Promise<ProviderConfig>;
-  updateProvider(id: string, input: Partial<ProviderInput>): Promise<ProviderConfig>;
   deleteProvider(id: string): Promise<void>;
-  testProvider(input: ProviderInput | { id: string }): Promise<ProviderTestResult>;
+  /** Tests a saved provider (by id) or one not saved yet (its settings). */
+  testProvider(target: string | ProviderInput): Promise<ProviderTestResult>;
   listModels(): Promise<ModelsResponse>;
   setDefaultModel(modelId: string): Promise<void>;
   listComponents(projectId?: string): Promise<ComponentListing>;
   readComponent(
     kind: ComponentKind,
     name: string,
-    layer: 'global' | 'project',
+    layer: FileLayer,
     projectId?: string,
   ): Promise<ComponentDocument>;
   createComponent(draft: ComponentDraft, projectId?: string): Promise<ComponentDocument>;
   updateComponent(
     kind: ComponentKind,
     name: string,
-    layer: 'global' | 'project',
-    changes: { frontMatter?: Readonly<Record<string, unknown>>; body?: string; entry?: string },
+    layer: FileLayer,
+    changes: { frontMatter?: Readonly<Record<string, unknown>>; body?: string },
     projectId?: string,
   ): Promise<ComponentDocument>;
-  deleteComponent(
-    kind: ComponentKind,
-    name: string,
-    layer: 'global' | 'project',
-    projectId?: string,
-  ): Promise<void>;
-  setPluginEnabled(
-    id: string,
-    enabled: boolean,
-    scope: 'global' | 'project',
-    projectId?: string,
-  ): Promise<void>;
+  deleteComponent(kind: ComponentKind, name: string, layer: FileLayer, projectId?: string): Promise<void>;
+  setPluginEnabled(id: string, enabled: boolean, scope: FileLayer, projectId?: string): Promise<void>;
+  /** The UI preferences kept on the server (spec §4.15). */
   getPreferences(): Promise<Preferences>;
   putPreferences(preferences: Preferences): Promise<void>;
-  /** Probes a local Ollama through the server (the browser cannot reach other origins under CSP). */
+  /** Asks the server whether an Ollama runs on this machine (the page's CSP keeps the browser from asking). */
   detectOllama(): Promise<{ found: boolean; base_url: string; models: string[] }>;
 }
 
-function query(parameters: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(parameters))
-    if (value !== undefined) search.set(key, String(value));
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
+interface AnyResponse {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  json(): Promise<unknown>;
 }
 
-function layerQuery(layer: string, projectId: string | undefined): string {
-  return query({ layer, project_id: projectId });
+async function checked<Response extends AnyResponse>(
+  pending: Promise<Response>,
+): Promise<Response & { ok: true }> {
+  const response = await pending;
+  if (!response.ok) throw await ApiError.fromResponse(response);
+  return response as Response & { ok: true };
 }
 
 /**
- * The ApiClient over `fetch`, same-origin with the session cookie (`credentials: 'same-origin'`).
+ * The ApiClient over the server's typed client (`@youyou/server/client`, Hono RPC): paths,
+ * parameters and bodies are checked against the server's routes by the compiler. Same-origin, with
+ * the session cookie the login URL set.
  *
  * @example
- * const api = createHttpClient({ baseUrl: '' });
+ * const api = createHttpClient();
  * const { conversations } = await api.listConversations({ query: 'parser' });
  */
 export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fetch } = {}): ApiClient {
   const baseUrl = options.baseUrl ?? '';
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const client = createWorkbenchClient({
+    baseUrl: baseUrl === '' ? globalThis.location.origin : baseUrl,
+    fetch:
+      options.fetch ??
+      ((input: RequestInfo | URL, init?: RequestInit) =>
+        fetch(input, { ...init, credentials: 'same-origin' })),
+  });
+  const api = client.api;
+  const projectQuery = (projectId: string | undefined) =>
+    projectId === undefined ? {} : { project_id: projectId };
 
-  async function request<Result>(
-    method: string,
-    path: string,
-    body?: unknown,
-    signal?: AbortSignal,
-  ): Promise<Result> {
-    const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json' } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { accept: 'application/json', 'content-type': 'application/json' };
-    }
-    if (signal !== undefined) init.signal = signal;
-    const response = await doFetch(`${baseUrl}/api${path}`, init);
-    if (!response.ok) throw await ApiError.fromResponse(response);
-    if (response.status === 204) return undefined as Result;
-    const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as Result;
-  }
-
-  const encode = encodeURIComponent;
   return {
-    health: () => request('GET', '/health'),
-    listProjects: async () => (await request<{ projects: Project[] }>('GET', '/projects')).projects,
-    createProject: (input) => request('POST', '/projects', input),
-    updateProject: (id, changes) => request('PATCH', `/projects/${encode(id)}`, changes),
-    deleteProject: (id) => request('DELETE', `/projects/${encode(id)}`),
-    listConversations: (listOptions) =>
-      request(
-        'GET',
-        `/conversations${query({
-          project_id: listOptions.projectId,
-          q: listOptions.query,
-          cursor: listOptions.cursor,
-          limit: listOptions.limit,
-        })}`,
-      ),
-    createConversation: (input) =>
-      request('POST', '/conversations', {
-        ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
-        ...(input.title === undefined ? {} : { title: input.title }),
-      }),
-    renameConversation: (id, title) => request('PATCH', `/conversations/${encode(id)}`, { title }),
-    deleteConversation: (id) => request('DELETE', `/conversations/${encode(id)}`),
-    getConversation: (id, getOptions) =>
-      request('GET', `/conversations/${encode(id)}`, undefined, getOptions?.signal),
-    sendMessage: (conversationId, input) =>
-      request('POST', `/conversations/${encode(conversationId)}/messages`, input),
-    regenerate: (conversationId, messageId, modelId) =>
-      request(
-        'POST',
-        `/conversations/${encode(conversationId)}/messages/${encode(messageId)}/regenerate`,
-        modelId === undefined ? {} : { model_id: modelId },
-      ),
-    selectBranch: (conversationId, messageId) =>
-      request('POST', `/conversations/${encode(conversationId)}/branch`, { message_id: messageId }),
-    cancelRun: (runId) => request('POST', `/runs/${encode(runId)}/cancel`, {}),
+    health: async () => (await checked(api.health.$get())).json(),
+    listProjects: async () => (await (await checked(api.projects.$get())).json()).projects,
+    createProject: async (input) => (await checked(api.projects.$post({ json: input }))).json(),
+    updateProject: async (id, changes) =>
+      (await checked(api.projects[':id'].$patch({ param: { id }, json: changes }))).json(),
+    deleteProject: async (id) => {
+      await checked(api.projects[':id'].$delete({ param: { id }, query: {} }));
+    },
+    listConversations: async (listOptions) =>
+      (
+        await checked(
+          api.conversations.$get({
+            query: {
+              ...projectQuery(listOptions.projectId),
+              ...(listOptions.query === undefined ? {} : { q: listOptions.query }),
+              ...(listOptions.cursor === undefined ? {} : { cursor: listOptions.cursor }),
+              ...(listOptions.limit === undefined ? {} : { limit: String(listOptions.limit) }),
+            },
+          }),
+        )
+      ).json(),
+    createConversation: async (input) =>
+      (
+        await checked(
+          api.conversations.$post({
+            json: {
+              ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
+              ...(input.title === undefined ? {} : { title: input.title }),
+            },
+          }),
+        )
+      ).json(),
+    renameConversation: async (id, title) =>
+      (await checked(api.conversations[':id'].$patch({ param: { id }, json: { title } }))).json(),
+    deleteConversation: async (id) => {
+      await checked(api.conversations[':id'].$delete({ param: { id } }));
+    },
+    getConversation: async (id, getOptions) =>
+      (
+        await checked(
+          api.conversations[':id'].$get(
+            {
+              param: { id },
+              query: {
+                ...(getOptions?.before === undefined ? {} : { before: getOptions.before }),
+                ...(getOptions?.limit === undefined ? {} : { limit: String(getOptions.limit) }),
+              },
+            },
+            getOptions?.signal === undefined ? undefined : { init: { signal: getOptions.signal } },
+          ),
+        )
+      ).json(),
+    sendMessage: async (conversationId, input) =>
+      (
+        await checked(api.conversations[':id'].messages.$post({ param: { id: conversationId }, json: input }))
+      ).json(),
+    regenerate: async (conversationId, assistantMessageId, modelId) =>
+      (
+        await checked(
+          api.conversations[':id'].messages[':message_id'].regenerate.$post({
+            param: { id: conversationId, message_id: assistantMessageId },
+            json: modelId === undefined ? {} : { model_id: modelId },
+          }),
+        )
+      ).json(),
+    selectBranch: async (conversationId, messageId) =>
+      (
+        await checked(
+          api.conversations[':id'].branch.$post({
+            param: { id: conversationId },
+            json: { message_id: messageId },
+          }),
+        )
+      ).json(),
+    cancelRun: async (runId) => {
+      await checked(api.runs[':id'].cancel.$post({ param: { id: runId } }));
+    },
     upload: async (file, uploadOptions) => {
+      // Multipart through fetch: the typed client's form encoding would drop the file name.
       const form = new FormData();
       form.set('file', file, file.name);
       if (uploadOptions?.conversationId !== undefined)
         form.set('conversation_id', uploadOptions.conversationId);
-      const init: RequestInit = { method: 'POST', body: form, credentials: 'same-origin' };
-      if (uploadOptions?.signal !== undefined) init.signal = uploadOptions.signal;
-      const response = await doFetch(`${baseUrl}/api/uploads`, init);
+      if (uploadOptions?.projectId !== undefined) form.set('project_id', uploadOptions.projectId);
+      const response = await fetch(`${baseUrl}/api/uploads`, {
+        method: 'POST',
+        body: form,
+        credentials: 'same-origin',
+      });
       if (!response.ok) throw await ApiError.fromResponse(response);
       return (await response.json()) as Upload;
     },
-    uploadUrl: (uploadId) => `${baseUrl}/api/uploads/${encode(uploadId)}/content`,
-    listProviders: async () =>
-      (await request<{ providers: ProviderConfig[] }>('GET', '/providers')).providers,
-    createProvider: (input) => request('POST', '/providers', input),
-    updateProvider: (id, input) => request('PATCH', `/providers/${encode(id)}`, input),
-    deleteProvider: (id) => request('DELETE', `/providers/${encode(id)}`),
-    testProvider: (input) =>
-      'id' in input
-        ? request('POST', `/providers/${encode(input.id)}/test`, {})
-        : request('POST', '/providers/test', input),
-    listModels: () => request('GET', '/models'),
-    setDefaultModel: (modelId) => request('PUT', '/models/default', { model_id: modelId }),
-    listComponents: (projectId) => request('GET', `/components${query({ project_id: projectId })}`),
-    readComponent: (kind, name, layer, projectId) =>
-      request('GET', `/components/${encode(kind)}/${encode(name)}${layerQuery(layer, projectId)}`),
-    createComponent: (draft, projectId) =>
-      request('POST', `/components${query({ project_id: projectId })}`, draft),
-    updateComponent: (kind, name, layer, changes, projectId) =>
-      request('PATCH', `/components/${encode(kind)}/${encode(name)}${layerQuery(layer, projectId)}`, changes),
-    deleteComponent: (kind, name, layer, projectId) =>
-      request('DELETE', `/components/${encode(kind)}/${encode(name)}${layerQuery(layer, projectId)}`),
-    setPluginEnabled: (id, enabled, scope, projectId) =>
-      request('PUT', `/components/plugin/${encode(id)}/enabled${query({ project_id: projectId })}`, {
-        enabled,
-        scope,
-      }),
-    getPreferences: async () =>
-      (await request<{ preferences: Preferences }>('GET', '/preferences')).preferences,
-    putPreferences: (preferences) => request('PUT', '/preferences', { preferences }),
-    detectOllama: () => request('GET', '/providers/detect/ollama'),
+    uploadUrl: (uploadId) => `${baseUrl}/api/uploads/${encodeURIComponent(uploadId)}/content`,
+    listProviders: async () => (await (await checked(api.providers.$get())).json()).providers,
+    createProvider: async (input) => (await checked(api.providers.$post({ json: input }))).json(),
+    deleteProvider: async (id) => {
+      await checked(api.providers[':id'].$delete({ param: { id } }));
+    },
+    testProvider: async (target) => {
+      const started = performance.now();
+      const result =
+        typeof target === 'string'
+          ? await (await checked(api.providers[':id'].test.$post({ param: { id: target } }))).json()
+          : await (
+              await checked(
+                api.providers.test.$post({
+                  json: {
+                    kind: target.kind,
+                    base_url: target.base_url,
+                    name: target.name,
+                    ...(target.api_key === undefined ? {} : { api_key: target.api_key }),
+                  },
+                }),
+              )
+            ).json();
+      return { ...result, latency_ms: Math.round(performance.now() - started) };
+    },
+    listModels: async () => (await checked(api.models.$get())).json(),
+    setDefaultModel: async (modelId) => {
+      await checked(api.models.default.$put({ json: { model_id: modelId } }));
+    },
+    listComponents: async (projectId) =>
+      (await checked(api.components.$get({ query: projectQuery(projectId) }))).json(),
+    readComponent: async (kind, name, layer, projectId) =>
+      (
+        await checked(
+          api.components[':kind'][':name'].$get({
+            param: { kind, name },
+            query: { layer, ...projectQuery(projectId) },
+          }),
+        )
+      ).json(),
+    createComponent: async (draft, projectId) =>
+      (
+        await checked(
+          api.components.$post({
+            query: {},
+            json: {
+              kind: draft.kind,
+              name: draft.name,
+              layer: draft.layer,
+              ...projectQuery(projectId),
+              ...(draft.frontMatter === undefined ? {} : { front_matter: { ...draft.frontMatter } }),
+              ...(draft.body === undefined ? {} : { body: draft.body }),
+              ...(draft.files === undefined ? {} : { files: draft.files }),
+            },
+          }),
+        )
+      ).json(),
+    updateComponent: async (kind, name, layer, changes, projectId) =>
+      (
+        await checked(
+          api.components[':kind'][':name'].$patch({
+            param: { kind, name },
+            query: {},
+            json: {
+              layer,
+              ...projectQuery(projectId),
+              ...(changes.frontMatter === undefined ? {} : { front_matter: { ...changes.frontMatter } }),
+              ...(changes.body === undefined ? {} : { body: changes.body }),
+            },
+          }),
+        )
+      ).json(),
+    deleteComponent: async (kind, name, layer, projectId) => {
+      await checked(
+        api.components[':kind'][':name'].$delete({
+          param: { kind, name },
+          query: { layer, ...projectQuery(projectId) },
+        }),
+      );
+    },
+    setPluginEnabled: async (id, enabled, scope, projectId) => {
+      await checked(
+        api.components.plugin[':name'].toggle.$post({
+          param: { name: id },
+          json: { enabled, scope, ...projectQuery(projectId) },
+        }),
+      );
+    },
+    getPreferences: async () => (await (await checked(api.preferences.$get())).json()).preferences,
+    putPreferences: async (preferences) => {
+      await checked(api.preferences.$put({ json: { preferences: { ...preferences } } }));
+    },
+    detectOllama: async () => (await checked(api.providers.detect.ollama.$get())).json(),
   };
 }

@@ -27,7 +27,11 @@ export class ApiError extends Error {
   }
 
   /** The error of a non-2xx response, from its ErrorBody when it has one. */
-  static async fromResponse(response: Response): Promise<ApiError> {
+  static async fromResponse(response: {
+    status: number;
+    statusText: string;
+    json(): Promise<unknown>;
+  }): Promise<ApiError> {
     let body: unknown;
     try {
       body = await response.json();

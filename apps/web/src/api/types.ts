@@ -1,120 +1,39 @@
 /**
- * The workbench API's shapes as the UI uses them. They mirror `@youyou/server` (its event and
- * projection types, issue 5); the UI tolerates fields it does not know and ignores unknown event
- * and part types (spec §5).
+ * The workbench API's shapes as the UI uses them. Events and messages are the server's own types
+ * (`@youyou/server/client`); the resource shapes below are what its routes answer, checked
+ * against the typed client in api-client.ts. The UI ignores event and part types it does not
+ * know (spec §5).
  */
+import type { RunDescription as ServerRunDescription } from '@youyou/server/client';
 
-export type RunStatus =
-  'pending' | 'running' | 'waiting_hitl' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
-export type RunPhase = 'pending' | 'thinking' | 'acting' | 'responding' | 'done';
-export type RunKind = 'conversation' | 'subagent' | 'tool' | 'session';
+export type {
+  AttachmentReference,
+  EventPayloads,
+  MessageInput,
+  RunUsage,
+  WorkbenchEvent,
+  WorkbenchEventType,
+} from '@youyou/server/client';
+import type { RunUsage } from '@youyou/server/client';
+
+export type RunDescription = ServerRunDescription;
+export type RunStatus = ServerRunDescription['status'];
+export type RunPhase = ServerRunDescription['phase'];
 
 export const IN_FLIGHT_STATUSES: ReadonlySet<RunStatus> = new Set(['pending', 'running', 'waiting_hitl']);
 
+/** An error in an event or an error part; `source` is wider on the wire than in the server's types. */
 export interface EventError {
   code: string;
   message: string;
   retryable: boolean;
-  source?: string;
-  details?: Readonly<Record<string, unknown>>;
+  source?: string | undefined;
+  details?: Readonly<Record<string, unknown>> | undefined;
 }
-
-export interface RunUsage {
-  input_tokens: number;
-  output_tokens: number;
-  tool_calls: number;
-  model_calls: number;
-  duration_ms: number;
-}
-
-export interface AttachmentReference {
-  upload_id: string;
-  name: string;
-  media_type: string;
-  size: number;
-}
-
-export interface MessageInput {
-  text: string;
-  attachments: AttachmentReference[];
-  skills: { name: string; arguments?: string }[];
-}
-
-export interface RunDescription {
-  id: string;
-  conversation_id: string;
-  parent_run_id: string | null;
-  previous_run_id: string | null;
-  user_message_id: string | null;
-  kind: RunKind;
-  status: RunStatus;
-  phase: RunPhase;
-  model_id: string | null;
-  created_at: string;
-}
-
-export interface EventPayloads {
-  'run.created': {
-    run: RunDescription;
-    input: MessageInput;
-    user_message_id: string;
-    assistant_message_id: string;
-    regenerated_from?: string;
-  };
-  'run.phase': { phase: RunPhase; status: RunStatus };
-  'message.delta': { message_id: string; text: string };
-  'thinking.delta': { message_id: string; text: string };
-  'tool.call': {
-    message_id: string;
-    call_id: string;
-    tool_name: string;
-    arguments: string;
-    tool_run_id: string;
-  };
-  'tool.result': {
-    message_id: string;
-    call_id: string;
-    tool_name: string;
-    output: string;
-    success: boolean;
-    duration_ms: number;
-    tool_run_id: string;
-  };
-  'context.compacted': {
-    strategy: 'summary' | 'truncation';
-    tokens_before: number;
-    tokens_after: number;
-    messages_removed: number;
-  };
-  error: { message_id: string; error: EventError };
-  'run.completed': { message_id: string; usage: RunUsage };
-  'run.failed': { message_id: string; error: EventError; usage?: RunUsage };
-  'run.cancelled': { message_id: string; usage?: RunUsage };
-  'run.interrupted': { message_id: string; reason: 'crash' | 'shutdown' };
-  'conversation.updated': {
-    title: string;
-    title_source: 'none' | 'auto' | 'user';
-    active_run_id: string | null;
-  };
-}
-
-export type WorkbenchEventType = keyof EventPayloads;
-
-/** The envelope of every event (spec §4.2), discriminated on `type`. */
-export type WorkbenchEvent = {
-  [Type in WorkbenchEventType]: {
-    seq: number;
-    run_id: string | null;
-    conversation_id: string;
-    ts: string;
-    v: number;
-    type: Type;
-    payload: EventPayloads[Type];
-  };
-}[WorkbenchEventType];
 
 export type PartStatus = 'streaming' | 'running' | 'complete' | 'failed' | 'incomplete';
 
+/** A piece of a message (spec §4.2) as the Query returns it; unknown types are ignored. */
 export type MessagePart =
   | { type: 'text'; text: string; status: PartStatus }
   | { type: 'thinking'; text: string; status: PartStatus }
@@ -137,7 +56,7 @@ export type MessagePart =
       size: number;
       status: PartStatus;
     }
-  | { type: 'skill'; name: string; arguments?: string; status: PartStatus };
+  | { type: 'skill'; name: string; arguments?: string | undefined; status: PartStatus };
 
 export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'failed' | 'cancelled' | 'interrupted';
 
@@ -154,9 +73,9 @@ export interface ConversationMessage {
   status: MessageStatus;
   parts: MessagePart[];
   created_at: string;
-  siblings?: SiblingInfo;
-  model_id?: string | null;
-  usage?: RunUsage;
+  siblings?: SiblingInfo | undefined;
+  model_id?: string | null | undefined;
+  usage?: RunUsage | undefined;
 }
 
 export interface Project {
@@ -177,21 +96,39 @@ export interface ConversationSummary {
   last_seq: number;
   created_at: string;
   updated_at: string;
-  /** The in-flight top-level run, when one is running (background runs in the left column). */
-  running_run_id?: string | null;
+  /** When the server reports it: the in-flight top-level run (background runs in the left column). */
+  in_flight_run_id?: string | null;
 }
 
 export interface ConversationPage {
   conversations: ConversationSummary[];
-  next_cursor?: string | null;
+  next_cursor?: string | undefined;
 }
 
-/** The authoritative conversation Query: the active branch with siblings. */
+/** A run as the API describes it. */
+export interface Run {
+  id: string;
+  conversation_id: string;
+  parent_run_id: string | null;
+  previous_run_id: string | null;
+  user_message_id: string | null;
+  status: RunStatus;
+  phase: RunPhase;
+  model_id: string | null;
+  created_at: string;
+}
+
+/** The authoritative conversation Query: the active branch (newest page) with siblings. */
 export interface ConversationQuery {
   conversation: ConversationSummary;
   messages: ConversationMessage[];
-  /** Runs of the active branch (their status drives "interrupted/cancelled" marks and folding). */
-  runs?: RunDescription[];
+  /** Messages on the whole active branch; more than `messages` when earlier pages exist. */
+  branch_length: number;
+  /** Pass as `before` for the page before this one; absent on the first page. */
+  earlier_cursor?: string | undefined;
+  in_flight_run: Run | null;
+  /** The runs of the messages shown, in order (status, phase, previous run). */
+  runs?: Run[] | undefined;
   /** The seq the messages reflect: the SSE stream resumes after it. */
   last_seq: number;
 }
@@ -201,17 +138,15 @@ export interface SendMessageRequest {
   attachments?: string[];
   skills?: { name: string; arguments?: string }[];
   model_id?: string;
-  /**
-   * Branch: the new turn follows this run instead of the active leaf (editing a past user message
-   * sends it after the run before it; null starts from the top). Absent: after the active leaf.
-   */
-  previous_run_id?: string | null;
+  /** Editing: the user message this one replaces (a new branch beside it). */
+  edit_of?: string;
 }
 
 export interface SendMessageResponse {
-  run: RunDescription;
+  run: Run;
   user_message_id: string;
   assistant_message_id: string;
+  seq: number;
 }
 
 export interface Upload {
@@ -226,8 +161,8 @@ export type ProviderKind = 'openai-compatible' | 'anthropic';
 
 export interface ModelConfig {
   id: string;
-  name?: string;
-  context_window?: number;
+  display_name?: string | undefined;
+  context_window?: number | undefined;
 }
 
 export interface ProviderConfig {
@@ -250,22 +185,22 @@ export interface ProviderInput {
 
 export interface ProviderTestResult {
   ok: boolean;
-  models?: string[];
-  error?: EventError;
+  models: string[];
+  error?: { code: string; message: string } | undefined;
+  /** Measured by the client around the test call. */
   latency_ms?: number;
 }
 
 export interface ModelOption {
   /** `provider/model` as the agent routes it. */
   id: string;
-  provider_id: string;
-  provider_name: string;
-  name: string;
+  provider: string;
+  display_name: string;
 }
 
 export interface ModelsResponse {
   models: ModelOption[];
-  default_model_id: string | null;
+  default_model: string | null;
 }
 
 export type ComponentKind = 'tool' | 'skill' | 'plugin';
@@ -275,8 +210,8 @@ export interface ComponentEntry {
   kind: ComponentKind;
   name: string;
   layer: ComponentLayer;
-  path?: string;
-  overriddenBy?: ComponentLayer;
+  path?: string | undefined;
+  overriddenBy?: ComponentLayer | undefined;
   enabled: boolean;
   description: string;
 }
@@ -284,10 +219,10 @@ export interface ComponentEntry {
 export interface ComponentDiagnostic {
   path: string;
   reason: string;
-  kind?: ComponentKind;
-  layer?: 'global' | 'project';
-  severity?: 'error' | 'warning';
-  line?: number;
+  kind?: ComponentKind | undefined;
+  layer?: 'global' | 'project' | undefined;
+  severity: 'error' | 'warning';
+  line?: number | undefined;
 }
 
 export interface ComponentListing {
@@ -303,7 +238,7 @@ export interface ComponentDocument {
   frontMatter: Readonly<Record<string, unknown>>;
   body: string;
   files: string[];
-  warnings: { message: string; line?: number }[];
+  warnings: { message: string; line?: number | undefined }[];
 }
 
 export interface ComponentDraft {
@@ -312,7 +247,6 @@ export interface ComponentDraft {
   layer: 'global' | 'project';
   frontMatter?: Readonly<Record<string, unknown>>;
   body?: string;
-  entry?: string;
   files?: { path: string; content: string; executable?: boolean }[];
 }
 
@@ -321,10 +255,16 @@ export type Preferences = Readonly<Record<string, unknown>>;
 
 /** The error body of every failed API call. */
 export interface ErrorBody {
-  error: EventError & { request_id?: string };
+  error: {
+    code: string;
+    message: string;
+    retryable: boolean;
+    details?: Readonly<Record<string, unknown>>;
+    request_id?: string;
+  };
 }
 
 export interface Health {
-  ok: boolean;
-  version?: string;
+  status: 'ok';
+  version: string;
 }

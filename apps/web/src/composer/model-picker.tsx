@@ -14,7 +14,7 @@ export const ModelPicker = forwardRef<HTMLSelectElement>(
     const value =
       chosen !== undefined && options.some((model) => model.id === chosen)
         ? chosen
-        : (models.data?.default_model_id ?? '');
+        : (models.data?.default_model ?? '');
     return (
       <select
         ref={reference}
@@ -27,7 +27,7 @@ export const ModelPicker = forwardRef<HTMLSelectElement>(
         {options.length === 0 && <option value="">{t('composer.noModels')}</option>}
         {options.map((model) => (
           <option key={model.id} value={model.id}>
-            {model.name} · {model.provider_name}
+            {model.display_name} · {model.provider}
           </option>
         ))}
       </select>

@@ -17,6 +17,8 @@ export interface ConversationSnapshot {
   /** The in-flight run, when there is one. */
   activeRun: RunView | undefined;
   lastSeq: number;
+  /** Set while older turns of the branch exist that are not loaded (pass as `before`). */
+  earlierCursor: string | undefined;
 }
 
 const STATUS_OF_MESSAGE: Record<MessageStatus, RunStatus> = {
@@ -43,6 +45,7 @@ export function runsOfQuery(query: ConversationQuery): RunView[] {
     pair[message.role] = message;
   }
   const described = new Map((query.runs ?? []).map((run) => [run.id, run]));
+  if (query.in_flight_run !== null) described.set(query.in_flight_run.id, query.in_flight_run);
   let previous: string | null = null;
   for (const runId of order) {
     const pair = byRun.get(runId);
@@ -93,11 +96,22 @@ export class ConversationStore {
   #snapshot: ConversationSnapshot;
   /** Client timing of live runs survives a Query replace (the Query has no client clock). */
   readonly #timing = new Map<string, { startedAt?: number; thinkingEndedAt?: number }>();
+  /** Older pages loaded on scroll-up: the turns before the Query's page. */
+  #older: readonly RunView[] = [];
+  #earlierCursor: string | undefined;
 
   constructor(conversationId: string, options: { now?: () => number } = {}) {
     this.conversationId = conversationId;
     this.#now = options.now ?? (() => Date.now());
-    this.#snapshot = { conversationId, loaded: false, title: '', runs: [], activeRun: undefined, lastSeq: 0 };
+    this.#snapshot = {
+      conversationId,
+      loaded: false,
+      title: '',
+      runs: [],
+      activeRun: undefined,
+      lastSeq: 0,
+      earlierCursor: undefined,
+    };
   }
 
   getSnapshot = (): ConversationSnapshot => this.#snapshot;
@@ -112,7 +126,9 @@ export class ConversationStore {
     if (this.#snapshot.loaded && query.last_seq < this.#baseSeq) return; // an older answer arrived late
     this.#baseSeq = query.last_seq;
     this.#pending = this.#pending.filter((event) => event.seq > query.last_seq);
-    let runs: readonly RunView[] = runsOfQuery(query).map((run) => ({ ...run, ...this.#timing.get(run.id) }));
+    const page = runsOfQuery(query).map((run) => ({ ...run, ...this.#timing.get(run.id) }));
+    this.#keepOlder(page, query.earlier_cursor);
+    let runs: readonly RunView[] = [...this.#older, ...page];
     let title = query.conversation.title;
     let lastSeq = query.last_seq;
     for (const event of this.#pending) {
@@ -120,6 +136,39 @@ export class ConversationStore {
       lastSeq = Math.max(lastSeq, event.seq);
     }
     this.#publish(runs, title, lastSeq, true);
+  }
+
+  /**
+   * Adds an earlier page of the branch (the Query with `before`) in front of what is loaded.
+   *
+   * @example
+   * store.prependPage(await api.getConversation(id, { before: store.getSnapshot().earlierCursor }));
+   */
+  prependPage(page: ConversationQuery): void {
+    const loaded = new Set(this.#snapshot.runs.map((run) => run.id));
+    const earlier = runsOfQuery(page).filter((run) => !loaded.has(run.id));
+    this.#older = [...earlier, ...this.#older];
+    this.#earlierCursor = page.earlier_cursor;
+    const { title, lastSeq, loaded: isLoaded } = this.#snapshot;
+    this.#publish([...earlier, ...this.#snapshot.runs], title, lastSeq, isLoaded);
+  }
+
+  /**
+   * Keeps the older turns already loaded that come before the new page; a page that does not
+   * join what is loaded (another branch) drops them.
+   */
+  #keepOlder(page: readonly RunView[], earlierCursor: string | undefined): void {
+    const first = page[0];
+    const known = this.#snapshot.runs;
+    const index = first === undefined ? -1 : known.findIndex((run) => run.id === first.id);
+    if (index === -1 || earlierCursor === undefined) {
+      this.#older = [];
+      this.#earlierCursor = earlierCursor;
+      return;
+    }
+    const hadOlder = this.#older.length > 0;
+    this.#older = known.slice(0, index);
+    if (!hadOlder && this.#older.length === 0) this.#earlierCursor = earlierCursor;
   }
 
   /** Applies a live event; repeats and events of other conversations are dropped. */
@@ -140,7 +189,7 @@ export class ConversationStore {
     title: string,
     event: WorkbenchEvent,
   ): { runs: readonly RunView[]; title: string } {
-    if (event.type === 'conversation.updated') return { runs, title: event.payload.title };
+    if (event.type === 'conversation.updated') return { runs, title: event.payload.title ?? title };
     if (event.type === 'run.created') {
       if (event.payload.run.parent_run_id !== null) return { runs, title };
       if (runs.some((run) => run.id === event.payload.run.id)) return { runs, title };
@@ -168,7 +217,15 @@ export class ConversationStore {
   #publish(runs: readonly RunView[], title: string, lastSeq: number, loaded: boolean): void {
     const last = runs.at(-1);
     const activeRun = last !== undefined && !isRunSettled(last) ? last : undefined;
-    this.#snapshot = { conversationId: this.conversationId, loaded, title, runs, activeRun, lastSeq };
+    this.#snapshot = {
+      conversationId: this.conversationId,
+      loaded,
+      title,
+      runs,
+      activeRun,
+      lastSeq,
+      earlierCursor: this.#earlierCursor,
+    };
     for (const listener of this.#listeners) listener();
   }
 }

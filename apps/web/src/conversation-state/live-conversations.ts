@@ -49,6 +49,7 @@ export class LiveConversations {
   readonly #streams = new Map<string, EventStream>();
   readonly #running = new Set<string>();
   readonly #listeners = new Set<() => void>();
+  readonly #loadingEarlier = new Set<string>();
   #focused: string | undefined;
   #runningSnapshot: ReadonlySet<string> = new Set();
   #streamState: StreamState = 'closed';
@@ -113,6 +114,19 @@ export class LiveConversations {
   markRunning(conversationId: string): void {
     this.#setRunning(conversationId, true);
     if (this.store(conversationId).getSnapshot().loaded) this.#ensureStream(conversationId);
+  }
+
+  /** Loads the page of turns before what is loaded (scrolling up a long conversation). */
+  async loadEarlier(conversationId: string): Promise<void> {
+    const store = this.store(conversationId);
+    const cursor = store.getSnapshot().earlierCursor;
+    if (cursor === undefined || this.#loadingEarlier.has(conversationId)) return;
+    this.#loadingEarlier.add(conversationId);
+    try {
+      store.prependPage(await this.#api.getConversation(conversationId, { before: cursor }));
+    } finally {
+      this.#loadingEarlier.delete(conversationId);
+    }
   }
 
   /** Closes every stream (page unload, tests). */

@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore, type ReactElement } from 'react';
+import { useCallback, useEffect, useSyncExternalStore, type ReactElement } from 'react';
 import { errorMessage, isApiError, type SendMessageRequest } from '../api/index.ts';
 import { useServices } from '../app/app-services.tsx';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
@@ -88,10 +88,13 @@ export function ConversationView(): ReactElement {
     );
     actions.send.mutate({
       id: conversationId,
-      input: requestOf({ text, attachments, skills }, { previous_run_id: run.previousRunId }),
+      input: requestOf({ text, attachments, skills }, { edit_of: run.user.id }),
     });
   };
 
+  const loadEarlier = useCallback(() => {
+    if (conversationId !== undefined) void live.loadEarlier(conversationId);
+  }, [conversationId, live]);
   const notFound = query.isError && isApiError(query.error, 'NOT_FOUND');
   const title =
     conversationId === undefined
@@ -132,6 +135,8 @@ export function ConversationView(): ReactElement {
           onEdit={onEdit}
           onRegenerate={(messageId) => actions.regenerate.mutate(messageId)}
           onSelectBranch={(messageId) => actions.selectBranch.mutate(messageId)}
+          hasEarlier={snapshot.earlierCursor !== undefined}
+          onLoadEarlier={loadEarlier}
         />
       ) : (
         <div className="conversation-empty">

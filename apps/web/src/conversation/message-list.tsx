@@ -12,8 +12,12 @@ export interface MessageListProps {
   onEdit: (run: RunView, text: string) => void;
   onRegenerate: (messageId: string) => void;
   onSelectBranch: (messageId: string) => void;
+  /** Older turns exist above: scrolling near the top asks for them. */
+  hasEarlier: boolean;
+  onLoadEarlier: () => void;
 }
 
+const LOAD_EARLIER_THRESHOLD = 600;
 const PIN_THRESHOLD = 80;
 
 /**
@@ -23,10 +27,13 @@ const PIN_THRESHOLD = 80;
  * unpins it and offers "jump to latest".
  */
 export function MessageList(props: MessageListProps): ReactElement {
-  const { conversationId, runs, busy, onEdit, onRegenerate, onSelectBranch } = props;
+  const { conversationId, runs, busy, onEdit, onRegenerate, onSelectBranch, hasEarlier, onLoadEarlier } =
+    props;
   const t = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const distanceFromBottom = useRef(0);
+  const firstRunId = useRef<string | undefined>(undefined);
   const [showJump, setShowJump] = useState(false);
   const virtualizer = useVirtualizer({
     count: runs.length,
@@ -46,6 +53,17 @@ export function MessageList(props: MessageListProps): ReactElement {
     // Only when the conversation changes: later growth is handled below.
   }, [conversationId]);
 
+  // Earlier turns prepended above: keep what was on screen where it was.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    const first = runs[0]?.id;
+    const previous = firstRunId.current;
+    firstRunId.current = first;
+    if (element === null || previous === undefined || first === previous || pinned.current) return;
+    if (!runs.some((run) => run.id === previous)) return;
+    element.scrollTop = element.scrollHeight - element.clientHeight - distanceFromBottom.current;
+  }, [runs]);
+
   // Growth (a new turn, streamed text, a row measured taller) keeps a pinned view at the bottom.
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
@@ -57,9 +75,11 @@ export function MessageList(props: MessageListProps): ReactElement {
     const element = scroller.current;
     if (element === null) return;
     const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+    distanceFromBottom.current = distance;
     pinned.current = distance < PIN_THRESHOLD;
     setShowJump(!pinned.current);
-  }, []);
+    if (hasEarlier && element.scrollTop < LOAD_EARLIER_THRESHOLD) onLoadEarlier();
+  }, [hasEarlier, onLoadEarlier]);
 
   const items = virtualizer.getVirtualItems();
   return (

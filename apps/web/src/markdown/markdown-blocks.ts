@@ -12,7 +12,8 @@ export function splitMarkdownBlocks(text: string): string[] {
   let fence: string | undefined;
   let math = false;
   const flush = (): void => {
-    if (current.some((line) => line.trim() !== '')) blocks.push(current.join('\n'));
+    while (current.length > 0 && current.at(-1)?.trim() === '') current.pop();
+    if (current.length > 0) blocks.push(current.join('\n'));
     current = [];
   };
   for (const line of lines) {
@@ -27,18 +28,7 @@ export function splitMarkdownBlocks(text: string): string[] {
       if (trimmed.startsWith('$$')) math = false;
       continue;
     }
-    const opening = /^(`{3,}|~{3,})/.exec(trimmed);
-    if (opening?.[1] !== undefined) {
-      fence = opening[1];
-      current.push(line);
-      continue;
-    }
-    if (trimmed.startsWith('$$') && !(trimmed.length > 2 && trimmed.endsWith('$$'))) {
-      math = true;
-      current.push(line);
-      continue;
-    }
-    // A blank line ends a block unless the next block is indented (a loose list item's continuation).
+    // A blank line ends a block unless the next line continues it (a loose list item).
     if (line.trim() === '') {
       current.push(line);
       continue;
@@ -46,6 +36,9 @@ export function splitMarkdownBlocks(text: string): string[] {
     const previousBlank = current.length > 0 && current.at(-1)?.trim() === '';
     const continuation = /^\s{2,}\S/.test(line) || /^\s*([-*+]|\d+[.)])\s/.test(line);
     if (previousBlank && !continuation) flush();
+    const opening = /^(`{3,}|~{3,})/.exec(trimmed);
+    if (opening?.[1] !== undefined) fence = opening[1];
+    else if (trimmed.startsWith('$$') && !(trimmed.length > 2 && trimmed.endsWith('$$'))) math = true;
     current.push(line);
   }
   flush();

@@ -90,7 +90,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
   });
 
   const isRunning = (conversation: ConversationSummary): boolean =>
-    running.has(conversation.id) || (conversation.running_run_id ?? null) !== null;
+    running.has(conversation.id) || (conversation.in_flight_run_id ?? null) !== null;
 
   const renderConversations = (items: readonly ConversationSummary[]): ReactElement => (
     <ul className="conversation-list" role="list">

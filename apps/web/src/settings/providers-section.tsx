@@ -36,7 +36,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
     mutationFn: () => api.testProvider(input()),
     onSuccess: setTestResult,
     onError: (error) =>
-      setTestResult({ ok: false, error: { code: 'ERROR', message: errorMessage(error), retryable: true } }),
+      setTestResult({ ok: false, models: [], error: { code: 'ERROR', message: errorMessage(error) } }),
   });
   const save = useMutation({
     mutationFn: () => api.createProvider(input()),
@@ -170,12 +170,12 @@ export function ProvidersSection(): ReactElement {
   };
   const remove = useMutation({ mutationFn: (id: string) => api.deleteProvider(id), onSettled: refresh });
   const test = useMutation({
-    mutationFn: (id: string) => api.testProvider({ id }),
+    mutationFn: (id: string) => api.testProvider(id),
     onSuccess: (result, id) => setTestResults((current) => ({ ...current, [id]: result })),
     onError: (error, id) =>
       setTestResults((current) => ({
         ...current,
-        [id]: { ok: false, error: { code: 'ERROR', message: errorMessage(error), retryable: true } },
+        [id]: { ok: false, models: [], error: { code: 'ERROR', message: errorMessage(error) } },
       })),
   });
   const setDefault = useMutation({
@@ -191,12 +191,12 @@ export function ProvidersSection(): ReactElement {
         <label className="field default-model">
           <span>{t('providers.defaultModel')}</span>
           <select
-            value={models.data?.default_model_id ?? ''}
+            value={models.data?.default_model ?? ''}
             onChange={(event) => setDefault.mutate(event.target.value)}
           >
             {models.data?.models.map((model) => (
               <option key={model.id} value={model.id}>
-                {model.name} · {model.provider_name}
+                {model.display_name} · {model.provider}
               </option>
             ))}
           </select>

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { ComponentEntry } from '../src/api/index.ts';
+import { checkAttachment, paletteEntries, parseSkillMessage, slashQuery } from '../src/composer/index.ts';
+
+const skill = (name: string, extra: Partial<ComponentEntry> = {}): ComponentEntry => ({
+  kind: 'skill',
+  name,
+  layer: 'global',
+  enabled: true,
+  description: `${name} skill`,
+  ...extra,
+});
+
+describe('the / palette', () => {
+  it('opens only while the first word is being typed', () => {
+    expect(slashQuery('/')).toBe('');
+    expect(slashQuery('/com')).toBe('com');
+    expect(slashQuery('/commit now')).toBeUndefined();
+    expect(slashQuery('hello /x')).toBeUndefined();
+  });
+
+  it('lists skills in effect before commands, prefix matches first', () => {
+    const components = [
+      skill('commit'),
+      skill('recommend'),
+      skill('old', { overriddenBy: 'project' }),
+      skill('off', { enabled: false }),
+    ];
+    expect(paletteEntries('com', components).map((entry) => `${entry.kind}:${entry.name}`)).toEqual([
+      'skill:commit',
+      'skill:recommend',
+    ]);
+    expect(paletteEntries('', components).map((entry) => entry.name)).toEqual([
+      'commit',
+      'recommend',
+      'new',
+      'model',
+      'settings',
+      'clear',
+    ]);
+  });
+
+  it('sends a known skill as an invocation with its arguments', () => {
+    expect(parseSkillMessage('/commit fix the parser', new Set(['commit']))).toEqual({
+      skill: { name: 'commit', arguments: 'fix the parser' },
+      text: 'fix the parser',
+    });
+    expect(parseSkillMessage('/commit', new Set(['commit']))).toEqual({
+      skill: { name: 'commit' },
+      text: '',
+    });
+    expect(parseSkillMessage('/unknown x', new Set(['commit']))).toEqual({ text: '/unknown x' });
+  });
+});
+
+describe('attachment checks', () => {
+  it('accepts images, text and documents within their limits', () => {
+    expect(checkAttachment({ name: 'a.png', type: 'image/png', size: 1000 })).toBeUndefined();
+    expect(checkAttachment({ name: 'notes.md', type: '', size: 1000 })).toBeUndefined();
+    expect(checkAttachment({ name: 'r.pdf', type: 'application/pdf', size: 1000 })).toBeUndefined();
+  });
+
+  it('refuses other types and files over the limit, saying which limit', () => {
+    expect(checkAttachment({ name: 'a.exe', type: 'application/x-msdownload', size: 10 })).toEqual({
+      kind: 'bad-type',
+    });
+    expect(checkAttachment({ name: 'big.png', type: 'image/png', size: 11 * 1024 * 1024 })).toEqual({
+      kind: 'too-large',
+      limit: '10 MB',
+    });
+    expect(checkAttachment({ name: 'big.txt', type: 'text/plain', size: 21 * 1024 * 1024 })).toEqual({
+      kind: 'too-large',
+      limit: '20 MB',
+    });
+  });
+});

@@ -1,0 +1,79 @@
+// @vitest-environment happy-dom
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Markdown, needsMath, splitMarkdownBlocks } from '../src/markdown/index.ts';
+
+afterEach(cleanup);
+
+describe('Markdown renderer: model output is sanitized', () => {
+  it('drops raw HTML, scripts and event handlers', () => {
+    const { container } = render(
+      <Markdown
+        text={
+          'Hello <script>alert(1)</script> <img src=x onerror="alert(2)"> <b onclick="x()">bold</b>\n\n<iframe src="https://evil"></iframe>'
+        }
+      />,
+    );
+    expect(container.querySelector('script')).toBeNull();
+    expect(container.querySelector('iframe')).toBeNull();
+    expect(container.querySelector('[onerror]')).toBeNull();
+    expect(container.querySelector('[onclick]')).toBeNull();
+    expect(container.textContent).toContain('Hello');
+  });
+
+  it('removes javascript: links and opens others safely', () => {
+    const { container } = render(
+      <Markdown text={'[bad](javascript:alert(1)) [good](https://example.com)'} />,
+    );
+    const links = [...container.querySelectorAll('a')];
+    expect(links.some((link) => (link.getAttribute('href') ?? '').startsWith('javascript'))).toBe(false);
+    const good = links.find((link) => link.textContent === 'good');
+    expect(good?.getAttribute('href')).toBe('https://example.com');
+    expect(good?.getAttribute('rel')).toContain('noopener');
+    expect(good?.getAttribute('target')).toBe('_blank');
+  });
+
+  it('renders GFM tables, task lists and strikethrough', () => {
+    const { container } = render(
+      <Markdown text={'| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\n~~old~~'} />,
+    );
+    expect(container.querySelectorAll('table td')).toHaveLength(2);
+    expect(container.querySelectorAll('input[type="checkbox"]')).toHaveLength(2);
+    expect(container.querySelector('del')?.textContent).toBe('old');
+  });
+
+  it('draws fenced code as a code block with a copy button and its language', () => {
+    const { container, getByRole } = render(<Markdown text={'```ts\nconst a = 1;\n```'} />);
+    expect(container.querySelector('.code-block')?.getAttribute('data-language')).toBe('ts');
+    expect(container.querySelector('pre code')?.textContent).toBe('const a = 1;');
+    expect(getByRole('button', { name: 'Copy code' })).toBeTruthy();
+  });
+
+  it('keeps inline code inline', () => {
+    const { container } = render(<Markdown text={'Use `npm test` here.'} />);
+    expect(container.querySelector('.code-block')).toBeNull();
+    expect(container.querySelector('p code')?.textContent).toBe('npm test');
+  });
+});
+
+describe('markdown blocks', () => {
+  it('splits at blank lines outside fences and math', () => {
+    expect(splitMarkdownBlocks('# T\n\ntext\n\n```\na\n\nb\n```\n\n$$\nx\n\ny\n$$')).toEqual([
+      '# T',
+      'text',
+      '```\na\n\nb\n```',
+      '$$\nx\n\ny\n$$',
+    ]);
+  });
+
+  it('keeps a loose list in one block', () => {
+    expect(splitMarkdownBlocks('- a\n\n- b\n\nafter')).toEqual(['- a\n\n- b', 'after']);
+  });
+
+  it('detects math only when there is some', () => {
+    expect(needsMath('costs $5 and $10')).toBe(false);
+    expect(needsMath('Euler: $e^{i\\pi}+1=0$')).toBe(true);
+    expect(needsMath('$$\\int x$$')).toBe(true);
+    expect(needsMath('\\(a+b\\)')).toBe(true);
+  });
+});

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { MessagePart } from '../src/api/index.ts';
+import { processSummary, splitProcessParts, type RunView } from '../src/conversation-state/index.ts';
+
+const thinking: MessagePart = { type: 'thinking', text: 'hmm', status: 'complete' };
+const call = (id: string): MessagePart => ({
+  type: 'tool_call',
+  call_id: id,
+  tool_name: 'grep',
+  arguments: '{}',
+  status: 'complete',
+});
+const result = (id: string, error = false): MessagePart => ({
+  type: 'tool_result',
+  call_id: id,
+  tool_name: 'grep',
+  output: 'x',
+  is_error: error,
+  duration_ms: 5,
+  status: 'complete',
+});
+const text = (value: string): MessagePart => ({ type: 'text', text: value, status: 'complete' });
+
+function run(parts: MessagePart[], durationMs?: number): RunView {
+  return {
+    id: 'r1',
+    status: 'completed',
+    phase: 'done',
+    previousRunId: null,
+    user: {
+      id: 'u',
+      role: 'user',
+      run_id: 'r1',
+      parent_id: null,
+      status: 'complete',
+      parts: [],
+      created_at: '',
+    },
+    assistant: {
+      id: 'a',
+      role: 'assistant',
+      run_id: 'r1',
+      parent_id: 'u',
+      status: 'complete',
+      parts,
+      created_at: '',
+      ...(durationMs === undefined
+        ? {}
+        : {
+            usage: {
+              input_tokens: 1,
+              output_tokens: 1,
+              tool_calls: 0,
+              model_calls: 1,
+              duration_ms: durationMs,
+            },
+          }),
+    },
+    lastSeq: 1,
+  };
+}
+
+describe('folding process parts', () => {
+  it('everything up to the last reasoning or tool part is process; the rest is the answer', () => {
+    const parts = [
+      thinking,
+      call('1'),
+      result('1'),
+      text('looking further'),
+      call('2'),
+      result('2'),
+      text('Done.'),
+    ];
+    const { process, answer } = splitProcessParts(parts);
+    expect(process).toHaveLength(6);
+    expect(answer).toEqual([text('Done.')]);
+  });
+
+  it('errors are never folded away', () => {
+    const error: MessagePart = {
+      type: 'error',
+      error: { code: 'X', message: 'bad', retryable: false },
+      fatal: false,
+      status: 'complete',
+    };
+    const { process, answer } = splitProcessParts([call('1'), error, result('1'), text('ok')]);
+    expect(process.map((part) => part.type)).toEqual(['tool_call', 'tool_result']);
+    expect(answer.map((part) => part.type)).toEqual(['error', 'text']);
+  });
+
+  it('a plain answer has no process', () => {
+    expect(splitProcessParts([text('hi')]).process).toEqual([]);
+  });
+
+  it('summary counts tools and failures and takes the time from usage', () => {
+    const parts = [
+      thinking,
+      call('1'),
+      result('1'),
+      call('2'),
+      result('2', true),
+      call('3'),
+      result('3'),
+      text('x'),
+    ];
+    expect(processSummary(run(parts, 12_400), splitProcessParts(parts).process)).toEqual({
+      seconds: 12,
+      thought: true,
+      tools: 3,
+      failedTools: 1,
+    });
+  });
+
+  it('live thinking time wins when the client saw it and no tools ran', () => {
+    const view = { ...run([thinking, text('x')], 30_000), startedAt: 1000, thinkingEndedAt: 5200 };
+    expect(processSummary(view, [thinking]).seconds).toBe(4);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { browserLanguage, translate } from '../src/i18n/index.ts';
+import { en } from '../src/i18n/en.ts';
+import { zhCn } from '../src/i18n/zh-cn.ts';
+import { hashOf, parseHash } from '../src/navigation/index.ts';
+import { sanitizePreferences } from '../src/preferences/index.ts';
+import {
+  draftOf,
+  parseModelList,
+  parseParameters,
+  previewEntry,
+  validateComponentForm,
+  type ComponentFormValues,
+} from '../src/settings/index.ts';
+
+const base: ComponentFormValues = {
+  kind: 'skill',
+  name: 'haiku',
+  layer: 'global',
+  description: 'Answer in a haiku.',
+  body: 'Answer in one haiku.',
+  command: '',
+  script: '',
+  parameters: '',
+};
+
+describe('component form', () => {
+  it('a skill becomes front matter with its description and the prompt as body', () => {
+    expect(validateComponentForm(base)).toEqual({});
+    expect(draftOf(base)).toEqual({
+      kind: 'skill',
+      name: 'haiku',
+      layer: 'global',
+      frontMatter: { description: 'Answer in a haiku.' },
+      body: 'Answer in one haiku.',
+    });
+    expect(previewEntry(base)).toBe(
+      '---\nversion: 1\nname: haiku\ndescription: Answer in a haiku.\n---\n\nAnswer in one haiku.\n',
+    );
+  });
+
+  it('a tool gets parameters, its command and the script as an executable file', () => {
+    const tool: ComponentFormValues = {
+      ...base,
+      kind: 'tool',
+      name: 'count',
+      command: './run.sh',
+      script: '#!/bin/sh\nwc -w',
+      parameters: 'text*:string:The text.\nunit:string:',
+    };
+    expect(draftOf(tool)).toMatchObject({
+      frontMatter: {
+        parameters: [
+          { name: 'text', type: 'string', description: 'The text.', required: true },
+          { name: 'unit', type: 'string', description: '' },
+        ],
+        execution: { command: './run.sh' },
+      },
+      files: [{ path: 'run.sh', content: '#!/bin/sh\nwc -w\n', executable: true }],
+    });
+    expect(previewEntry(tool)).toContain(
+      '  - name: text\n    type: string\n    description: The text.\n    required: true',
+    );
+  });
+
+  it('reports bad names, missing fields and bad parameter lines', () => {
+    expect(validateComponentForm({ ...base, name: 'bad name', description: '' })).toEqual({
+      name: 'invalid',
+      description: 'required',
+    });
+    expect(validateComponentForm({ ...base, kind: 'tool', command: '', parameters: 'x:float:' })).toEqual({
+      command: 'required',
+      parameters: 'invalid',
+    });
+    expect(() => parseParameters('9-lives:string')).not.toThrow();
+  });
+});
+
+describe('languages', () => {
+  it('Chinese has every English key, and nothing else', () => {
+    expect(Object.keys(zhCn).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('defaults to the browser language', () => {
+    expect(browserLanguage(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(browserLanguage(['fr-FR', 'en-GB'])).toBe('en');
+    expect(browserLanguage(['fr-FR'])).toBe('en');
+  });
+
+  it('fills parameters', () => {
+    expect(translate('en', 'conversation.thoughtFor', { seconds: 12 })).toBe('Thought for 12 s');
+  });
+});
+
+describe('small parsers', () => {
+  it('navigation ↔ hash', () => {
+    expect(parseHash('#/c/abc%20d')).toEqual({ conversationId: 'abc d', settings: undefined });
+    expect(parseHash('#/settings/components')).toEqual({ conversationId: undefined, settings: 'components' });
+    expect(parseHash('#/settings/nope')).toEqual({ conversationId: undefined, settings: 'providers' });
+    expect(hashOf({ conversationId: 'x', settings: undefined })).toBe('#/c/x');
+  });
+
+  it('preferences from anywhere are checked', () => {
+    expect(
+      sanitizePreferences({ theme: 'dark', fontSize: 99, language: 'fr', sendKey: 'ctrl-enter', extra: 1 }),
+    ).toEqual({ theme: 'dark', sendKey: 'ctrl-enter' });
+  });
+
+  it('model lists', () => {
+    expect(parseModelList('a, b ,\nc, a')).toEqual(['a', 'b', 'c']);
+  });
+});
