@@ -9,10 +9,10 @@ import { ConfirmDialog } from '../ui/index.ts';
 import type { ComponentFormValues } from './component-draft.ts';
 import { ComponentForm } from './component-form.tsx';
 
-const KINDS: readonly { kind: ComponentKind; label: MessageKey }[] = [
-  { kind: 'tool', label: 'components.tools' },
-  { kind: 'skill', label: 'components.skills' },
-  { kind: 'plugin', label: 'components.plugins' },
+const KINDS: readonly { kind: ComponentKind; label: MessageKey; singular: MessageKey }[] = [
+  { kind: 'tool', label: 'components.tools', singular: 'components.tool' },
+  { kind: 'skill', label: 'components.skills', singular: 'components.skill' },
+  { kind: 'plugin', label: 'components.plugins', singular: 'components.plugin' },
 ];
 const LAYER_LABELS: Record<ComponentLayer, MessageKey> = {
   programmatic: 'components.programmatic',
@@ -110,14 +110,14 @@ export function ComponentsSection(): ReactElement {
           {errorMessage(edit.error ?? remove.error ?? toggle.error)}
         </p>
       )}
-      {KINDS.map(({ kind, label }) => {
+      {KINDS.map(({ kind, label, singular }) => {
         const entries = components.filter((entry) => entry.kind === kind);
         return (
           <div key={kind} className="component-group">
             <div className="component-group-header">
               <h3>{t(label)}</h3>
               <button type="button" className="button" onClick={() => setEditing({ kind })}>
-                {t('components.create', { kind: t(label) })}
+                {t('components.create', { kind: t(singular) })}
               </button>
             </div>
             {editing?.kind === kind && (
@@ -218,7 +218,7 @@ export function ComponentsSection(): ReactElement {
           deleting === undefined
             ? ''
             : t('components.confirmDelete', {
-                kind: deleting.kind,
+                kind: t(`components.${deleting.kind}`),
                 name: deleting.name,
                 layer: t(LAYER_LABELS[deleting.layer]),
               })

@@ -93,8 +93,8 @@ export function Workbench(): ReactElement {
               className={`workbench-tab${tab === active ? ' active' : ''}`}
               onClick={() => layout.setActiveTab(tab)}
             >
-              {TAB_ICONS[tab]}
-              {t(TAB_LABELS[tab])}
+              <span className="workbench-tab-icon">{TAB_ICONS[tab]}</span>
+              <span className="workbench-tab-label">{t(TAB_LABELS[tab])}</span>
             </button>
           ))}
         </div>

@@ -1,0 +1,70 @@
+import { lastUserText, type FakeReply, type FakeStep, type RecordedRequest } from '@youyou/testing';
+
+/** The tool the e2e home registers (a file tool that echoes its arguments). */
+export const LOOKUP_TOOL = 'lookup';
+
+interface ChatMessage {
+  role?: string;
+  content?: unknown;
+}
+
+function messagesOf(request: RecordedRequest): ChatMessage[] {
+  const body = request.body as { messages?: ChatMessage[] } | undefined;
+  return Array.isArray(body?.messages) ? body.messages : [];
+}
+
+function systemText(request: RecordedRequest): string {
+  return messagesOf(request)
+    .filter((message) => message.role === 'system')
+    .map((message) =>
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+    )
+    .join('\n');
+}
+
+function words(text: string, delayMs: number): FakeStep[] {
+  return text.split(/(?<= )/).flatMap((piece): FakeStep[] => [
+    { type: 'delay', ms: delayMs },
+    { type: 'text', text: piece },
+  ]);
+}
+
+/**
+ * What the fake model answers in the browser tests, by the person's last message:
+ * - "use tools": reasoning and three `lookup` calls, then (with the results) a final answer;
+ * - "stream slowly": a numbered answer, one word every 60 ms (reload mid-stream);
+ * - a message sent with a skill whose prompt holds HAIKU-SKILL: a haiku;
+ * - anything else: "Echo: <message>" streamed word by word.
+ */
+export function fakeModelReply(request: RecordedRequest): FakeReply {
+  const messages = messagesOf(request);
+  const last = messages.at(-1);
+  const text = lastUserText(request.body);
+  if (last?.role === 'tool') {
+    return {
+      type: 'stream',
+      steps: [{ type: 'text', text: 'All three lookups agree: the answer is **42**.' }],
+    };
+  }
+  if (text.includes('use tools')) {
+    return {
+      type: 'stream',
+      steps: [
+        { type: 'reasoning', text: 'I should look this up three ways. ' },
+        { type: 'delay', ms: 300 },
+        { type: 'reasoning', text: 'Calling the lookup tool.' },
+        { type: 'tool_call', name: LOOKUP_TOOL, arguments: { query: 'first' }, id: 'call_1' },
+        { type: 'tool_call', name: LOOKUP_TOOL, arguments: { query: 'second' }, id: 'call_2' },
+        { type: 'tool_call', name: LOOKUP_TOOL, arguments: { query: 'third' }, id: 'call_3' },
+      ],
+    };
+  }
+  if (text.includes('stream slowly')) {
+    const numbered = Array.from({ length: 60 }, (_unused, index) => `w${String(index + 1)} `).join('');
+    return { type: 'stream', steps: words(numbered, 60) };
+  }
+  if (systemText(request).includes('HAIKU-SKILL') || JSON.stringify(messages).includes('HAIKU-SKILL')) {
+    return { type: 'stream', steps: words('Autumn moonlight — a worm digs silently into the chestnut.', 10) };
+  }
+  return { type: 'stream', steps: words(`Echo: ${text}`, 25) };
+}

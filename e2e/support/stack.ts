@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from '@youyou/server';
+import { startFakeOpenAI, type FakeServer } from '@youyou/testing';
+import { isWebAppBuilt, webAppDirectory } from '../../apps/web/build-info.ts';
+import { fakeModelReply, LOOKUP_TOOL } from './fake-model.ts';
+
+/** The real workbench server with the built UI, a fake OpenAI-compatible model behind it, temp directories. */
+export interface Stack {
+  server: RunningServer;
+  fake: FakeServer;
+  root: string;
+  /** An API call with the token; throws on an error status. */
+  call<T>(method: string, path: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Builds the web app when it has not been built (CI builds it before the tests). */
+export function ensureWebAppBuilt(): void {
+  if (isWebAppBuilt() && process.env['YOUYOU_E2E_REBUILD'] === undefined) return;
+  const result = spawnSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', 'apps/web', '--logLevel', 'warn'],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (result.status !== 0) throw new Error('vite build of apps/web failed');
+}
+
+async function writeLookupTool(home: string): Promise<void> {
+  const folder = join(home, 'tools', LOOKUP_TOOL);
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'index.md'),
+    `---\nversion: 1\nname: ${LOOKUP_TOOL}\nparameters:\n  - name: query\n    type: string\n    required: true\nexecution:\n  command: ./run.sh\n---\nLooks a query up.\n`,
+  );
+  await writeFile(join(folder, 'run.sh'), '#!/bin/sh\nread request\necho "found: $request"\n');
+  await chmod(join(folder, 'run.sh'), 0o755);
+}
+
+/**
+ * Starts the stack: the fake model on loopback, the workbench server on loopback with a temp data
+ * directory and a temp YouYou home (never the real ~/.youyou), and the fake registered as a provider.
+ */
+export async function startStack(options: { provider?: boolean } = {}): Promise<Stack> {
+  ensureWebAppBuilt();
+  const root = await mkdtemp(join(tmpdir(), 'youyou-e2e-'));
+  const home = join(root, 'home');
+  await mkdir(home, { recursive: true });
+  await writeLookupTool(home);
+  const fake = await startFakeOpenAI({ fallback: fakeModelReply });
+  const server = await startServer({
+    port: 0,
+    home,
+    dataDirectory: join(root, 'workbench'),
+    workspaceRoots: [root],
+    webRoot: webAppDirectory,
+    logLevel: 'warn',
+    logDestination: { write: () => undefined },
+  });
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${server.token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${String(response.status)}: ${text}`);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  };
+  if (options.provider !== false) {
+    await call('POST', '/api/providers', {
+      name: 'fake',
+      kind: 'openai-compatible',
+      base_url: fake.url,
+      api_key: 'test-key',
+      models: [{ id: 'fake-model' }],
+    });
+  }
+  return {
+    server,
+    fake,
+    root,
+    call,
+    close: async () => {
+      await server.close();
+      await fake.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,222 @@
+// Browser tests of the whole workbench: Debian Chromium (playwright-core) against the real server
+// (apps/server) with the built UI, a fake OpenAI-compatible model on loopback, temp directories.
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openBrowser } from './support/browser.ts';
+import { startStack, type Stack } from './support/stack.ts';
+
+const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
+const STEP_TIMEOUT = 15_000;
+
+let stack: Stack;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await openBrowser();
+  page = browser.page;
+  await page.goto(stack.server.loginUrl);
+  await page.getByTestId('composer-input').waitFor({ timeout: STEP_TIMEOUT });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+beforeEach(async () => {
+  await page.goto(`${stack.server.url}/#/`);
+  await page.getByTestId('composer-input').waitFor({ timeout: STEP_TIMEOUT });
+});
+
+/** Types a message in a new conversation and sends it with Enter. */
+async function send(text: string): Promise<void> {
+  await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+  await page.getByTestId('composer-input').fill(text);
+  await page.getByTestId('composer-input').press('Enter');
+}
+
+function lastAnswer(target: Page = page) {
+  return target.locator('[data-role="assistant"]').last();
+}
+
+const SLOW_WORDS = Array.from({ length: 60 }, (_unused, index) => `w${String(index + 1)}`);
+
+describe('the workbench in a browser', () => {
+  it('sends a message and shows the answer streaming in', async () => {
+    await send('please stream slowly');
+    const answer = lastAnswer();
+    await expect.poll(() => answer.textContent(), { timeout: STEP_TIMEOUT }).toContain('w5');
+    // Partway: streaming, the stop button shows, the end has not arrived yet.
+    expect(await answer.textContent()).not.toContain('w60');
+    expect(await page.getByTestId('stop-button').isVisible()).toBe(true);
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    expect((await answer.locator('.markdown').textContent())?.trim()).toBe(SLOW_WORDS.join(' '));
+    expect(await page.getByTestId('send-button').isVisible()).toBe(true);
+  }, 60_000);
+
+  it('continues a stream after a reload mid-run, without duplicates', async () => {
+    await send('stream slowly, then reload');
+    await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).toContain('w8');
+    await page.reload();
+    const answer = lastAnswer();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    const words = ((await answer.locator('.markdown').textContent()) ?? '').trim().split(/\s+/);
+    expect(words).toEqual(SLOW_WORDS);
+    expect(await page.locator('[data-role="assistant"]').count()).toBe(1);
+  }, 60_000);
+
+  it('folds reasoning and tool calls into a summary line after the run and expands them', async () => {
+    await send('please use tools');
+    const answer = lastAnswer();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    const summary = answer.getByTestId('process-summary');
+    await summary.waitFor({ timeout: STEP_TIMEOUT });
+    expect(await summary.textContent()).toMatch(/^Thought for \d+ s · 3 tools$/);
+    expect(await answer.getByTestId('tool-card').count()).toBe(0);
+    expect(await answer.textContent()).toContain('the answer is 42');
+    await page.screenshot({ path: join(SCREENSHOTS, 'folded-run.png') });
+    await summary.click();
+    expect(await answer.getByTestId('tool-card').count()).toBe(3);
+    expect(await answer.getByTestId('tool-card').first().textContent()).toContain('lookup');
+    await answer.getByTestId('tool-card').first().locator('button').click();
+    expect(await answer.getByTestId('tool-card').first().textContent()).toContain('found:');
+    await page.screenshot({ path: join(SCREENSHOTS, 'expanded-run.png') });
+  }, 60_000);
+
+  it('collapses the left column by dragging past its minimum, keeps it collapsed on reload, and restores it', async () => {
+    const column = page.getByTestId('left-column');
+    const divider = page.getByTestId('left-divider');
+    const box = await divider.boundingBox();
+    if (box === null) throw new Error('no divider');
+    const x = box.x + box.width / 2;
+    const y = box.y + 300;
+    // Drag to 30 px short of the threshold: it stays open at its minimum.
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x - 200, y, { steps: 8 });
+    await page.mouse.move(x - (x - 220) - 20, y, { steps: 4 });
+    await page.mouse.up();
+    expect(await column.getAttribute('data-collapsed')).toBe('false');
+    expect(Math.round((await column.boundingBox())?.width ?? 0)).toBe(220);
+    // Past the minimum by more than ~40 px: releasing collapses it to the icon rail.
+    await page.mouse.move(220, y);
+    await page.mouse.down();
+    await page.mouse.move(150, y, { steps: 8 });
+    await page.mouse.up();
+    expect(await column.getAttribute('data-collapsed')).toBe('true');
+    await expect.poll(async () => Math.round((await column.boundingBox())?.width ?? 0)).toBe(52);
+    await page.screenshot({ path: join(SCREENSHOTS, 'left-column-rail.png') });
+    await page.reload();
+    await page.getByTestId('composer-input').waitFor();
+    expect(await column.getAttribute('data-collapsed')).toBe('true');
+    // Double-click on the divider toggles it back, at the width it had.
+    const railDivider = await divider.boundingBox();
+    if (railDivider === null) throw new Error('no divider');
+    await page.mouse.dblclick(railDivider.x + railDivider.width / 2, y);
+    expect(await column.getAttribute('data-collapsed')).toBe('false');
+    await expect.poll(async () => Math.round((await column.boundingBox())?.width ?? 0)).toBe(220);
+    // And the keyboard: Enter on the focused divider collapses and expands too.
+    await divider.focus();
+    await page.keyboard.press('Enter');
+    expect(await column.getAttribute('data-collapsed')).toBe('true');
+    await page.keyboard.press('Enter');
+    expect(await column.getAttribute('data-collapsed')).toBe('false');
+  }, 60_000);
+
+  it('creates a skill in the components manager and invokes it with / in a new conversation', async () => {
+    await page.getByRole('button', { name: 'Settings' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Components' }).click();
+    await dialog.getByRole('button', { name: 'New skill' }).click();
+    await dialog.locator('input[name="component-name"]').fill('haiku');
+    await dialog.locator('input[name="component-description"]').fill('Answer in a haiku.');
+    await dialog.locator('textarea[name="component-body"]').fill('Answer with one haiku. HAIKU-SKILL');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByTestId('component-skill-haiku').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await dialog.getByTestId('component-skill-haiku').textContent()).toContain('Global');
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-components.png') });
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    const input = page.getByTestId('composer-input');
+    await input.fill('/hai');
+    const option = page.getByRole('option', { name: /\/haiku/ });
+    await option.waitFor({ timeout: STEP_TIMEOUT });
+    expect(await option.textContent()).toContain('Answer in a haiku.');
+    await input.press('Enter');
+    expect(await input.inputValue()).toBe('/haiku ');
+    await input.pressSequentially('about autumn');
+    await input.press('Enter');
+    const answer = lastAnswer();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    expect(await answer.textContent()).toContain('Autumn moonlight');
+    expect(await page.locator('[data-role="user"] .skill-chip').last().textContent()).toContain('/haiku');
+    const lastRequest = stack.fake.chatRequests.at(-1);
+    expect(JSON.stringify(lastRequest?.body)).toContain('HAIKU-SKILL');
+  }, 60_000);
+
+  it('shows the three columns with an uploaded file in the artifacts tab', async () => {
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    await page.getByTestId('file-input').setInputFiles({
+      name: 'notes.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Notes\n\n- first\n- second\n'),
+    });
+    await page.getByText('notes.md').first().waitFor({ timeout: STEP_TIMEOUT });
+    await expect
+      .poll(() => page.getByTestId('send-button').isEnabled(), { timeout: STEP_TIMEOUT })
+      .toBe(true);
+    await page.getByTestId('composer-input').fill('Summarise the notes, please');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    await page.getByRole('button', { name: 'Show the workbench' }).click();
+    const workbench = page.getByTestId('right-column');
+    await workbench.getByRole('tab', { name: 'Artifacts' }).click();
+    await workbench.getByRole('button', { name: 'Open notes.md' }).click();
+    await workbench.locator('.markdown h1').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await workbench.locator('.markdown li').count()).toBe(2);
+    await page.screenshot({ path: join(SCREENSHOTS, 'three-columns.png') });
+    // The empty states say what will appear.
+    await workbench.getByRole('tab', { name: 'Plan' }).click();
+    expect(await workbench.getByRole('tabpanel').textContent()).toContain('When the agent makes a plan');
+    await page.getByRole('button', { name: 'Hide the workbench' }).first().click();
+  }, 60_000);
+
+  it('switches theme and language', async () => {
+    await page.getByRole('button', { name: 'Settings' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Appearance' }).click();
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await dialog.getByText('Dark', { exact: true }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    expect(await background()).not.toBe(light);
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-dark.png') });
+    await dialog.getByRole('button', { name: 'Language' }).click();
+    await dialog.getByText('简体中文', { exact: true }).click();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    const chinese = page.getByRole('dialog', { name: '设置' });
+    await chinese.getByRole('button', { name: '外观' }).waitFor();
+    await chinese.getByRole('button', { name: '模型' }).click();
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-zh.png') });
+    // Both stay after a reload (localStorage now, the server's preferences too).
+    await page.reload();
+    await page.getByRole('button', { name: '新建会话', exact: true }).waitFor({ timeout: STEP_TIMEOUT });
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await expect
+      .poll(
+        async () =>
+          (await stack.call<{ preferences: Record<string, unknown> }>('GET', '/api/preferences')).preferences[
+            'theme'
+          ],
+      )
+      .toBe('dark');
+    // Back to English and light for anything after.
+    await page.evaluate(() => localStorage.clear());
+  }, 60_000);
+});
