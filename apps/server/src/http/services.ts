@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
@@ -57,7 +58,8 @@ export interface ServerServices {
   config: HttpConfig;
 }
 
-/** Hono's per-request variables. */
+/** Hono's per-request variables, and the Node request and response (absent under `app.request()`). */
 export interface HttpEnv {
   Variables: { requestId: string };
+  Bindings: Partial<HttpBindings>;
 }

@@ -76,10 +76,13 @@ export class RunManager {
       const edited = tree.runsOfUserMessage(request.edit_of)[0];
       if (edited === undefined) throw notFound('message', request.edit_of);
       previous = edited.previous_run_id;
-    } else if (request.parent_message_id !== undefined) {
-      if (tree.run(request.parent_message_id) === undefined)
-        throw notFound('message', request.parent_message_id);
-      previous = request.parent_message_id;
+    } else {
+      const after = request.parent_message_id ?? request.previous_run_id;
+      if (after === null) previous = null;
+      else if (after !== undefined) {
+        if (tree.run(after) === undefined) throw notFound('message', after);
+        previous = after;
+      }
     }
     const input = await this.#input(request);
     if (input.text.trim() === '' && input.attachments.length === 0 && input.skills.length === 0) {

@@ -16,6 +16,11 @@ export interface ConversationStreamOptions {
   /** The conversation's current last seq, or undefined once it is gone (the stream then ends). */
   lastSeq: () => Promise<number | undefined>;
   onClose?: (reason: 'client' | 'stalled' | 'gone' | 'error') => void;
+  /**
+   * Cuts the connection of a client that stopped reading. Erroring the stream alone is not enough:
+   * the server waits for the socket to drain before it reads the stream again.
+   */
+  disconnect?: () => void;
 }
 
 const encoder = new TextEncoder();
@@ -73,7 +78,14 @@ export function conversationEventStream(options: ConversationStreamOptions): Rea
     try {
       // A client that stopped reading is cut off (it resumes with Last-Event-ID); a deleted
       // conversation ends its stream cleanly.
-      if (reason === 'stalled') controllerRef?.error(new Error('The client stopped reading events.'));
+      if (reason === 'stalled') {
+        if (options.disconnect === undefined)
+          controllerRef?.error(new Error('The client stopped reading events.'));
+        else {
+          options.disconnect();
+          controllerRef?.close();
+        }
+      }
       if (reason === 'gone') controllerRef?.close();
     } catch {
       // already closed

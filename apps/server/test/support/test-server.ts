@@ -156,7 +156,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
       kind: options.wire === 'anthropic' ? 'anthropic' : 'openai-compatible',
       base_url: fake.url,
       api_key: 'sk-fake-key-for-tests-0001',
-      models: [{ id: 'fake-model', context_window: 200_000 }],
+      models: [{ id: 'fake-model', context_window: 200_000, capabilities: { vision: true } }],
     });
   }
   return testServer;

@@ -154,6 +154,7 @@ export function messageRoutes(services: ServerServices) {
         heartbeatMs: config.heartbeatMs,
         stallTimeoutMs: config.stallTimeoutMs,
         lastSeq: () => lastSeqOf(database, id),
+        ...(c.env?.outgoing === undefined ? {} : { disconnect: () => c.env.outgoing?.destroy() }),
         onClose: (reason) => {
           if (reason !== 'client')
             services.logger.info({ conversationId: id, reason }, 'event stream closed');
