@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentError } from '../../src/errors/agent-error.ts';
 import type { MemoryInput } from '../../src/memory/memory-storage.ts';
 import { FileMemoryStorage } from '../../src/storage/file-memory-storage.ts';
-import { describeMemoryStorageContract } from '../contracts/memory-storage.contract.ts';
+import { describeMemoryStorageContract } from '@youyou/testing/contracts';
 import { createTempWorld } from '../files/helpers.ts';
 import type { TempWorld } from '../files/helpers.ts';
 

@@ -7,7 +7,7 @@ import { AgentError } from '../../src/errors/agent-error.ts';
 import type { SessionRecord } from '../../src/session/session-record.ts';
 import { sessionFileName, sessionIdOfFileName } from '../../src/storage/jsonl-session-file.ts';
 import { JsonlSessionStorage } from '../../src/storage/jsonl-session-storage.ts';
-import { describeSessionStorageContract } from '../contracts/session-storage.contract.ts';
+import { describeSessionStorageContract } from '@youyou/testing/contracts';
 import { createTempWorld } from '../files/helpers.ts';
 import type { TempWorld } from '../files/helpers.ts';
 

@@ -1,6 +1,6 @@
 import { InMemoryMemoryStorage, InMemorySessionStorage } from '@youyou/agent';
-import { describeMemoryStorageContract } from '../contracts/memory-storage.contract.ts';
-import { describeSessionStorageContract } from '../contracts/session-storage.contract.ts';
+import { describeMemoryStorageContract } from '@youyou/testing/contracts';
+import { describeSessionStorageContract } from '@youyou/testing/contracts';
 
 describeSessionStorageContract('InMemorySessionStorage', async () => ({
   storage: new InMemorySessionStorage(),
