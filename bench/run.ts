@@ -35,6 +35,7 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   { name: 'Parser throughput', script: 'parsers/parser-throughput.ts' },
   { name: 'build() with 300 file components', script: 'files/build-components.ts' },
   { name: 'File tool latency against a bare spawn', script: 'files/tool-latency.ts' },
+  { name: 'Web UI: app shell size, a 2,000-message conversation in Chromium', script: 'web/web-ui.ts' },
 ];
 
 const EXTRA_TIMEOUT_MS = 120_000;

@@ -30,6 +30,7 @@ export async function openBrowser(
     viewport: { width: 1440, height: 900 },
     locale: options.locale ?? 'en-US',
     colorScheme: options.colorScheme ?? 'light',
+    bypassCSP: options.bypassCSP ?? false,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '@youyou/server';
-import { startFakeOpenAI, type FakeServer } from '@youyou/testing';
+import { startFakeOpenAI, type FakeReply, type FakeServer, type RecordedRequest } from '@youyou/testing';
 import { isWebAppBuilt, webAppDirectory } from '../../apps/web/build-info.ts';
 import { fakeModelReply, LOOKUP_TOOL } from './fake-model.ts';
 
@@ -45,13 +45,15 @@ async function writeLookupTool(home: string): Promise<void> {
  * Starts the stack: the fake model on loopback, the workbench server on loopback with a temp data
  * directory and a temp YouYou home (never the real ~/.youyou), and the fake registered as a provider.
  */
-export async function startStack(options: { provider?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { provider?: boolean; reply?: (request: RecordedRequest) => FakeReply } = {},
+): Promise<Stack> {
   ensureWebAppBuilt();
   const root = await mkdtemp(join(tmpdir(), 'youyou-e2e-'));
   const home = join(root, 'home');
   await mkdir(home, { recursive: true });
   await writeLookupTool(home);
-  const fake = await startFakeOpenAI({ fallback: fakeModelReply });
+  const fake = await startFakeOpenAI({ fallback: options.reply ?? fakeModelReply });
   const server = await startServer({
     port: 0,
     home,
