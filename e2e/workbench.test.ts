@@ -187,6 +187,133 @@ describe('the workbench in a browser', () => {
     await page.getByRole('button', { name: 'Hide the workbench' }).first().click();
   }, 60_000);
 
+  it('keeps a run going in the background while another conversation is used', async () => {
+    await send('stream slowly in the background');
+    await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).toContain('w3');
+    const first = page.locator('.conversation-item', { hasText: 'stream slowly in the background' });
+    await send('hello from the second conversation');
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    expect(await lastAnswer().textContent()).toContain('Echo: hello from the second conversation');
+    // The first one is still answering, and the left column says so.
+    expect(await first.getByTestId('running-indicator').count()).toBe(1);
+    await first.locator('a').click();
+    const answer = lastAnswer();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    expect(((await answer.locator('.markdown').textContent()) ?? '').trim().split(/\s+/)).toEqual(SLOW_WORDS);
+    await expect
+      .poll(() => first.getByTestId('running-indicator').count(), { timeout: STEP_TIMEOUT })
+      .toBe(0);
+  }, 60_000);
+
+  it('stops a run, marks it, resends it, and keeps both answers as branches', async () => {
+    await send('stream slowly, then stop');
+    await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).toContain('w3');
+    await page.getByTestId('stop-button').click();
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('cancelled');
+    expect(await lastAnswer().textContent()).toContain('Stopped.');
+    await lastAnswer().getByRole('button', { name: 'Resend' }).click();
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    expect(((await lastAnswer().locator('.markdown').textContent()) ?? '').trim().split(/\s+/)).toEqual(
+      SLOW_WORDS,
+    );
+    const switcher = lastAnswer().locator('.branch-switcher');
+    await expect.poll(() => switcher.textContent(), { timeout: STEP_TIMEOUT }).toContain('2 / 2');
+    await switcher.getByRole('button', { name: 'Previous branch' }).click();
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('cancelled');
+  }, 60_000);
+
+  it('edits a past message into a new branch; the old branch stays reachable', async () => {
+    await send('first question');
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    const user = page.locator('[data-role="user"]').last();
+    await user.hover();
+    await user.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('textbox', { name: 'Edit' }).fill('first question, edited');
+    await page.getByRole('button', { name: 'Send as a new branch' }).click();
+    await expect
+      .poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT })
+      .toContain('Echo: first question, edited');
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    const switcher = page.locator('[data-role="user"]').last().locator('.branch-switcher');
+    await expect.poll(() => switcher.textContent(), { timeout: STEP_TIMEOUT }).toContain('2 / 2');
+    await switcher.getByRole('button', { name: 'Previous branch' }).click();
+    await expect
+      .poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT })
+      .toContain('Echo: first question');
+    expect(await lastAnswer().textContent()).not.toContain('edited');
+  }, 60_000);
+
+  it('guides the first run when no provider is configured', async () => {
+    const { providers } = await stack.call<{ providers: { id: string }[] }>('GET', '/api/providers');
+    for (const provider of providers) await stack.call('DELETE', `/api/providers/${provider.id}`);
+    try {
+      await page.reload();
+      await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+      const guide = page.getByTestId('first-run');
+      await guide.waitFor({ timeout: STEP_TIMEOUT });
+      expect(await guide.textContent()).toContain('Connect a model to start');
+      await expect
+        .poll(() => guide.textContent(), { timeout: STEP_TIMEOUT })
+        .toContain('No local Ollama found');
+      await page.screenshot({ path: join(SCREENSHOTS, 'first-run.png') });
+    } finally {
+      await stack.call('POST', '/api/providers', {
+        name: 'fake',
+        kind: 'openai-compatible',
+        base_url: stack.fake.url,
+        api_key: 'test-key',
+        models: [{ id: 'fake-model' }],
+      });
+    }
+  }, 60_000);
+
+  it('gives every control a name and keeps it reachable by keyboard', async () => {
+    await send('hello, accessibility');
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    await page.getByRole('button', { name: 'Show the workbench' }).click();
+    const unnamed = await page.evaluate(() =>
+      [
+        ...document.querySelectorAll(
+          'button, a[href], input, textarea, select, [role="separator"], [role="tab"]',
+        ),
+      ]
+        .filter((element) => !(element instanceof HTMLInputElement && element.type === 'file'))
+        .filter((element) => {
+          const label =
+            element.getAttribute('aria-label') ??
+            element.getAttribute('title') ??
+            (element.id === '' ? null : document.querySelector(`label[for="${element.id}"]`)?.textContent) ??
+            element.closest('label')?.textContent ??
+            element.textContent;
+          return (label ?? '').trim() === '';
+        })
+        .map((element) => element.outerHTML.slice(0, 120)),
+    );
+    expect(unnamed).toEqual([]);
+    // Tab from the top of the page reaches the skip link first; it leads to the composer.
+    await page.reload();
+    await page.getByTestId('composer-input').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Skip to message input');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    await page.getByRole('button', { name: 'Hide the workbench' }).first().click();
+  }, 60_000);
+
   it('switches theme and language', async () => {
     await page.getByRole('button', { name: 'Settings' }).last().click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });

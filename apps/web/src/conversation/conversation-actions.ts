@@ -44,10 +44,16 @@ export function useConversationActions(conversationId: string | undefined) {
   });
   const selectBranch = useMutation({
     mutationFn: async (messageId: string) => {
-      if (conversationId === undefined) return;
-      await api.selectBranch(conversationId, messageId);
+      if (conversationId === undefined) return undefined;
+      return api.selectBranch(conversationId, messageId);
     },
-    onSettled: refresh,
+    // The answer is the Query of the branch now shown: no second request.
+    onSuccess: (view) => {
+      if (view !== undefined && conversationId !== undefined)
+        queryClient.setQueryData(conversationKey(conversationId), view);
+      void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+    },
+    onError: refresh,
   });
   return { send, regenerate, cancel, selectBranch };
 }
