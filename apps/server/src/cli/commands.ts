@@ -144,6 +144,7 @@ export async function serveCommand(
   }
   await new Promise<void>((done) => {
     const stop = (): void => done();
+    if (control.signal?.aborted === true) return done();
     control.signal?.addEventListener('abort', stop, { once: true });
     if (control.signal === undefined) {
       process.once('SIGINT', stop);
