@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { lastUserText, type FakeReply, type RecordedRequest } from '@youyou/testing';
-import { webAppDirectory } from '../../apps/web/build-info.ts';
+import { webAppDirectory } from '@youyou/web';
 import { openBrowser } from '../../e2e/support/browser.ts';
 import { ensureWebAppBuilt, startStack, type Stack } from '../../e2e/support/stack.ts';
 import { measureShellSize } from './shell-size.ts';

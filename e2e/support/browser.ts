@@ -7,7 +7,7 @@ export const CHROMIUM = process.env['YOUYOU_CHROMIUM'] ?? '/usr/bin/chromium';
 
 /** Debian's Chromium, headless, a fresh profile, no network beyond loopback. */
 export async function openBrowser(
-  options: { locale?: string; colorScheme?: 'light' | 'dark' } = {},
+  options: { locale?: string; colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {},
 ): Promise<{
   context: BrowserContext;
   page: Page;

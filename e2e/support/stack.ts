@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '@youyou/server';
 import { startFakeOpenAI, type FakeReply, type FakeServer, type RecordedRequest } from '@youyou/testing';
-import { isWebAppBuilt, webAppDirectory } from '../../apps/web/build-info.ts';
+import { isWebAppBuilt, webAppDirectory } from '@youyou/web';
 import { fakeModelReply, LOOKUP_TOOL } from './fake-model.ts';
 
 /** The real workbench server with the built UI, a fake OpenAI-compatible model behind it, temp directories. */
