@@ -15,6 +15,9 @@ Usage:
   youyou components remove <kind> <name> [--global|--project]
   youyou components enable <plugin-id> [--global]
   youyou components disable <plugin-id> [--global]
+  youyou serve [--host] [--port] [--data-dir] [--database-url] [--open]   the workbench (see youyou serve --help)
+  youyou migrate [--data-dir] [--database-url] [--down]                    apply the workbench's database migrations
+  youyou version                                  the CLI, server and Node versions
 
 Options:
   --json            machine-readable output on stdout (errors too)
@@ -37,6 +40,9 @@ const VERSION = '0.1.0';
  * process.exitCode = await main(process.argv.slice(2));
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCode> {
+  const [first, ...rest] = argv;
+  if (first === 'serve' || first === 'migrate' || first === 'version')
+    return runServerCommand(first, rest, io);
   let json = argv.includes('--json');
   try {
     const options = parseCliArguments(argv, io);
@@ -80,4 +86,21 @@ function reportError(error: unknown, json: boolean, io: CliIo): ExitCode {
   if (json) io.stdout(`${JSON.stringify({ error: payload }, null, 2)}\n`);
   else io.stderr(`youyou: ${payload.code}: ${payload.message}\n`);
   return EXIT_CODES.failed;
+}
+
+/** The workbench commands, loaded only when asked for (doctor and components stay quick). */
+async function runServerCommand(
+  command: 'serve' | 'migrate' | 'version',
+  rest: readonly string[],
+  io: CliIo,
+): Promise<ExitCode> {
+  const server = await import('@youyou/server');
+  if (command === 'version') io.stdout(`youyou ${VERSION}\n`);
+  const code =
+    command === 'serve'
+      ? await server.serveCommand(rest, io)
+      : command === 'migrate'
+        ? await server.migrateCommand(rest, io)
+        : server.versionCommand(io);
+  return code === 0 ? EXIT_CODES.ok : code === 2 ? EXIT_CODES.usage : EXIT_CODES.failed;
 }
