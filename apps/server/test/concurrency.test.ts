@@ -59,7 +59,18 @@ describe.each(DATABASE_KINDS)('concurrent sends on %s', (kind) => {
       `/api/conversations/${id}`,
     );
     expect(view.in_flight_run?.id).toBe(first.run.id);
+    const listed = await server.call<{ conversations: { id: string; in_flight_run_id: string | null }[] }>(
+      'GET',
+      '/api/conversations',
+    );
+    expect(listed.conversations.find((entry) => entry.id === id)?.in_flight_run_id).toBe(first.run.id);
     await server.settled(id, first.run.id);
+    const after = await server.call<{ in_flight_run_id: string | null }>(
+      'PATCH',
+      `/api/conversations/${id}`,
+      {},
+    );
+    expect(after.in_flight_run_id).toBeNull();
     expect(
       (await server.request('POST', `/api/conversations/${id}/messages`, { body: { text: 'three' } })).status,
     ).toBe(202);

@@ -97,6 +97,8 @@ export interface EventPayloads {
     title?: string;
     title_source?: 'none' | 'auto' | 'user';
     active_run_id?: string | null;
+    /** Set when a run starts, null when it ends. */
+    in_flight_run_id?: string | null;
     model_id?: string | null;
     project_id?: string | null;
   };

@@ -354,6 +354,13 @@ export class RunExecution {
       duration_ms: Date.now() - this.#started,
     };
     const events: NewEvent[] = [];
+    // The conversation's change comes first: the run's end is its last event.
+    const title = (await this.#stillUntitled()) ? titleFromText(summary?.output ?? '') : '';
+    events.push({
+      run_id: runId,
+      type: 'conversation.updated',
+      payload: { in_flight_run_id: null, ...(title === '' ? {} : { title, title_source: 'auto' as const }) },
+    });
     switch (outcome.status) {
       case 'completed':
         events.push(this.#event({ type: 'run.completed', payload: { message_id: runId, usage } }));
@@ -371,14 +378,6 @@ export class RunExecution {
           this.#event({ type: 'run.interrupted', payload: { message_id: runId, reason: 'shutdown' } }),
         );
         break;
-    }
-    const title = (await this.#stillUntitled()) ? titleFromText(summary?.output ?? '') : '';
-    if (title !== '') {
-      events.push({
-        run_id: runId,
-        type: 'conversation.updated',
-        payload: { title, title_source: 'auto' },
-      });
     }
     const status: RunStatus = outcome.status;
     const ended = Date.now();

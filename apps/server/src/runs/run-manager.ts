@@ -322,7 +322,11 @@ export class RunManager {
       {
         run_id: run.id,
         type: 'conversation.updated',
-        payload: { active_run_id: run.id, ...(title === '' ? {} : { title, title_source: 'auto' as const }) },
+        payload: {
+          active_run_id: run.id,
+          in_flight_run_id: run.id,
+          ...(title === '' ? {} : { title, title_source: 'auto' as const }),
+        },
       },
     ];
     const storagePaths = new Map<string, string>();

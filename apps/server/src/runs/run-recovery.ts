@@ -90,6 +90,7 @@ export async function interruptRun(context: RunContext, run: RunRow): Promise<vo
   if (repairs.length > 0) await sessionStorage.append(run.id, repairs);
   const ended = Date.now();
   const events: NewEvent[] = [
+    { run_id: run.id, type: 'conversation.updated', payload: { in_flight_run_id: null } },
     { run_id: run.id, type: 'run.interrupted', payload: { message_id: run.id, reason: 'crash' } },
   ];
   await eventLog.transact(run.conversation_id, async (trx, insert) => {

@@ -1,9 +1,10 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { ConversationsTable, DialectName, Schema } from '../database/index.ts';
 import { notFound } from '../errors/index.ts';
 import { decodeCursor, encodeCursor, likePattern } from './page-cursor.ts';
 
-export type ConversationRow = Selectable<ConversationsTable>;
+/** A conversation row, with the run in flight when the query asked for it. */
+export type ConversationRow = Selectable<ConversationsTable> & { in_flight_run_id?: string | null };
 
 /** A conversation as listings show it. */
 export interface ConversationSummary {
@@ -13,6 +14,8 @@ export interface ConversationSummary {
   title_source: 'none' | 'auto' | 'user';
   model_id: string | null;
   active_run_id: string | null;
+  /** The top-level run in flight, if any. */
+  in_flight_run_id: string | null;
   last_seq: number;
   created_at: string;
   updated_at: string;
@@ -26,6 +29,7 @@ export function conversationOfRow(row: ConversationRow): ConversationSummary {
     title_source: row.title_source,
     model_id: row.model_id,
     active_run_id: row.active_run_id,
+    in_flight_run_id: row.in_flight_run_id ?? null,
     last_seq: row.last_seq,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
@@ -38,6 +42,18 @@ export interface ConversationListOptions {
   query?: string;
   cursor?: string;
   limit: number;
+}
+
+/** The id of the conversation's top-level run in flight (the partial unique index finds it). */
+function inFlightRun(eb: ExpressionBuilder<Schema, 'conversations'>) {
+  return eb
+    .selectFrom('runs')
+    .select('runs.id')
+    .whereRef('runs.conversation_id', '=', 'conversations.id')
+    .where('runs.parent_run_id', 'is', null)
+    .where('runs.status', 'in', ['pending', 'running', 'waiting_hitl'])
+    .limit(1)
+    .as('in_flight_run_id');
 }
 
 /**
@@ -56,7 +72,12 @@ export class ConversationRepository {
   }
 
   async find(id: string, db: Kysely<Schema> = this.#db): Promise<ConversationRow | undefined> {
-    return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('conversations')
+      .selectAll('conversations')
+      .select(inFlightRun)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async get(id: string, db: Kysely<Schema> = this.#db): Promise<ConversationRow> {
@@ -66,7 +87,7 @@ export class ConversationRepository {
   }
 
   async list(options: ConversationListOptions): Promise<{ rows: ConversationRow[]; nextCursor?: string }> {
-    let query = this.#db.selectFrom('conversations').selectAll();
+    let query = this.#db.selectFrom('conversations').selectAll('conversations').select(inFlightRun);
     if (options.projectId !== undefined) query = query.where('project_id', '=', options.projectId);
     const search = options.query?.trim();
     if (search !== undefined && search !== '') {

@@ -41,6 +41,7 @@ export const ConversationSchema = z
     title_source: z.enum(['none', 'auto', 'user']),
     model_id: z.string().nullable(),
     active_run_id: z.string().nullable(),
+    in_flight_run_id: z.string().nullable().openapi({ description: 'The run in flight, if any.' }),
     last_seq: z.number(),
     created_at: ISODate,
     updated_at: ISODate,
