@@ -142,6 +142,13 @@ export function ConversationView(): ReactElement {
         <div className="conversation-empty">
           {notFound ? (
             <p className="empty-state">{t('conversation.notFound')}</p>
+          ) : conversationId !== undefined && query.isError && !snapshot.loaded ? (
+            <div className="empty-state" role="alert">
+              <p>{t('common.error', { message: errorMessage(query.error) })}</p>
+              <button type="button" className="button" onClick={() => void query.refetch()}>
+                {t('common.retry')}
+              </button>
+            </div>
           ) : conversationId !== undefined && !snapshot.loaded ? (
             <p className="empty-state" role="status">
               {t('conversation.loading')}

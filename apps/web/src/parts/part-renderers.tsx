@@ -4,6 +4,7 @@ import { useServices } from '../app/app-services.tsx';
 import { useTranslation } from '../i18n/index.ts';
 import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from '../icons/index.ts';
 import { Markdown } from '../markdown/index.ts';
+import { usePreferences } from '../preferences/index.ts';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -15,7 +16,13 @@ export interface PartProps<Part extends MessagePart = MessagePart> {
 }
 
 function TextPart({ part }: PartProps<PartOf<'text'>>): ReactElement {
-  return <Markdown text={part.text} streaming={part.status === 'streaming'} />;
+  const animate = usePreferences((state) => state.streamingAnimation);
+  const streaming = part.status === 'streaming';
+  return (
+    <div className={streaming && animate ? 'text-part streaming' : 'text-part'}>
+      <Markdown text={part.text} streaming={streaming} />
+    </div>
+  );
 }
 
 function ThinkingPart({ part }: PartProps<PartOf<'thinking'>>): ReactElement {
