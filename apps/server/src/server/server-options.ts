@@ -64,12 +64,28 @@ export interface ResolvedServerOptions {
   sweepIntervalMs: number;
 }
 
-const packageFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** This package's folder: found by walking up, so the sources and a bundle in dist/ both find it. */
+function findPackageFolder(start: string): string | undefined {
+  let folder = start;
+  for (;;) {
+    const file = join(folder, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string };
+      if (manifest.name === '@youyou/server') return folder;
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}
+
+const packageFolder = findPackageFolder(dirname(fileURLToPath(import.meta.url)));
 
 /** The server's version, from its package.json. */
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string }
-).version;
+export const SERVER_VERSION: string =
+  packageFolder === undefined
+    ? '0.0.0'
+    : (JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * Fills in the defaults.
@@ -79,7 +95,7 @@ export const SERVER_VERSION: string = (
  */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const home = resolve(options.home ?? resolveYouyouHome());
-  const webDefault = resolve(packageFolder, '../web/dist');
+  const webDefault = packageFolder === undefined ? undefined : resolve(packageFolder, '../web/dist');
   const postgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//i.test(options.databaseUrl);
   return {
     host: options.host ?? '127.0.0.1',
@@ -99,7 +115,9 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     agentIdleMs: options.agentIdleMs ?? 300_000,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
-    webRoot: options.webRoot ?? (existsSync(join(webDefault, 'index.html')) ? webDefault : undefined),
+    webRoot:
+      options.webRoot ??
+      (webDefault !== undefined && existsSync(join(webDefault, 'index.html')) ? webDefault : undefined),
     sweepIntervalMs: options.sweepIntervalMs ?? (postgres ? 5_000 : 30_000),
   };
 }

@@ -22,6 +22,8 @@ export interface ChildServerOptions {
   workspaceRoot: string;
   databaseUrl?: string;
   extraArguments?: string[];
+  /** A script to run with plain node (the bundle) instead of src/main.ts through tsx. */
+  entry?: string;
 }
 
 /**
@@ -35,9 +37,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      MAIN,
+      ...(options.entry === undefined ? ['--import', 'tsx', MAIN] : [options.entry]),
       'serve',
       '--port',
       '0',

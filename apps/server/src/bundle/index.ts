@@ -1,0 +1,1 @@
+export { BUNDLE_FILE, buildServerBundle } from './build-bundle.ts';

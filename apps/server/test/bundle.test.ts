@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fakeTextReply, startFakeOpenAI } from '@youyou/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_FILE, buildServerBundle } from '../src/bundle/index.ts';
+import { SERVER_VERSION } from '../src/server/index.ts';
+import { callServer, startChildServer } from './support/child-server.ts';
+import { createTempDirectories, type TempDirectories } from './support/temp-directories.ts';
+
+describe('the bundled server (npm start)', () => {
+  let directories: TempDirectories;
+  const outfile = join(BUNDLE_FILE, '..', `test-${randomBytes(4).toString('hex')}.mjs`);
+
+  beforeAll(async () => {
+    directories = await createTempDirectories();
+    await buildServerBundle(outfile);
+  });
+
+  afterAll(async () => {
+    await rm(outfile, { force: true });
+    await directories?.remove();
+  });
+
+  it('starts from one file, knows its version, and runs a conversation', async () => {
+    const fake = await startFakeOpenAI({ script: [fakeTextReply('bundled ', 'answer')] });
+    const server = await startChildServer({
+      home: directories.home,
+      dataDirectory: directories.dataDirectory,
+      workspaceRoot: directories.root,
+      entry: outfile,
+    });
+    try {
+      expect(await callServer(server, 'GET', '/api/health')).toMatchObject({
+        status: 'ok',
+        version: SERVER_VERSION,
+      });
+      await callServer(server, 'POST', '/api/providers', {
+        name: 'fake',
+        kind: 'openai-compatible',
+        base_url: fake.url,
+        models: [{ id: 'fake-model' }],
+      });
+      const conversation = await callServer<{ id: string }>(server, 'POST', '/api/conversations', {});
+      const sent = await callServer<{ run: { id: string } }>(
+        server,
+        'POST',
+        `/api/conversations/${conversation.id}/messages`,
+        {
+          text: 'hello',
+        },
+      );
+      let status = '';
+      for (let attempt = 0; attempt < 200 && status !== 'completed'; attempt++) {
+        status = (await callServer<{ status: string }>(server, 'GET', `/api/runs/${sent.run.id}`)).status;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const view = await callServer<{ messages: { parts: { text?: string }[] }[] }>(
+        server,
+        'GET',
+        `/api/conversations/${conversation.id}`,
+      );
+      expect(view.messages[1]?.parts[0]?.text).toBe('bundled answer');
+      fake.assertDone();
+    } finally {
+      await server.kill();
+      await fake.close();
+    }
+  });
+});
