@@ -314,6 +314,47 @@ describe('the workbench in a browser', () => {
     await page.getByRole('button', { name: 'Hide the workbench' }).first().click();
   }, 60_000);
 
+  it('searches conversations by title, renames one and deletes one after confirming', async () => {
+    await send('a conversation about zebras');
+    await expect
+      .poll(() => lastAnswer().getAttribute('data-status'), { timeout: STEP_TIMEOUT })
+      .toBe('complete');
+    const search = page.getByRole('searchbox', { name: 'Search conversations' });
+    await search.fill('zebra');
+    const items = page.locator('.conversation-item');
+    await expect.poll(() => items.count(), { timeout: STEP_TIMEOUT }).toBe(1);
+    expect(await items.first().textContent()).toContain('zebras');
+    await search.fill('no such title anywhere');
+    await page.getByText('No conversation matches').waitFor({ timeout: STEP_TIMEOUT });
+    await search.fill('zebra');
+    await expect.poll(() => items.count(), { timeout: STEP_TIMEOUT }).toBe(1);
+
+    const item = items.first();
+    await item.hover();
+    await item.getByRole('button', { name: /More actions/ }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const rename = item.getByRole('textbox', { name: 'Rename' });
+    await rename.fill('Striped horses');
+    await rename.press('Enter');
+    await search.fill('striped');
+    await expect
+      .poll(() => items.first().textContent(), { timeout: STEP_TIMEOUT })
+      .toContain('Striped horses');
+    expect(await page.locator('.conversation-heading').textContent()).toBe('Striped horses');
+
+    await items.first().hover();
+    await items
+      .first()
+      .getByRole('button', { name: /More actions/ })
+      .click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete' });
+    expect(await confirm.textContent()).toContain('Delete “Striped horses”?');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No conversation matches').waitFor({ timeout: STEP_TIMEOUT });
+    await search.fill('');
+  }, 60_000);
+
   it('switches theme and language', async () => {
     await page.getByRole('button', { name: 'Settings' }).last().click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });

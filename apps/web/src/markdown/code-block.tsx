@@ -8,6 +8,28 @@ import { highlightToHast } from './highlighter.ts';
 
 const MermaidDiagram = lazy(() => import('./mermaid-diagram.tsx'));
 
+/**
+ * Writes text to the clipboard: the async Clipboard API where the page is a secure context
+ * (loopback is), else a hidden textarea and the copy command (a workbench reached over plain HTTP
+ * on a LAN address).
+ */
+export async function copyText(text: string): Promise<void> {
+  if (typeof navigator.clipboard?.writeText === 'function' && window.isSecureContext) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  if (!copied) throw new Error('copy refused');
+}
+
 /** Copies text to the clipboard and shows "Copied" for a moment. */
 export function useCopy(): { copied: boolean; copy: (text: string) => void } {
   const [copied, setCopied] = useState(false);

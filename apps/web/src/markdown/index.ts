@@ -1,4 +1,4 @@
-export { CodeBlock, useCopy } from './code-block.tsx';
+export { CodeBlock, copyText, useCopy } from './code-block.tsx';
 export { Markdown } from './markdown.tsx';
 export { needsMath, splitMarkdownBlocks } from './markdown-blocks.ts';
 export { SANITIZE_SCHEMA } from './sanitize-schema.ts';
