@@ -86,6 +86,34 @@ describe('the workbench in a browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'expanded-run.png') });
   }, 60_000);
 
+  it('renders code, tables, math and diagrams, loading each only when needed, under the server CSP', async () => {
+    const loaded = new Set<string>();
+    page.on('request', (request) => {
+      const name = request.url().split('/').pop() ?? '';
+      if (name.startsWith('math-plugins')) loaded.add('math');
+      for (const chunk of ['mermaid', 'typescript', 'engine-javascript'])
+        if (name.startsWith(chunk)) loaded.add(chunk);
+    });
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    });
+    await send('please show rich markdown');
+    const answer = lastAnswer();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    await answer.locator('.code-block .shiki').waitFor({ timeout: STEP_TIMEOUT });
+    await answer.locator('.katex').first().waitFor({ timeout: STEP_TIMEOUT });
+    await answer.locator('.mermaid-diagram svg').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await answer.locator('table td').count()).toBe(6);
+    expect(await answer.locator('.katex-display').count()).toBe(1);
+    expect(await answer.locator('script').count()).toBe(0);
+    // Raw HTML is dropped: the tags go, their text stays text.
+    expect(await answer.textContent()).toContain('alert(1) stays text');
+    expect([...loaded].sort()).toEqual(['engine-javascript', 'math', 'mermaid', 'typescript']);
+    expect(violations).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'rich-markdown.png') });
+  }, 60_000);
+
   it('collapses the left column by dragging past its minimum, keeps it collapsed on reload, and restores it', async () => {
     const column = page.getByTestId('left-column');
     const divider = page.getByTestId('left-divider');

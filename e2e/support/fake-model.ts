@@ -29,6 +29,37 @@ function words(text: string, delayMs: number): FakeStep[] {
   ]);
 }
 
+/** An answer with everything the renderer draws lazily: highlighted code, a table, math, a diagram. */
+export const RICH_MARKDOWN = [
+  '## Results',
+  '',
+  'The sum is computed by `add`, and Euler says $e^{i\\pi} + 1 = 0$.',
+  '',
+  '```ts',
+  'export function add(a: number, b: number): number {',
+  '  return a + b; // no surprises',
+  '}',
+  '```',
+  '',
+  '| model | tokens | time |',
+  '|---|---:|---:|',
+  '| small | 1,024 | 0.8 s |',
+  '| large | 8,192 | 4.1 s |',
+  '',
+  '$$',
+  '\\int_0^1 x^2 \\, dx = \\frac{1}{3}',
+  '$$',
+  '',
+  '```mermaid',
+  'graph LR',
+  '  Question --> Think --> Tools --> Answer',
+  '```',
+  '',
+  '- [x] highlighted code',
+  '- [x] a table',
+  '- [ ] <script>alert(1)</script> stays text',
+].join('\n');
+
 /**
  * What the fake model answers in the browser tests, by the person's last message:
  * - "use tools": reasoning and three `lookup` calls, then (with the results) a final answer;
@@ -58,6 +89,9 @@ export function fakeModelReply(request: RecordedRequest): FakeReply {
         { type: 'tool_call', name: LOOKUP_TOOL, arguments: { query: 'third' }, id: 'call_3' },
       ],
     };
+  }
+  if (text.includes('show rich markdown')) {
+    return { type: 'stream', steps: words(RICH_MARKDOWN, 2) };
   }
   if (text.includes('stream slowly')) {
     const numbered = Array.from({ length: 60 }, (_unused, index) => `w${String(index + 1)} `).join('');
