@@ -36,6 +36,13 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   { name: 'build() with 300 file components', script: 'files/build-components.ts' },
   { name: 'File tool latency against a bare spawn', script: 'files/tool-latency.ts' },
   { name: 'Web UI: app shell size, a 2,000-message conversation in Chromium', script: 'web/web-ui.ts' },
+  {
+    name: 'Server: events/s through the workbench against no persistence',
+    script: 'server/event-throughput.ts',
+  },
+  { name: 'Server: SSE resume in a conversation of 100,000 events', script: 'server/resume-latency.ts' },
+  { name: 'Server: cold start and idle memory', script: 'server/startup.ts' },
+  { name: 'Server: a conversation of 10,000 messages', script: 'server/large-conversation.ts' },
 ];
 
 const EXTRA_TIMEOUT_MS = 120_000;

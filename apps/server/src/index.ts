@@ -10,6 +10,7 @@ export {
   versionCommand,
 } from './cli/index.ts';
 export type { CommandIo } from './cli/index.ts';
+export { BUNDLE_FILE, buildServerBundle } from './bundle/index.ts';
 export { createApp } from './http/index.ts';
 export type { WorkbenchApp, ServerServices, HttpConfig } from './http/index.ts';
 export {
