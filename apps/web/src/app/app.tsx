@@ -5,6 +5,7 @@ import { ConversationView } from '../conversation/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { AppShell } from '../layout/app-shell.tsx';
 import { useLayout } from '../layout/layout-store.ts';
+import { useNavigation } from '../navigation/index.ts';
 import {
   applyAppearance,
   resolveTheme,
@@ -34,11 +35,22 @@ function useAppearance(): void {
   }, [theme, density, fontSize, systemDark, language]);
 }
 
-/** Global shortcuts: Ctrl/⌘+B toggles the sidebar, Ctrl/⌘+K searches conversations. */
+/**
+ * Global shortcuts: Ctrl/⌘+B toggles the sidebar, Ctrl/⌘+K searches conversations,
+ * Ctrl/⌘+Shift+O starts a new conversation.
+ */
 function useShortcuts(): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      if (event.shiftKey) {
+        if (event.key.toLowerCase() === 'o') {
+          event.preventDefault();
+          useNavigation.getState().openConversation(undefined);
+          setTimeout(() => document.getElementById('composer-input')?.focus(), 0);
+        }
+        return;
+      }
       if (event.key === 'b') {
         event.preventDefault();
         useLayout.getState().toggleLeft();

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
 import type { Upload } from '../api/index.ts';
 
 /** A file on its way into a message. */
@@ -14,7 +15,10 @@ export interface PendingAttachment {
   error?: string;
 }
 
-/** Drafts per conversation ("" for a new one), so switching conversations keeps what was typed. */
+/**
+ * Drafts per conversation ("" for a new one), so switching conversations — or reloading — keeps
+ * what was typed. Texts persist in localStorage; attachments (object URLs, uploads) do not.
+ */
 export const useComposerStore = create<{
   drafts: Record<string, string>;
   attachments: Record<string, PendingAttachment[]>;
@@ -23,37 +27,48 @@ export const useComposerStore = create<{
   updateAttachment: (key: string, localId: string, changes: Partial<PendingAttachment>) => void;
   removeAttachment: (key: string, localId: string) => void;
   clear: (key: string) => void;
-}>()((set) => ({
-  drafts: {},
-  attachments: {},
-  setDraft: (key, text) => set((state) => ({ drafts: { ...state.drafts, [key]: text } })),
-  addAttachment: (key, attachment) =>
-    set((state) => ({
-      attachments: { ...state.attachments, [key]: [...(state.attachments[key] ?? []), attachment] },
-    })),
-  updateAttachment: (key, localId, changes) =>
-    set((state) => ({
-      attachments: {
-        ...state.attachments,
-        [key]: (state.attachments[key] ?? []).map((item) =>
-          item.localId === localId ? { ...item, ...changes } : item,
-        ),
-      },
-    })),
-  removeAttachment: (key, localId) =>
-    set((state) => {
-      const removed = (state.attachments[key] ?? []).find((item) => item.localId === localId);
-      if (removed?.previewUrl !== undefined) URL.revokeObjectURL(removed.previewUrl);
-      return {
-        attachments: {
-          ...state.attachments,
-          [key]: (state.attachments[key] ?? []).filter((item) => item.localId !== localId),
-        },
-      };
+}>()(
+  persist(
+    (set) => ({
+      drafts: {},
+      attachments: {},
+      setDraft: (key, text) => set((state) => ({ drafts: { ...state.drafts, [key]: text } })),
+      addAttachment: (key, attachment) =>
+        set((state) => ({
+          attachments: { ...state.attachments, [key]: [...(state.attachments[key] ?? []), attachment] },
+        })),
+      updateAttachment: (key, localId, changes) =>
+        set((state) => ({
+          attachments: {
+            ...state.attachments,
+            [key]: (state.attachments[key] ?? []).map((item) =>
+              item.localId === localId ? { ...item, ...changes } : item,
+            ),
+          },
+        })),
+      removeAttachment: (key, localId) =>
+        set((state) => {
+          const removed = (state.attachments[key] ?? []).find((item) => item.localId === localId);
+          if (removed?.previewUrl !== undefined) URL.revokeObjectURL(removed.previewUrl);
+          return {
+            attachments: {
+              ...state.attachments,
+              [key]: (state.attachments[key] ?? []).filter((item) => item.localId !== localId),
+            },
+          };
+        }),
+      clear: (key) =>
+        set((state) => ({
+          drafts: { ...state.drafts, [key]: '' },
+          attachments: { ...state.attachments, [key]: [] },
+        })),
     }),
-  clear: (key) =>
-    set((state) => ({
-      drafts: { ...state.drafts, [key]: '' },
-      attachments: { ...state.attachments, [key]: [] },
-    })),
-}));
+    {
+      name: 'youyou.drafts',
+      version: 1,
+      partialize: (state) => ({
+        drafts: Object.fromEntries(Object.entries(state.drafts).filter(([, text]) => text.trim() !== '')),
+      }),
+    },
+  ),
+);

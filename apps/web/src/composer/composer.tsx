@@ -1,4 +1,5 @@
 import {
+  useEffect,
   useId,
   useMemo,
   useRef,
@@ -65,6 +66,18 @@ export function Composer(props: ComposerProps): ReactElement {
   const fileInput = useRef<HTMLInputElement>(null);
   const modelPicker = useRef<HTMLSelectElement>(null);
   const paletteId = useId();
+
+  // Switching conversations puts the cursor in the composer (not while something else has focus,
+  // and not on the first load, where Tab should start at the skip link).
+  const firstDraftKey = useRef<string | undefined>(draftKey);
+  useEffect(() => {
+    if (firstDraftKey.current === draftKey) return;
+    firstDraftKey.current = undefined;
+    const active = document.activeElement;
+    if (active === null || active === document.body || active.closest('.project-nav') !== null) {
+      textarea.current?.focus();
+    }
+  }, [draftKey]);
 
   const query = slashQuery(text);
   const entries = useMemo(

@@ -130,6 +130,16 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           >
             {copied ? <CheckIcon size={15} /> : <CopyIcon size={15} />}
           </button>
+          {message.usage !== undefined && (
+            <span className="message-meta">
+              {t('conversation.usage', {
+                model: (message.model_id ?? '').split('/').pop() ?? '',
+                seconds: (message.usage.duration_ms / 1000).toFixed(1),
+                input: message.usage.input_tokens.toLocaleString(),
+                output: message.usage.output_tokens.toLocaleString(),
+              })}
+            </span>
+          )}
           {isLast && !ended && (
             <button
               type="button"

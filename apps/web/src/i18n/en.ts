@@ -59,6 +59,7 @@ export const en = {
   'conversation.toolsFailed': '{count} failed',
   'conversation.showProcess': 'Show the steps',
   'conversation.hideProcess': 'Hide the steps',
+  'conversation.usage': '{model} · {seconds} s · {input} in / {output} out tokens',
   'conversation.waiting': 'Waiting for the model…',
   'conversation.jumpToLatest': 'Jump to the latest message',
   'conversation.reconnecting': 'Connection lost; reconnecting…',

@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ServicesProvider } from '../src/app/index.ts';
+import { Composer, useComposerStore, type ComposerSubmission } from '../src/composer/index.ts';
+import { usePreferences } from '../src/preferences/index.ts';
+import { fakeApi, skillEntry, testServices, uploadOf } from './fake-api.ts';
+
+afterEach(cleanup);
+beforeEach(() => {
+  usePreferences.getState().set({ sendKey: 'enter', language: 'en' });
+  useComposerStore.setState({ drafts: {}, attachments: {} });
+});
+
+function renderComposer(
+  props: { running?: boolean; onSend?: (submission: ComposerSubmission) => void; onStop?: () => void } = {},
+) {
+  const api = fakeApi({
+    listComponents: () =>
+      Promise.resolve({ components: [skillEntry('haiku', 'Answer in a haiku.')], diagnostics: [] }),
+    listModels: () =>
+      Promise.resolve({
+        models: [{ id: 'fake/m', provider: 'fake', display_name: 'm' }],
+        default_model: 'fake/m',
+      }),
+    upload: (file) => Promise.resolve(uploadOf(file.name)),
+  });
+  const services = testServices(api);
+  const onSend = vi.fn(props.onSend);
+  const onStop = vi.fn(props.onStop);
+  render(
+    <QueryClientProvider client={services.queryClient}>
+      <ServicesProvider services={services}>
+        <Composer
+          draftKey="c1"
+          running={props.running ?? false}
+          onSend={onSend}
+          onStop={onStop}
+          onNewConversation={vi.fn()}
+        />
+      </ServicesProvider>
+    </QueryClientProvider>,
+  );
+  return { input: screen.getByRole('textbox', { name: 'Message' }), onSend, onStop };
+}
+
+describe('Composer', () => {
+  it('Enter sends, Shift+Enter does not, and the input empties', () => {
+    const { input, onSend } = renderComposer();
+    fireEvent.change(input, { target: { value: 'hello' } });
+    fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith({ text: 'hello', attachments: [], skills: [] });
+    expect((input as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('with the Ctrl+Enter preference, Enter is a new line and Ctrl+Enter sends', () => {
+    usePreferences.getState().set({ sendKey: 'ctrl-enter' });
+    const { input, onSend } = renderComposer();
+    fireEvent.change(input, { target: { value: 'hello' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(input, { key: 'Enter', ctrlKey: true });
+    expect(onSend).toHaveBeenCalledTimes(1);
+  });
+
+  it('never sends while an input method is composing', () => {
+    const { input, onSend } = renderComposer();
+    fireEvent.change(input, { target: { value: '你好' } });
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true, keyCode: 229 });
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('shows Stop while a run is in flight', () => {
+    const { onStop } = renderComposer({ running: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+  });
+
+  it('/ opens the palette of skills and commands; Enter picks; the skill is sent as an invocation', async () => {
+    const { input, onSend } = renderComposer();
+    fireEvent.change(input, { target: { value: '/ha' } });
+    const option = await screen.findByRole('option', { name: /haiku/ });
+    expect(option.textContent).toContain('Answer in a haiku.');
+    expect(input.getAttribute('aria-activedescendant')).toBe(option.id);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect((input as HTMLTextAreaElement).value).toBe('/haiku ');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    fireEvent.change(input, { target: { value: '/haiku autumn' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith({
+      text: 'autumn',
+      attachments: [],
+      skills: [{ name: 'haiku', arguments: 'autumn' }],
+    });
+  });
+
+  it('uploads picked files, shows them, sends their ids; refuses bad types inline', async () => {
+    const { input, onSend } = renderComposer();
+    const picker = screen.getByTestId('file-input');
+    await act(async () => {
+      fireEvent.change(picker, {
+        target: {
+          files: [
+            new File(['notes'], 'notes.txt', { type: 'text/plain' }),
+            new File(['MZ'], 'tool.exe', { type: 'application/x-msdownload' }),
+          ],
+        },
+      });
+    });
+    expect(screen.getByText('notes.txt')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('tool.exe: this file type is not supported.');
+    await waitFor(() => expect(screen.getByText('5 B')).toBeTruthy());
+    fireEvent.change(input, { target: { value: 'read this' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith({ text: 'read this', attachments: ['upload-notes.txt'], skills: [] });
+  });
+});
