@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 
 const packageFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Where `npm run build -w @youyou/server` writes the server. */
+/**
+ * Where `npm run build -w @youyou/server` writes the server.
+ *
+ * @example
+ * spawn(process.execPath, [BUNDLE_FILE, 'serve']);
+ */
 export const BUNDLE_FILE = join(packageFolder, 'dist', 'youyou-server.mjs');
 
 /**

@@ -11,9 +11,18 @@ export interface CommandIo {
   cwd: string;
 }
 
-/** Exit codes, the same as the `youyou` CLI's: 0 ok, 1 failed, 2 usage error. */
+/**
+ * Exit codes, the same as the `youyou` CLI's: 0 ok, 1 failed, 2 usage error.
+ *
+ * @example
+ * process.exitCode = (await serveCommand(argv)) === COMMAND_EXIT.usage ? 2 : 0;
+ */
 export const COMMAND_EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2 });
 
+/**
+ * @example
+ * await migrateCommand([], processCommandIo());
+ */
 export function processCommandIo(): CommandIo {
   return {
     stdout: (text) => void process.stdout.write(text),
@@ -23,7 +32,12 @@ export function processCommandIo(): CommandIo {
   };
 }
 
-/** A mistake on the command line (exit code 2). */
+/**
+ * A mistake on the command line (exit code 2).
+ *
+ * @example
+ * throw new CommandUsageError('--port wants a number');
+ */
 export class CommandUsageError extends Error {
   override readonly name = 'CommandUsageError';
 }

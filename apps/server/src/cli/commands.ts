@@ -11,6 +11,10 @@ import {
 } from '../server/index.ts';
 import { COMMAND_EXIT, CommandUsageError, processCommandIo, type CommandIo } from './command-io.ts';
 
+/**
+ * @example
+ * io.stdout(SERVE_HELP);
+ */
 export const SERVE_HELP = `youyou serve: the workbench (HTTP + SSE + web UI on one port)
 
 Usage: youyou serve [--host 127.0.0.1] [--port 4280] [--data-dir <dir>] [--database-url postgres://…] [--open]
@@ -26,6 +30,10 @@ Options:
   --open                   open the login URL in a browser
 `;
 
+/**
+ * @example
+ * io.stdout(MIGRATE_HELP);
+ */
 export const MIGRATE_HELP = `youyou migrate: apply (or roll back) database migrations
 
 Usage: youyou migrate [--data-dir <dir>] [--database-url postgres://…] [--down]
@@ -65,7 +73,12 @@ function openInBrowser(url: string): void {
   }
 }
 
-/** `youyou serve` options from a command line. */
+/**
+ * `youyou serve` options from a command line.
+ *
+ * @example
+ * const { options } = serveOptionsOf(['--port', '0'], processCommandIo());
+ */
 export function serveOptionsOf(
   argv: readonly string[],
   io: CommandIo,

@@ -71,7 +71,12 @@ export async function migrateDown(database: WorkbenchDatabase): Promise<Migratio
   return report(result, await appliedNames(database));
 }
 
-/** The names of every known migration, oldest first. */
+/**
+ * The names of every known migration, oldest first.
+ *
+ * @example
+ * knownMigrations(); // ['0001-initial']
+ */
 export function knownMigrations(): string[] {
   return MIGRATIONS.map((migration) => migration.name);
 }

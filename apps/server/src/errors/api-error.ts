@@ -1,6 +1,11 @@
 import { AGENT_ERROR_CODES, isAgentError, type AgentErrorCode } from '@youyou/agent';
 
-/** Codes the HTTP API adds to the agent's (spec §10 + the workbench edge). */
+/**
+ * Codes the HTTP API adds to the agent's (spec §10 + the workbench edge).
+ *
+ * @example
+ * API_ERROR_CODES.includes('CONVERSATION_BUSY'); // true
+ */
 export const API_ERROR_CODES = [
   'UNAUTHORIZED',
   'ORIGIN_NOT_ALLOWED',
@@ -19,12 +24,20 @@ export type ApiOnlyErrorCode = (typeof API_ERROR_CODES)[number];
 /** Every machine code an error body can carry. */
 export type ApiErrorCode = ApiOnlyErrorCode | AgentErrorCode;
 
-/** Every code, the API's and the agent's. */
+/**
+ * Every code, the API's and the agent's.
+ *
+ * @example
+ * ALL_ERROR_CODES.includes('NOT_FOUND'); // true
+ */
 export const ALL_ERROR_CODES: readonly ApiErrorCode[] = [...API_ERROR_CODES, ...AGENT_ERROR_CODES];
 
 /**
  * The one table from machine code to HTTP status. Agent codes that only ever travel inside run
  * events still have a row, so any error can be answered over HTTP.
+ *
+ * @example
+ * HTTP_STATUS_BY_CODE.CONVERSATION_BUSY; // 409
  */
 export const HTTP_STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   UNAUTHORIZED: 401,
@@ -137,7 +150,12 @@ export class ApiError extends Error {
   }
 }
 
-/** A NOT_FOUND for one resource. */
+/**
+ * A NOT_FOUND for one resource.
+ *
+ * @example
+ * throw notFound('conversation', id);
+ */
 export function notFound(resource: string, id: string): ApiError {
   return new ApiError('NOT_FOUND', `No ${resource} has id '${id}'.`, { details: { resource, id } });
 }

@@ -1,7 +1,12 @@
 import type { AgentErrorSource, SessionRecord } from '@youyou/agent';
 import type { RunKind, RunPhase, RunStatus } from '../database/index.ts';
 
-/** The envelope version (spec §5: consumers check `v` and ignore unknown types). */
+/**
+ * The envelope version (spec §5: consumers check `v` and ignore unknown types).
+ *
+ * @example
+ * if (event.v > EVENT_VERSION) showUpgradeHint();
+ */
 export const EVENT_VERSION = 1;
 
 /** An error as it travels in events and error parts. */
@@ -108,7 +113,12 @@ export interface EventPayloads {
 
 export type WorkbenchEventType = keyof EventPayloads;
 
-/** Types spec §4.2 names for later issues (HITL, plans, sub-agents, artifacts); clients ignore unknown ones. */
+/**
+ * Types spec §4.2 names for later issues (HITL, plans, sub-agents, artifacts); clients ignore unknown ones.
+ *
+ * @example
+ * RESERVED_EVENT_TYPES.includes('hitl.request'); // true
+ */
 export const RESERVED_EVENT_TYPES = [
   'hitl.request',
   'hitl.resolved',
@@ -121,7 +131,12 @@ export const RESERVED_EVENT_TYPES = [
   'artifact.updated',
 ] as const;
 
-/** Events that live in the log but are not sent to clients. */
+/**
+ * Events that live in the log but are not sent to clients.
+ *
+ * @example
+ * INTERNAL_EVENT_TYPES.has('session.record'); // true: stored, never streamed
+ */
 export const INTERNAL_EVENT_TYPES: ReadonlySet<string> = new Set<WorkbenchEventType>(['session.record']);
 
 /** The envelope of every event (spec §4.2), discriminated on `type`. */

@@ -176,7 +176,12 @@ export function applyRunEvent(
   return projection;
 }
 
-/** True once the run's assistant message can no longer change. */
+/**
+ * True once the run's assistant message can no longer change.
+ *
+ * @example
+ * if (isSettled(projection)) foldProcessParts(projection.assistant);
+ */
 export function isSettled(projection: RunProjection): boolean {
   return TERMINAL_MESSAGE_STATUSES.has(projection.assistant.status);
 }

@@ -116,6 +116,10 @@ export class RunExecution {
           ),
       );
       this.#phase = 'thinking';
+      context.logger.info(
+        { runId: run.id, conversationId: run.conversation_id, status: 'running' },
+        'run started',
+      );
       lease = await context.pool.acquire(run.conversation_id, this.#options.cwd);
       session = await this.#openSession(lease);
       outcome = await this.#drive(session);

@@ -10,6 +10,9 @@ const UNFINISHED_TOOL_NOTE = 'Error [INTERRUPTED]: The server stopped before thi
  * the model a valid conversation: the text that streamed but was never recorded becomes an
  * incomplete reply (the agent adds its "interrupted" note after it), and tool calls without a
  * result get an error result.
+ *
+ * @example
+ * await sessionStorage.append(runId, repairRecords(ownEvents, pathLength, Date.now()));
  */
 export function repairRecords(
   own: readonly { type: string; payload: unknown }[],

@@ -39,6 +39,10 @@ export interface ServerOptions {
   sweepIntervalMs?: number;
 }
 
+/**
+ * @example
+ * startServer({ port: DEFAULT_PORT }); // http://127.0.0.1:4280
+ */
 export const DEFAULT_PORT = 4280;
 
 /** Options with every default filled in. */
@@ -81,7 +85,12 @@ function findPackageFolder(start: string): string | undefined {
 
 const packageFolder = findPackageFolder(dirname(fileURLToPath(import.meta.url)));
 
-/** The server's version, from its package.json. */
+/**
+ * The server's version, from its package.json.
+ *
+ * @example
+ * console.log(`youyou-server ${SERVER_VERSION}`);
+ */
 export const SERVER_VERSION: string =
   packageFolder === undefined
     ? '0.0.0'

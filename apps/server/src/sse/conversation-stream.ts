@@ -25,7 +25,12 @@ export interface ConversationStreamOptions {
 
 const encoder = new TextEncoder();
 
-/** One SSE frame per event: `id` is the seq, so `Last-Event-ID` resumes after it. */
+/**
+ * One SSE frame per event: `id` is the seq, so `Last-Event-ID` resumes after it.
+ *
+ * @example
+ * controller.enqueue(encodeEvents(events)); // id: 42\ndata: {…}\n\n
+ */
 export function encodeEvents(events: readonly WorkbenchEvent[]): Uint8Array {
   let text = '';
   for (const event of events) text += `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;

@@ -7,6 +7,7 @@ import {
   jsonBody,
   PreferencesSchema,
   SettingsSchema,
+  SettingsSchemaSchema,
   UsageSchema,
 } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
@@ -24,6 +25,32 @@ const health = createRoute({
   tags: ['system'],
   summary: 'Liveness, version and database',
   responses: { 200: json(HealthSchema), ...errorResponses() },
+});
+
+/** The settings there are, with when a change takes effect (spec §4.9). */
+const SETTINGS_SCHEMA = [
+  {
+    key: 'default_model',
+    type: 'string' as const,
+    default: null,
+    effect: 'new-run' as const,
+    description: 'The model a conversation without its own uses; runs already going keep theirs.',
+  },
+  {
+    key: 'preferences',
+    type: 'object' as const,
+    default: {},
+    effect: 'hot' as const,
+    description: 'Interface preferences of the web app (layout, theme, behaviour), kept for every browser.',
+  },
+];
+
+const getSettingsSchema = createRoute({
+  method: 'get',
+  path: '/settings/schema',
+  tags: ['system'],
+  summary: 'Every setting: its type, default and when a change takes effect',
+  responses: { 200: json(SettingsSchemaSchema), ...errorResponses() },
 });
 
 const getSettings = createRoute({
@@ -87,6 +114,7 @@ export function systemRoutes(services: ServerServices) {
         200,
       ),
     )
+    .openapi(getSettingsSchema, (c) => c.json({ settings: SETTINGS_SCHEMA }, 200))
     .openapi(getSettings, async (c) => c.json(await settings.all('user', ''), 200))
     .openapi(putSettings, async (c) => {
       const body = c.req.valid('json');

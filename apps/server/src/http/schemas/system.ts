@@ -16,6 +16,20 @@ export const PreferencesSchema = z
   .object({ preferences: z.record(z.string(), z.unknown()) })
   .openapi('Preferences');
 
+export const SettingsSchemaSchema = z
+  .object({
+    settings: z.array(
+      z.object({
+        key: z.string(),
+        type: z.enum(['string', 'object']),
+        default: z.unknown(),
+        effect: z.enum(['hot', 'new-run', 'restart']),
+        description: z.string(),
+      }),
+    ),
+  })
+  .openapi('SettingsSchema');
+
 export const SettingsSchema = z.record(z.string(), z.unknown()).openapi('Settings');
 
 export const UsageSchema = z
