@@ -128,8 +128,13 @@ describe('the OpenAPI document and the typed client', () => {
     });
     await server.call('PUT', '/api/models/default', { model_id: 'fake/fake-model' });
     expect(await server.call('GET', '/api/settings')).toEqual({ default_model: 'fake/fake-model' });
-    const schema = await server.call<{ settings: { key: string; effect: string }[] }>('GET', '/api/settings/schema');
-    expect(schema.settings).toContainEqual(expect.objectContaining({ key: 'default_model', effect: 'new-run' }));
+    const schema = await server.call<{ settings: { key: string; effect: string }[] }>(
+      'GET',
+      '/api/settings/schema',
+    );
+    expect(schema.settings).toContainEqual(
+      expect.objectContaining({ key: 'default_model', effect: 'new-run' }),
+    );
     await server.call('PUT', '/api/preferences', { preferences: { theme: 'dark', density: 'compact' } });
     expect(await server.call('GET', '/api/preferences')).toEqual({
       preferences: { theme: 'dark', density: 'compact' },

@@ -131,4 +131,39 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('two server processes on one
     // B decrypted the key A stored: both share the data directory's secret key.
     expect(status).toBe('completed');
   });
+
+  it('when the server running a run dies (kill -9), the other marks the run interrupted', async () => {
+    const conversation = await callServer<{ id: string }>(b, 'POST', '/api/conversations', {});
+    fake.push({
+      type: 'stream',
+      steps: Array.from({ length: 500 }, (_, index) => ({ type: 'text' as const, text: `long${index} ` })),
+      stepDelayMs: 20,
+    });
+    // Sent to B, so B runs it; A watches.
+    const sent = await callServer<{ run: { id: string } }>(
+      b,
+      'POST',
+      `/api/conversations/${conversation.id}/messages`,
+      {
+        text: 'This server will not finish',
+      },
+    );
+    await readEvents({
+      url: a.url,
+      token: a.token,
+      conversationId: conversation.id,
+      after: 0,
+      until: (event) => event.type === 'message.delta',
+    });
+    await b.kill('SIGKILL');
+    let status = '';
+    for (let attempt = 0; attempt < 120 && status !== 'interrupted'; attempt++) {
+      status = (await callServer<{ status: string }>(a, 'GET', `/api/runs/${sent.run.id}`)).status;
+      if (status !== 'interrupted') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe('interrupted');
+    const view = await callServer<ConversationView>(a, 'GET', `/api/conversations/${conversation.id}`);
+    expect(view.messages[1]?.status).toBe('interrupted');
+    expect(view.conversation.in_flight_run_id).toBeNull();
+  });
 });
