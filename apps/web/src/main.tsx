@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHttpClient } from './api/index.ts';
-import { App, createServices } from './app/index.ts';
+import { App } from './app/index.ts';
+import { startPreferencesSync } from './preferences-sync/index.ts';
+import { createServices } from './services/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
-import { startPreferencesSync } from './preferences/index.ts';
 import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';

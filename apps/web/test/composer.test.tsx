@@ -2,7 +2,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ServicesProvider } from '../src/app/index.ts';
+import { ServicesProvider } from '../src/services/index.ts';
 import { Composer, useComposerStore, type ComposerSubmission } from '../src/composer/index.ts';
 import { usePreferences } from '../src/preferences/index.ts';
 import { fakeApi, skillEntry, testServices, uploadOf } from './fake-api.ts';

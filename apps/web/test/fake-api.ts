@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import type { ApiClient, ComponentEntry, Upload } from '../src/api/index.ts';
-import { createServices, type AppServices } from '../src/app/index.ts';
+import { createServices, type AppServices } from '../src/services/index.ts';
 
 /** An ApiClient whose every method fails unless a test gives it an answer. */
 export function fakeApi(overrides: Partial<ApiClient> = {}): ApiClient {

@@ -2,21 +2,14 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactElement } from 'react';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
-import { useTranslation } from '../i18n/index.ts';
-import { AppShell } from '../layout/app-shell.tsx';
-import { useLayout } from '../layout/layout-store.ts';
+import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
+import { AppShell, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
-import {
-  applyAppearance,
-  resolveTheme,
-  usePreferences,
-  useResolvedLanguage,
-  useSystemDark,
-} from '../preferences/index.ts';
+import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
 import { SettingsDialog } from '../settings/index.ts';
 import { Workbench } from '../workbench/index.ts';
-import { ServicesProvider, useServices, type AppServices } from './app-services.tsx';
+import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
 /** Puts theme, density, font size and language on <html> whenever they change. */
 function useAppearance(): void {

@@ -10,7 +10,7 @@ import {
   type ReactElement,
 } from 'react';
 import { errorMessage } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';

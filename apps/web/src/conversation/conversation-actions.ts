@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { isApiError, type SendMessageRequest } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
-import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/live-conversations.ts';
+import { useServices } from '../services/index.ts';
+import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 import { usePreferences } from '../preferences/index.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useSyncExternalStore, type ReactElement } from 'react';
 import { errorMessage, isApiError, type SendMessageRequest } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import type { RunView } from '../conversation-state/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon, SidebarIcon } from '../icons/index.ts';
-import { useLayout } from '../layout/layout-store.ts';
+import { useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
 import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';

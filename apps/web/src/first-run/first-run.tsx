@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { SparkIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';

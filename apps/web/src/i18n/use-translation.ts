@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useResolvedLanguage } from '../preferences/use-appearance.ts';
+import { useResolvedLanguage } from './use-language.ts';
 import { translate, type Translate } from './i18n.ts';
 
 /**

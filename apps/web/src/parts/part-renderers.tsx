@@ -1,6 +1,6 @@
 import { memo, useState, type ComponentType, type ReactElement } from 'react';
 import type { MessagePart } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from '../icons/index.ts';
 import { Markdown } from '../markdown/index.ts';

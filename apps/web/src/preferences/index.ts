@@ -7,5 +7,4 @@ export {
   usePreferences,
 } from './preferences-store.ts';
 export type { Density, FoldPreference, Preferences, SendKey, ThemePreference } from './preferences-store.ts';
-export { startPreferencesSync } from './preferences-sync.ts';
-export { useSystemDark, useResolvedLanguage } from './use-appearance.ts';
+export { useSystemDark } from './use-appearance.ts';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import type { Language } from '../i18n/i18n.ts';
+import type { Language } from '../i18n/index.ts';
 
 export type ThemePreference = 'light' | 'dark' | 'system';
 export type Density = 'comfortable' | 'compact';

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import type { ConversationSummary, Project } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
-import { CONVERSATIONS_KEY } from '../conversation-state/live-conversations.ts';
+import { useServices } from '../services/index.ts';
+import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import {
   ChatIcon,
@@ -15,7 +15,7 @@ import {
   TrashIcon,
   UserIcon,
 } from '../icons/index.ts';
-import { useLayout } from '../layout/layout-store.ts';
+import { useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { PROJECTS_KEY, useConversationList, useProjects } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';

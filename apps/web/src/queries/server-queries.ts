@@ -7,8 +7,8 @@ import type {
   Project,
   ProviderConfig,
 } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
-import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/live-conversations.ts';
+import { useServices } from '../services/index.ts';
+import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 
 export const PROJECTS_KEY = ['projects'] as const;
 export const MODELS_KEY = ['models'] as const;

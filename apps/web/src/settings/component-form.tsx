@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
 import { errorMessage, type ComponentKind } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { COMPONENTS_KEY } from '../queries/index.ts';
 import { draftOf, previewEntry, validateComponentForm, type ComponentFormValues } from './component-draft.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
 import { errorMessage, type ComponentEntry, type ComponentKind, type ComponentLayer } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { COMPONENTS_KEY, useComponents, useProjects } from '../queries/index.ts';

@@ -6,7 +6,7 @@ import {
   type ProviderInput,
   type ProviderTestResult,
 } from '../api/index.ts';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
-import { useServices } from '../app/app-services.tsx';
+import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { ChevronLeftIcon, FileIcon } from '../icons/index.ts';
 import { CodeBlock, Markdown } from '../markdown/index.ts';

@@ -1,7 +1,7 @@
 import { useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { CheckSquareIcon, CloseIcon, FileIcon, ListIcon, MoreIcon, UsersIcon } from '../icons/index.ts';
-import { useLayout, type WorkbenchTab } from '../layout/layout-store.ts';
+import { useLayout, type WorkbenchTab } from '../layout/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
 import { ArtifactsTab } from './artifacts-tab.tsx';
 import './workbench.css';

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ApiClient } from '../api/index.ts';
-import { LiveConversations } from '../conversation-state/live-conversations.ts';
+import { LiveConversations } from '../conversation-state/index.ts';
 
 /** What components reach through context: the API client and the live conversation streams. */
 export interface AppServices {

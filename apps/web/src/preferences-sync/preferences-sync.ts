@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/index.ts';
-import { layoutOf, useLayout } from '../layout/layout-store.ts';
-import { preferencesOf, usePreferences } from './preferences-store.ts';
+import { layoutOf, useLayout } from '../layout/index.ts';
+import { preferencesOf, usePreferences } from '../preferences/index.ts';
 
 const CHANGED_AT_KEY = 'youyou.preferences.changedAt';
 

@@ -1,0 +1,1 @@
+export { startPreferencesSync } from './preferences-sync.ts';

@@ -1,0 +1,2 @@
+export { ServicesProvider, createServices, useServices } from './services.tsx';
+export type { AppServices } from './services.tsx';
