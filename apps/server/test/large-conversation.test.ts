@@ -1,6 +1,7 @@
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationView } from '../src/conversations/index.ts';
+import { WorkbenchSessionStorage } from '../src/storage/index.ts';
 import { seedConversation } from '../src/testing/index.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -66,5 +67,12 @@ describe.each(DATABASE_KINDS)('a conversation of 10,000 messages on %s', (kind) 
     expect(
       body.messages.filter((message) => message.role === 'user' || message.role === 'assistant'),
     ).toHaveLength(10_001);
+    // The new turn continued the branch's session: one session_created, sequences going on.
+    const { database, eventLog } = server.server.services;
+    const records = (await new WorkbenchSessionStorage({ database, eventLog }).load(sent.run.id)) ?? [];
+    expect(
+      records.filter((record) => record.type === 'metadata' && record.kind === 'session_created'),
+    ).toHaveLength(1);
+    expect(records.map((record) => record.sequence)).toEqual(records.map((_, index) => index));
   });
 });

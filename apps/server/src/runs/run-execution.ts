@@ -147,7 +147,7 @@ export class RunExecution {
   async #openSession(lease: AgentLease): Promise<Session> {
     const { context, run, cwd } = { ...this.#options, cwd: this.#options.cwd };
     const modelId = run.model_id ?? undefined;
-    if ((await context.sessionStorage.load(run.id)) === undefined) {
+    if (!(await context.sessionStorage.hasHistory(run.id))) {
       // The first exchange of a branch: the record newSession() would have written.
       await context.sessionStorage.append(run.id, [
         {

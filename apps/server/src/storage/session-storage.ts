@@ -91,6 +91,20 @@ export class WorkbenchSessionStorage implements SessionStorage {
     return result.rows.map((row) => (JSON.parse(row.payload) as { record: SessionRecord }).record);
   }
 
+  /**
+   * True when `load(sessionId)` would return records: this run or one before it on its branch
+   * stored some. Cheaper than loading them.
+   */
+  async hasHistory(sessionId: string): Promise<boolean> {
+    const result = await sql<{ found: number }>`with recursive path(id, previous_run_id) as (
+        select id, previous_run_id from runs where id = ${sessionId}
+        union all
+        select runs.id, runs.previous_run_id from runs join path on runs.id = path.previous_run_id
+      )
+      select 1 as found from agent_sessions where id in (select id from path) limit 1`.execute(this.#db);
+    return result.rows.length > 0;
+  }
+
   async list(options: { cursor?: string; limit?: number } = {}): Promise<SessionPage> {
     const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_PAGE));
     let query = this.#db.selectFrom('agent_sessions').selectAll();

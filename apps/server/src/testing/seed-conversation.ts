@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionRecord } from '@youyou/agent';
 import type { Insertable } from 'kysely';
-import type { EventsTable, RunsTable, WorkbenchDatabase } from '../database/index.ts';
+import type { AgentSessionsTable, EventsTable, RunsTable, WorkbenchDatabase } from '../database/index.ts';
 import { EVENT_VERSION, type EventPayloads } from '../events/index.ts';
 import { describeRun } from '../storage/index.ts';
 
@@ -34,6 +34,7 @@ export async function seedConversation(database: WorkbenchDatabase, options: See
   const started = Date.now() - options.exchanges * 1_000;
   const runs: Insertable<RunsTable>[] = [];
   const events: Insertable<EventsTable>[] = [];
+  const sessions: Insertable<AgentSessionsTable>[] = [];
   let seq = 0;
   let sequence = 0;
   let previous: string | null = null;
@@ -127,6 +128,15 @@ export async function seedConversation(database: WorkbenchDatabase, options: See
       timestamp: at + 400,
     };
     event(runId, at + 400, 'session.record', { record: reply });
+    // The summary WorkbenchSessionStorage keeps per session (run): its branch so far.
+    sessions.push({
+      id: runId,
+      conversation_id: conversationId,
+      title: options.title ?? text(0).question,
+      created_at: started,
+      updated_at: at + 400,
+      message_count: (index + 1) * 2,
+    });
     event(runId, at + 500, 'run.completed', {
       message_id: runId,
       usage: { input_tokens: 10, output_tokens: 5, tool_calls: 0, model_calls: 1, duration_ms: 500 },
@@ -160,6 +170,12 @@ export async function seedConversation(database: WorkbenchDatabase, options: See
       await trx
         .insertInto('events')
         .values(events.slice(start, start + BATCH))
+        .execute();
+    }
+    for (let start = 0; start < sessions.length; start += BATCH) {
+      await trx
+        .insertInto('agent_sessions')
+        .values(sessions.slice(start, start + BATCH))
         .execute();
     }
   });
