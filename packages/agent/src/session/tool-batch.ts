@@ -21,7 +21,8 @@ function startEvent(call: ToolCallRequest): ToolEvent {
   return { type: 'ToolCallStart', callId: call.callId, toolName: call.toolName, arguments: call.arguments };
 }
 
-function endEvent(outcome: ToolCallOutcome): ToolEvent {
+/** The ToolCallEnd event of an outcome. */
+export function endEvent(outcome: ToolCallOutcome): ToolEvent {
   return {
     type: 'ToolCallEnd',
     callId: outcome.callId,

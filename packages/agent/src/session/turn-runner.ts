@@ -7,7 +7,7 @@ import type { ToolCallOutcome } from '../tools/tool-dispatcher.ts';
 import { FAILED_NOTE, INTERRUPTED_NOTE } from './rebuild-context.ts';
 import type { SessionRecordInit } from './session-record.ts';
 import { appendMessage, type SessionState } from './session-runtime.ts';
-import { cancelledOutcome, runToolBatch } from './tool-batch.ts';
+import { cancelledOutcome, endEvent, runToolBatch } from './tool-batch.ts';
 import { Reply, type StreamOutcome } from './model-stream.ts';
 import type { TurnControl, TurnLoop } from './turn.ts';
 import { prepareInput, skillMessage } from './turn-input.ts';
@@ -148,7 +148,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
             arguments: call.arguments,
           }),
         );
-        events.push(envelope(endEventOf(outcomes[index] ?? cancelledOutcome(call))));
+        events.push(envelope(endEvent(outcomes[index] ?? cancelledOutcome(call))));
       }
       events.push(...(await storeResults(outcomes)));
       unanswered = [];
@@ -320,7 +320,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
           toolName: call.toolName,
           arguments: call.arguments,
         });
-        yield envelope(endEventOf(outcome));
+        yield envelope(endEvent(outcome));
       }
       summary.toolCalls += runnable.length;
       unanswered = [];
@@ -400,17 +400,5 @@ function limitOutcome(call: ToolCallRequest, limit: number): ToolCallOutcome {
     isError: true,
     durationMs: 0,
     errorCode: 'MAX_TOOL_CALLS_EXCEEDED',
-  };
-}
-
-function endEventOf(outcome: ToolCallOutcome): AgentEventBody {
-  return {
-    type: 'ToolCallEnd',
-    callId: outcome.callId,
-    toolName: outcome.toolName,
-    arguments: outcome.arguments,
-    output: outcome.content,
-    durationMs: outcome.durationMs,
-    success: !outcome.isError,
   };
 }
