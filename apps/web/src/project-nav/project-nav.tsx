@@ -63,14 +63,13 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
   const invalidate = (): void => {
     void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
   };
-  const create = useMutation({
-    mutationFn: (projectId: string | undefined) => api.createConversation({ projectId: projectId ?? null }),
-    onSuccess: (conversation) => {
-      useSeen.getState().markSeen(conversation.id, conversation.last_seq);
-      navigation.openConversation(conversation.id);
-      invalidate();
-    },
-  });
+  // A new conversation is a fresh composer; the server creates it with the first message, so
+  // the list never fills with empty ones and nothing typed can land in the previous one.
+  const newConversation = (projectId: string | undefined): void => {
+    navigation.selectProject(projectId);
+    navigation.openConversation(undefined);
+    setTimeout(() => document.getElementById('composer-input')?.focus(), 0);
+  };
   const rename = useMutation({
     mutationFn: ({ id, title }: { id: string; title: string }) => api.renameConversation(id, title),
     onSettled: invalidate,
@@ -123,7 +122,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           type="button"
           className="icon-button"
           aria-label={t('nav.newConversation')}
-          onClick={() => create.mutate(navigation.projectId)}
+          onClick={() => newConversation(navigation.projectId)}
         >
           <PlusIcon />
         </button>
@@ -177,8 +176,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
         <button
           type="button"
           className="button new-conversation"
-          onClick={() => create.mutate(navigation.projectId)}
-          disabled={create.isPending}
+          onClick={() => newConversation(navigation.projectId)}
         >
           <PlusIcon size={16} /> {t('nav.newConversation')}
         </button>
@@ -247,8 +245,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
                     className="icon-button small"
                     aria-label={`${t('nav.newConversation')} · ${project.name}`}
                     onClick={() => {
-                      navigation.selectProject(project.id);
-                      create.mutate(project.id);
+                      newConversation(project.id);
                     }}
                   >
                     <PlusIcon size={15} />
