@@ -18,6 +18,8 @@ export const CONTROL_CHANNEL = 'youyou_control';
 const LOCK_NAMESPACE = 0x5959;
 const HEARTBEAT_MS = 5_000;
 const RECONNECT_MS = 1_000;
+/** An instance row without its lock and without a heartbeat for this long is forgotten. */
+const STALE_INSTANCE_MS = 5 * 60_000;
 
 export interface ClusterOptions {
   database: WorkbenchDatabase;
@@ -50,6 +52,8 @@ export class Cluster {
 
   static async join(options: ClusterOptions): Promise<Cluster> {
     const cluster = new Cluster(options);
+    // The lock first: an instance is never listed without it, so no sweep can take it for dead.
+    if (options.database.dialect === 'postgres') await cluster.#connect();
     const now = Date.now();
     await options.database.db
       .insertInto('instances')
@@ -62,7 +66,6 @@ export class Cluster {
         hostname: hostname(),
       })
       .execute();
-    if (options.database.dialect === 'postgres') await cluster.#connect();
     cluster.#heartbeat = setInterval(() => void cluster.#beat(), HEARTBEAT_MS);
     cluster.#heartbeat.unref();
     return cluster;
@@ -80,6 +83,20 @@ export class Cluster {
     const live = new Set(result.rows.map((row) => row.id));
     live.add(instanceId);
     return live;
+  }
+
+  /**
+   * Forgets instances that are gone: on SQLite every other one (one server per data directory); on
+   * PostgreSQL those without their lock that have not beaten for five minutes.
+   */
+  async prune(live: ReadonlySet<string>): Promise<void> {
+    const { database, instanceId } = this.#options;
+    let query = database.db.deleteFrom('instances').where('id', '!=', instanceId);
+    if (database.dialect === 'postgres') {
+      query = query.where('heartbeat_at', '<', Date.now() - STALE_INSTANCE_MS);
+      if (live.size > 0) query = query.where('id', 'not in', [...live]);
+    }
+    await query.execute();
   }
 
   /** Sends a control message to the other servers (PostgreSQL); a no-op on SQLite. */

@@ -145,7 +145,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     cleanups.push(() => cluster.leave());
     runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
-    const interrupted = await runs.recover(await cluster.liveInstances());
+    const live = await cluster.liveInstances();
+    const interrupted = await runs.recover(live);
+    await cluster.prune(live);
     if (interrupted > 0)
       logger.warn({ interrupted }, 'runs left unfinished by a stopped server are marked interrupted');
     let sweeping = false;
