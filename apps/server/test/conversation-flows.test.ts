@@ -262,3 +262,37 @@ describe.each(DATABASE_KINDS)('conversation flows over HTTP on %s', (kind) => {
     expect(JSON.stringify(request.messages[0])).toContain('answer in French');
   });
 });
+
+describe('an Anthropic provider, against the fake Messages API', () => {
+  let database: TestDatabase;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    server = await startTestServer({ database, wire: 'anthropic' });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('streams thinking and text, sends the stored key, and lists the provider’s models', async () => {
+    server.fake.push({
+      type: 'stream',
+      steps: [
+        { type: 'reasoning', text: 'Considering.' },
+        { type: 'text', text: 'Bonjour' },
+      ],
+    });
+    const { conversationId, runId } = await sendFirstMessage(server, 'Greet me');
+    const view = await server.settled(conversationId, runId);
+    expect(view.messages[1]?.parts).toEqual([
+      { type: 'thinking', text: 'Considering.', status: 'complete' },
+      { type: 'text', text: 'Bonjour', status: 'complete' },
+    ]);
+    expect(server.fake.chatRequests.at(-1)?.headers['x-api-key']).toBe('sk-fake-key-for-tests-0001');
+    const models = await server.call<{ models: { id: string }[] }>('GET', '/api/models');
+    expect(models.models.map((model) => model.id)).toEqual(['fake/fake-model']);
+  });
+});
