@@ -21,6 +21,7 @@ const createUpload = createRoute({
       content: {
         'multipart/form-data': {
           schema: z.object({
+            // A File: zod has no schema for one in a form body; the handler checks it.
             file: z.any().openapi({ type: 'string', format: 'binary' }),
             conversation_id: z.string().max(128).optional(),
             project_id: z.string().max(128).optional(),
