@@ -54,6 +54,10 @@ describe('the workbench in a browser', () => {
     expect(await page.getByTestId('stop-button').isVisible()).toBe(true);
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
     expect((await answer.locator('.markdown').textContent())?.trim()).toBe(SLOW_WORDS.join(' '));
+    // Assistive technology hears that the answer ended (the list itself is not live).
+    expect(await page.locator('.visually-hidden[role="status"]').textContent()).toBe(
+      'The answer is complete.',
+    );
     expect(await page.getByTestId('send-button').isVisible()).toBe(true);
   }, 60_000);
 
@@ -277,10 +281,11 @@ describe('the workbench in a browser', () => {
     const switcher = page.locator('[data-role="user"]').last().locator('.branch-switcher');
     await expect.poll(() => switcher.textContent(), { timeout: STEP_TIMEOUT }).toContain('2 / 2');
     await switcher.getByRole('button', { name: 'Previous branch' }).click();
-    await expect
-      .poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT })
-      .toContain('Echo: first question');
-    expect(await lastAnswer().textContent()).not.toContain('edited');
+    await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).not.toContain('edited');
+    expect(await lastAnswer().textContent()).toContain('Echo: first question');
+    expect(
+      await page.locator('[data-role="user"]').last().locator('.branch-switcher').textContent(),
+    ).toContain('1 / 2');
   }, 60_000);
 
   it('guides the first run when no provider is configured', async () => {
@@ -381,6 +386,22 @@ describe('the workbench in a browser', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No conversation matches').waitFor({ timeout: STEP_TIMEOUT });
     await search.fill('');
+  }, 60_000);
+
+  it("speaks the browser's language by default", async () => {
+    const chinese = await openBrowser({ locale: 'zh-CN' });
+    try {
+      await chinese.page.goto(stack.server.loginUrl);
+      await chinese.page
+        .getByRole('button', { name: '新建会话', exact: true })
+        .waitFor({ timeout: STEP_TIMEOUT });
+      expect(await chinese.page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      expect(await chinese.page.getByTestId('composer-input').getAttribute('placeholder')).toContain(
+        '给 YouYou 发消息',
+      );
+    } finally {
+      await chinese.close();
+    }
   }, 60_000);
 
   it('switches theme and language', async () => {

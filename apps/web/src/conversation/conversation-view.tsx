@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useSyncExternalStore, type ReactElement } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { errorMessage, isApiError, type SendMessageRequest } from '../api/index.ts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
@@ -49,6 +49,24 @@ export function ConversationView(): ReactElement {
   useEffect(() => {
     if (conversationId !== undefined && snapshot.loaded) markSeen(conversationId, snapshot.lastSeq);
   }, [conversationId, snapshot.loaded, snapshot.lastSeq, markSeen]);
+
+  // Tell assistive technology when an answer ends (the message list itself is not live: it would
+  // read every streamed word).
+  const [announcement, setAnnouncement] = useState('');
+  const watchedRun = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const active = snapshot.activeRun?.id;
+    const previous = watchedRun.current;
+    watchedRun.current = active;
+    if (previous === undefined || active !== undefined) return;
+    const ended = snapshot.runs.find((run) => run.id === previous);
+    if (ended === undefined) return;
+    setAnnouncement(
+      ended.assistant.status === 'complete'
+        ? t('conversation.announceComplete')
+        : t('conversation.announceEnded'),
+    );
+  }, [snapshot.activeRun, snapshot.runs, t]);
 
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
@@ -160,6 +178,9 @@ export function ConversationView(): ReactElement {
           )}
         </div>
       )}
+      <div className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </div>
       <div className="composer-dock">
         <Composer
           draftKey={conversationId ?? ''}

@@ -60,6 +60,8 @@ export const en = {
   'conversation.showProcess': 'Show the steps',
   'conversation.hideProcess': 'Hide the steps',
   'conversation.usage': '{model} · {seconds} s · {input} in / {output} out tokens',
+  'conversation.announceComplete': 'The answer is complete.',
+  'conversation.announceEnded': 'The answer ended early.',
   'conversation.waiting': 'Waiting for the model…',
   'conversation.jumpToLatest': 'Jump to the latest message',
   'conversation.reconnecting': 'Connection lost; reconnecting…',
