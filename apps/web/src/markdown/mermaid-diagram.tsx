@@ -1,15 +1,22 @@
 import type { Mermaid } from 'mermaid';
-import { useEffect, useId, useState, type ReactElement } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore, type ReactElement } from 'react';
 
-let initialized: Promise<Mermaid> | undefined;
+let loaded: Promise<Mermaid> | undefined;
 
 function loadMermaid(): Promise<Mermaid> {
-  initialized ??= import('mermaid').then(({ default: mermaid }) => {
-    // strict: mermaid sanitizes labels (DOMPurify), no HTML labels, no click handlers.
-    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral', htmlLabels: false });
-    return mermaid;
-  });
-  return initialized;
+  loaded ??= import('mermaid').then(({ default: mermaid }) => mermaid);
+  return loaded;
+}
+
+/** The page's theme (`data-theme` on <html>), live. */
+function subscribeTheme(listener: () => void): () => void {
+  const observer = new MutationObserver(listener);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  return () => observer.disconnect();
+}
+
+function pageTheme(): string {
+  return document.documentElement.dataset['theme'] ?? 'light';
 }
 
 /** A mermaid diagram, drawn by mermaid in strict security mode; the source shows when it fails. */
@@ -22,10 +29,20 @@ export default function MermaidDiagram({
 }): ReactElement {
   const id = `mermaid-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const [result, setResult] = useState<{ svg: string } | { error: true }>();
+  const theme = useSyncExternalStore(subscribeTheme, pageTheme);
   useEffect(() => {
     let cancelled = false;
     loadMermaid()
-      .then((mermaid) => mermaid.render(id, code))
+      .then((mermaid) => {
+        // strict: mermaid sanitizes labels (DOMPurify), no HTML labels, no click handlers.
+        mermaid.initialize({
+          startOnLoad: false,
+          securityLevel: 'strict',
+          theme: theme === 'dark' ? 'dark' : 'neutral',
+          htmlLabels: false,
+        });
+        return mermaid.render(id, code);
+      })
       .then(
         ({ svg }) => {
           if (!cancelled) setResult({ svg });
@@ -37,7 +54,7 @@ export default function MermaidDiagram({
     return () => {
       cancelled = true;
     };
-  }, [id, code]);
+  }, [id, code, theme]);
   if (result === undefined)
     return (
       <pre className="code-plain">
