@@ -16,6 +16,8 @@ const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
   'run.interrupted',
 ]);
 
+const MAX_IDLE_STORES = 20;
+
 /** The query key of a conversation's Query. */
 export function conversationKey(id: string): readonly ['conversation', string] {
   return ['conversation', id];
@@ -98,6 +100,7 @@ export class LiveConversations {
     if (conversationId !== undefined && this.store(conversationId).getSnapshot().loaded)
       this.#ensureStream(conversationId);
     this.#streamState = conversationId !== undefined && this.#streams.has(conversationId) ? 'open' : 'closed';
+    this.#evictIdleStores();
     this.#notify();
   }
 
@@ -132,6 +135,15 @@ export class LiveConversations {
   /** Closes every stream (page unload, tests). */
   dispose(): void {
     for (const id of [...this.#streams.keys()]) this.#closeStream(id);
+  }
+
+  /** Past MAX_IDLE_STORES, forgets conversations that are neither shown nor running (the Query cache has them). */
+  #evictIdleStores(): void {
+    if (this.#stores.size <= MAX_IDLE_STORES) return;
+    for (const id of this.#stores.keys()) {
+      if (this.#stores.size <= MAX_IDLE_STORES) break;
+      if (id !== this.#focused && !this.#running.has(id) && !this.#streams.has(id)) this.#stores.delete(id);
+    }
   }
 
   #ensureStream(conversationId: string): void {
