@@ -73,14 +73,14 @@ export async function queryConversation(
   conversationId: string,
   options: ConversationQueryOptions = {},
 ): Promise<ConversationView> {
-  const read = async (trx: Kysely<Schema>): Promise<ConversationView> => {
-    const conversations = new ConversationRepository(trx, dialect);
-    const runs = new RunRepository(trx);
-    const row = await conversations.get(conversationId, trx);
-    const tree = new ConversationTree(await runs.tree(conversationId, trx));
+  const read = async (transaction: Kysely<Schema>): Promise<ConversationView> => {
+    const conversations = new ConversationRepository(transaction, dialect);
+    const runs = new RunRepository(transaction);
+    const row = await conversations.get(conversationId, transaction);
+    const tree = new ConversationTree(await runs.tree(conversationId, transaction));
     const path = tree.path(row.active_run_id);
     const page = pageOf(path, options);
-    const events = await readEvents(trx, conversationId, {
+    const events = await readEvents(transaction, conversationId, {
       afterSeq: 0,
       throughSeq: row.last_seq,
       runIds: page.map((run) => run.id),
@@ -103,7 +103,7 @@ export async function queryConversation(
         { ...projection.assistant, siblings: tree.assistantSiblings(run) },
       );
     }
-    const inFlight = await runs.inFlight(conversationId, trx);
+    const inFlight = await runs.inFlight(conversationId, transaction);
     const first = page[0];
     return {
       conversation: conversationOfRow(row),

@@ -3,7 +3,7 @@ import type { Schema } from '../database/index.ts';
 import type { NewEvent, WorkbenchEvent } from './event-types.ts';
 
 /** Work done in the same transaction as the events it goes with (a run's status, say). */
-export type ApplyInTransaction = (trx: Transaction<Schema>) => Promise<void>;
+export type ApplyInTransaction = (transaction: Transaction<Schema>) => Promise<void>;
 
 /** Commits a batch in one transaction and returns the numbered events. */
 export type CommitBatch = (

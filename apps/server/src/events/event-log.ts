@@ -59,19 +59,23 @@ export class EventLog {
    */
   async transact<T>(
     conversationId: string,
-    work: (trx: Transaction<Schema>, insert: InsertEvents) => Promise<T>,
+    work: (transaction: Transaction<Schema>, insert: InsertEvents) => Promise<T>,
   ): Promise<T> {
     const inserted: WorkbenchEvent[] = [];
-    const result = await this.#database.db.transaction().execute(async (trx) => {
-      const value = await work(trx, async (events) => {
+    const result = await this.#database.db.transaction().execute(async (transaction) => {
+      const value = await work(transaction, async (events) => {
         if (events.length === 0) return [];
-        const numbered = await insertEvents(trx, conversationId, events, Date.now());
+        const numbered = await insertEvents(transaction, conversationId, events, Date.now());
         inserted.push(...numbered);
         return numbered;
       });
       const last = inserted.at(-1);
       if (last !== undefined && this.#database.dialect === 'postgres') {
-        await notifyEvents(trx, { instance: this.#instanceId, conversation: conversationId, seq: last.seq });
+        await notifyEvents(transaction, {
+          instance: this.#instanceId,
+          conversation: conversationId,
+          seq: last.seq,
+        });
       }
       return value;
     });
@@ -142,9 +146,9 @@ export class EventLog {
     events: readonly NewEvent[],
     applies: readonly ApplyInTransaction[],
   ): Promise<WorkbenchEvent[]> {
-    return this.transact(conversationId, async (trx, insert) => {
+    return this.transact(conversationId, async (transaction, insert) => {
       const numbered = await insert(events);
-      for (const apply of applies) await apply(trx);
+      for (const apply of applies) await apply(transaction);
       return numbered;
     });
   }

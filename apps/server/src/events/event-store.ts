@@ -46,20 +46,20 @@ export function eventOfRow(row: EventRow): WorkbenchEvent {
 }
 
 /**
- * Numbers and inserts events inside `trx`. The seq comes from the conversation row, which the
+ * Numbers and inserts events inside `transaction`. The seq comes from the conversation row, which the
  * UPDATE locks until commit: on PostgreSQL a later writer waits, so events of one conversation
  * always commit in seq order and a reader that saw seq N never misses an N−1 committed later.
  */
 export async function insertEvents(
-  trx: Transaction<Schema>,
+  transaction: Transaction<Schema>,
   conversationId: string,
   events: readonly NewEvent[],
   now: number,
 ): Promise<WorkbenchEvent[]> {
   const count = events.length;
-  const row = await trx
+  const row = await transaction
     .updateTable('conversations')
-    .set((eb) => ({ last_seq: eb('last_seq', '+', count) }))
+    .set((expression) => ({ last_seq: expression('last_seq', '+', count) }))
     .where('id', '=', conversationId)
     .returning('last_seq')
     .executeTakeFirst();
@@ -90,7 +90,7 @@ export async function insertEvents(
     } as WorkbenchEvent);
   });
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-    await trx
+    await transaction
       .insertInto('events')
       .values(rows.slice(start, start + ROWS_PER_INSERT))
       .execute();
@@ -100,10 +100,10 @@ export async function insertEvents(
 
 /** Tells the other servers (PostgreSQL) that events were committed; delivered at commit. */
 export async function notifyEvents(
-  trx: Transaction<Schema>,
+  transaction: Transaction<Schema>,
   notification: EventsNotification,
 ): Promise<void> {
-  await sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notification)})`.execute(trx);
+  await sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(notification)})`.execute(transaction);
 }
 
 export interface ReadEventsOptions {

@@ -91,11 +91,11 @@ export class ProviderRegistry {
     const id = randomUUID();
     const now = Date.now();
     try {
-      await this.#db.transaction().execute(async (trx) => {
+      await this.#db.transaction().execute(async (transaction) => {
         const secretId =
           input.api_key === undefined || input.api_key === ''
             ? null
-            : await this.#secrets.put(`provider ${input.name}`, input.api_key, trx);
+            : await this.#secrets.put(`provider ${input.name}`, input.api_key, transaction);
         await this.#configs.insert(
           {
             id,
@@ -110,7 +110,7 @@ export class ProviderRegistry {
             created_at: now,
             updated_at: now,
           },
-          trx,
+          transaction,
         );
       });
     } catch (error) {
@@ -129,15 +129,15 @@ export class ProviderRegistry {
     const row = await this.#configs.get(id);
     checkProvider(changes.name ?? row.name, changes.base_url ?? row.base_url);
     try {
-      await this.#db.transaction().execute(async (trx) => {
+      await this.#db.transaction().execute(async (transaction) => {
         let secretId = row.secret_id;
         if (changes.api_key === null || changes.api_key === '') {
-          if (secretId !== null) await this.#secrets.delete(secretId, trx);
+          if (secretId !== null) await this.#secrets.delete(secretId, transaction);
           secretId = null;
         } else if (changes.api_key !== undefined) {
           if (secretId === null)
-            secretId = await this.#secrets.put(`provider ${row.name}`, changes.api_key, trx);
-          else await this.#secrets.replace(secretId, changes.api_key, trx);
+            secretId = await this.#secrets.put(`provider ${row.name}`, changes.api_key, transaction);
+          else await this.#secrets.replace(secretId, changes.api_key, transaction);
         }
         await this.#configs.update(
           id,
@@ -149,7 +149,7 @@ export class ProviderRegistry {
             secret_id: secretId,
             updated_at: Date.now(),
           },
-          trx,
+          transaction,
         );
       });
     } catch (error) {
@@ -164,9 +164,9 @@ export class ProviderRegistry {
 
   async delete(id: string): Promise<void> {
     const row = await this.#configs.get(id);
-    await this.#db.transaction().execute(async (trx) => {
-      await this.#configs.delete(id, trx);
-      if (row.secret_id !== null) await this.#secrets.delete(row.secret_id, trx);
+    await this.#db.transaction().execute(async (transaction) => {
+      await this.#configs.delete(id, transaction);
+      if (row.secret_id !== null) await this.#secrets.delete(row.secret_id, transaction);
     });
   }
 

@@ -103,8 +103,8 @@ export class RunExecution {
     try {
       await writer.append(
         [this.#event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
-        (trx) =>
-          new RunRepository(trx).setState(
+        (transaction) =>
+          new RunRepository(transaction).setState(
             run.id,
             {
               status: 'running',
@@ -112,7 +112,7 @@ export class RunExecution {
               started_at: this.#started,
               instance_id: context.instanceId,
             },
-            trx,
+            transaction,
           ),
       );
       this.#phase = 'thinking';
@@ -221,7 +221,7 @@ export class RunExecution {
               },
             }),
           ],
-          (trx) => this.#insertToolRun(trx, toolRunId),
+          (transaction) => this.#insertToolRun(transaction, toolRunId),
         );
         return undefined;
       }
@@ -242,11 +242,11 @@ export class RunExecution {
               },
             }),
           ],
-          (trx) =>
-            new RunRepository(trx).setState(
+          (transaction) =>
+            new RunRepository(transaction).setState(
               toolRunId,
               { status: event.success ? 'completed' : 'failed', phase: 'done', ended_at: Date.now() },
-              trx,
+              transaction,
             ),
         );
         return undefined;
@@ -281,8 +281,8 @@ export class RunExecution {
   #setPhase(phase: RunPhase): void {
     if (this.#phase === phase) return;
     this.#phase = phase;
-    this.#append([this.#event({ type: 'run.phase', payload: { phase, status: 'running' } })], (trx) =>
-      new RunRepository(trx).setState(this.runId, { phase }, trx),
+    this.#append([this.#event({ type: 'run.phase', payload: { phase, status: 'running' } })], (transaction) =>
+      new RunRepository(transaction).setState(this.runId, { phase }, transaction),
     );
   }
 
@@ -291,17 +291,17 @@ export class RunExecution {
   }
 
   /** Queues events in order; a failure to store them stops the run. */
-  #append(events: NewEvent[], apply?: (trx: Transaction<Schema>) => Promise<void>): void {
+  #append(events: NewEvent[], apply?: (transaction: Transaction<Schema>) => Promise<void>): void {
     (this.#writer as ConversationWriter).append(events, apply).catch((error: unknown) => {
       if (this.#storageFailure === undefined) this.#storageFailure = error;
       this.cancel();
     });
   }
 
-  async #insertToolRun(trx: Transaction<Schema>, toolRunId: string): Promise<void> {
+  async #insertToolRun(transaction: Transaction<Schema>, toolRunId: string): Promise<void> {
     const { run } = this.#options;
     const now = Date.now();
-    await trx
+    await transaction
       .insertInto('runs')
       .values({
         id: toolRunId,
@@ -386,8 +386,8 @@ export class RunExecution {
     const status: RunStatus = outcome.status;
     const ended = Date.now();
     try {
-      await writer.append(events, async (trx) => {
-        const runs = new RunRepository(trx);
+      await writer.append(events, async (transaction) => {
+        const runs = new RunRepository(transaction);
         await runs.setState(
           runId,
           {
@@ -397,18 +397,18 @@ export class RunExecution {
             usage: JSON.stringify(usage),
             error: outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
           },
-          trx,
+          transaction,
         );
-        for (const child of await runs.descendants(runId, trx)) {
+        for (const child of await runs.descendants(runId, transaction)) {
           if (['pending', 'running', 'waiting_hitl'].includes(child.status)) {
             await runs.setState(
               child.id,
               { status: status === 'completed' ? 'cancelled' : status, phase: 'done', ended_at: ended },
-              trx,
+              transaction,
             );
           }
         }
-        await new UsageRepository(trx).record(
+        await new UsageRepository(transaction).record(
           {
             runId,
             conversationId: run.conversation_id,
@@ -416,15 +416,15 @@ export class RunExecution {
             modelId: run.model_id,
             usage,
           },
-          trx,
+          transaction,
         );
-        await trx
+        await transaction
           .updateTable('conversations')
           .set({ updated_at: ended })
           .where('id', '=', run.conversation_id)
           .execute();
         if (title !== '') {
-          await trx
+          await transaction
             .updateTable('conversations')
             .set({ title, title_source: 'auto' })
             .where('id', '=', run.conversation_id)

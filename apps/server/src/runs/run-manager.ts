@@ -353,13 +353,13 @@ export class RunManager {
     this.#active.set(run.id, { execution, done });
     let seq: number;
     try {
-      seq = await eventLog.transact(conversation.id, async (trx, insert) => {
-        await trx.insertInto('runs').values(run).execute();
-        await new ConversationRepository(trx, database.dialect).update(
+      seq = await eventLog.transact(conversation.id, async (transaction, insert) => {
+        await transaction.insertInto('runs').values(run).execute();
+        await new ConversationRepository(transaction, database.dialect).update(
           conversation.id,
           { active_run_id: run.id, ...(title === '' ? {} : { title, title_source: 'auto' }) },
           now,
-          trx,
+          transaction,
         );
         const [created] = await insert(events);
         return created?.seq ?? 0;

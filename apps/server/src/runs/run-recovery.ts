@@ -96,14 +96,14 @@ export async function interruptRun(context: RunContext, run: RunRow): Promise<vo
     { run_id: run.id, type: 'conversation.updated', payload: { in_flight_run_id: null } },
     { run_id: run.id, type: 'run.interrupted', payload: { message_id: run.id, reason: 'crash' } },
   ];
-  await eventLog.transact(run.conversation_id, async (trx, insert) => {
-    const runs = new RunRepository(trx);
-    const current = await runs.find(run.id, trx);
+  await eventLog.transact(run.conversation_id, async (transaction, insert) => {
+    const runs = new RunRepository(transaction);
+    const current = await runs.find(run.id, transaction);
     if (current === undefined || !['pending', 'running', 'waiting_hitl'].includes(current.status)) return;
-    await runs.setState(run.id, { status: 'interrupted', phase: 'done', ended_at: ended }, trx);
-    for (const child of await runs.descendants(run.id, trx)) {
+    await runs.setState(run.id, { status: 'interrupted', phase: 'done', ended_at: ended }, transaction);
+    for (const child of await runs.descendants(run.id, transaction)) {
       if (['pending', 'running', 'waiting_hitl'].includes(child.status)) {
-        await runs.setState(child.id, { status: 'interrupted', phase: 'done', ended_at: ended }, trx);
+        await runs.setState(child.id, { status: 'interrupted', phase: 'done', ended_at: ended }, transaction);
       }
     }
     await insert(events);

@@ -45,8 +45,8 @@ export interface ConversationListOptions {
 }
 
 /** The id of the conversation's top-level run in flight (the partial unique index finds it). */
-function inFlightRun(eb: ExpressionBuilder<Schema, 'conversations'>) {
-  return eb
+function inFlightRun(expression: ExpressionBuilder<Schema, 'conversations'>) {
+  return expression
     .selectFrom('runs')
     .select('runs.id')
     .whereRef('runs.conversation_id', '=', 'conversations.id')
@@ -103,10 +103,10 @@ export class ConversationRepository {
     }
     if (options.cursor !== undefined) {
       const cursor = decodeCursor(options.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('updated_at', '<', cursor.at),
-          eb.and([eb('updated_at', '=', cursor.at), eb('id', '<', cursor.id)]),
+      query = query.where((expression) =>
+        expression.or([
+          expression('updated_at', '<', cursor.at),
+          expression.and([expression('updated_at', '=', cursor.at), expression('id', '<', cursor.id)]),
         ]),
       );
     }

@@ -44,8 +44,8 @@ export class SqlMemoryStorage implements MemoryStorage {
 
   async upsert(memory: MemoryInput): Promise<Memory> {
     const now = this.#now();
-    return this.#db.transaction().execute(async (trx) => {
-      const existing = await trx
+    return this.#db.transaction().execute(async (transaction) => {
+      const existing = await transaction
         .selectFrom('memories')
         .selectAll()
         .where('id', '=', memory.id)
@@ -61,7 +61,7 @@ export class SqlMemoryStorage implements MemoryStorage {
           created_at: now,
           updated_at: now,
         };
-        await trx.insertInto('memories').values(row).execute();
+        await transaction.insertInto('memories').values(row).execute();
         return memoryOfRow(row);
       }
       const changes =
@@ -74,7 +74,7 @@ export class SqlMemoryStorage implements MemoryStorage {
               tags: JSON.stringify(memory.tags),
               updated_at: now,
             };
-      await trx.updateTable('memories').set(changes).where('id', '=', memory.id).execute();
+      await transaction.updateTable('memories').set(changes).where('id', '=', memory.id).execute();
       return memoryOfRow({ ...existing, ...changes });
     });
   }

@@ -85,7 +85,7 @@ export class ProjectRepository {
   async countConversations(id: string): Promise<number> {
     const row = await this.#db
       .selectFrom('conversations')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .select((expression) => expression.fn.countAll<number | string>().as('count'))
       .where('project_id', '=', id)
       .executeTakeFirstOrThrow();
     return Number(row.count);

@@ -71,7 +71,7 @@ export class WorkbenchSessionStorage implements SessionStorage {
     // The conversation's writer: deltas the run queued before these records commit first.
     await this.#eventLog.writer(conversationId).append(
       records.map((record) => ({ run_id: sessionId, type: 'session.record', payload: { record } })),
-      (trx) => this.#summarize(trx, sessionId, conversationId, records),
+      (transaction) => this.#summarize(transaction, sessionId, conversationId, records),
     );
   }
 
@@ -110,10 +110,10 @@ export class WorkbenchSessionStorage implements SessionStorage {
     let query = this.#db.selectFrom('agent_sessions').selectAll();
     if (options.cursor !== undefined) {
       const cursor = decodeCursor(options.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('updated_at', '<', cursor.at),
-          eb.and([eb('updated_at', '=', cursor.at), eb('id', '<', cursor.id)]),
+      query = query.where((expression) =>
+        expression.or([
+          expression('updated_at', '<', cursor.at),
+          expression.and([expression('updated_at', '=', cursor.at), expression('id', '<', cursor.id)]),
         ]),
       );
     }
@@ -133,10 +133,10 @@ export class WorkbenchSessionStorage implements SessionStorage {
     const rows = await this.#db
       .selectFrom('agent_sessions')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb(sql`substr(id, 1, ${query.length})`, '=', query),
-          eb(sql`lower(title)`, 'like', sql<string>`${likePattern(query.toLowerCase())} escape '\\'`),
+      .where((expression) =>
+        expression.or([
+          expression(sql`substr(id, 1, ${query.length})`, '=', query),
+          expression(sql`lower(title)`, 'like', sql<string>`${likePattern(query.toLowerCase())} escape '\\'`),
         ]),
       )
       .orderBy('updated_at', 'desc')
@@ -148,25 +148,29 @@ export class WorkbenchSessionStorage implements SessionStorage {
   async delete(sessionId: string): Promise<void> {
     const conversationId = await this.#conversationOf(sessionId);
     if (conversationId === undefined) return;
-    await this.#db.transaction().execute(async (trx) => {
-      await trx
+    await this.#db.transaction().execute(async (transaction) => {
+      await transaction
         .deleteFrom('events')
         .where('conversation_id', '=', conversationId)
         .where('run_id', '=', sessionId)
         .where('type', '=', 'session.record')
         .execute();
-      await trx.deleteFrom('agent_sessions').where('id', '=', sessionId).execute();
-      const run = await trx.selectFrom('runs').select('kind').where('id', '=', sessionId).executeTakeFirst();
+      await transaction.deleteFrom('agent_sessions').where('id', '=', sessionId).execute();
+      const run = await transaction
+        .selectFrom('runs')
+        .select('kind')
+        .where('id', '=', sessionId)
+        .executeTakeFirst();
       if (run?.kind !== 'session') return;
       // A session this storage created on its own goes away whole.
-      await trx.deleteFrom('runs').where('id', '=', sessionId).execute();
-      const others = await trx
+      await transaction.deleteFrom('runs').where('id', '=', sessionId).execute();
+      const others = await transaction
         .selectFrom('runs')
         .select('id')
         .where('conversation_id', '=', conversationId)
         .executeTakeFirst();
       if (others === undefined)
-        await trx.deleteFrom('conversations').where('id', '=', conversationId).execute();
+        await transaction.deleteFrom('conversations').where('id', '=', conversationId).execute();
     });
     this.#conversations.delete(sessionId);
   }
@@ -190,8 +194,8 @@ export class WorkbenchSessionStorage implements SessionStorage {
     const now = Date.now();
     const conversationId = randomUUID();
     try {
-      await this.#db.transaction().execute(async (trx) => {
-        await trx
+      await this.#db.transaction().execute(async (transaction) => {
+        await transaction
           .insertInto('conversations')
           .values({
             id: conversationId,
@@ -206,7 +210,7 @@ export class WorkbenchSessionStorage implements SessionStorage {
             updated_at: now,
           })
           .execute();
-        await trx
+        await transaction
           .insertInto('runs')
           .values({
             id: sessionId,
@@ -241,19 +245,19 @@ export class WorkbenchSessionStorage implements SessionStorage {
   }
 
   async #summarize(
-    trx: Transaction<Schema>,
+    transaction: Transaction<Schema>,
     sessionId: string,
     conversationId: string,
     records: readonly SessionRecord[],
   ): Promise<void> {
-    const existing = await trx
+    const existing = await transaction
       .selectFrom('agent_sessions')
       .selectAll()
       .where('id', '=', sessionId)
       .executeTakeFirst();
     if (existing !== undefined) {
       const next = fold(existing, records);
-      await trx
+      await transaction
         .updateTable('agent_sessions')
         .set({
           title: next.title,
@@ -265,7 +269,7 @@ export class WorkbenchSessionStorage implements SessionStorage {
         .execute();
       return;
     }
-    const inherited = await this.#inheritedSummary(trx, sessionId);
+    const inherited = await this.#inheritedSummary(transaction, sessionId);
     const base: SessionRow = inherited ?? {
       id: sessionId,
       conversation_id: conversationId,
@@ -274,21 +278,24 @@ export class WorkbenchSessionStorage implements SessionStorage {
       updated_at: 0,
       message_count: 0,
     };
-    await trx
+    await transaction
       .insertInto('agent_sessions')
       .values(fold({ ...base, id: sessionId, conversation_id: conversationId }, records))
       .execute();
   }
 
   /** The summary of the nearest earlier run on the branch that has one: a branch starts from it. */
-  async #inheritedSummary(trx: Transaction<Schema>, sessionId: string): Promise<SessionRow | undefined> {
+  async #inheritedSummary(
+    transaction: Transaction<Schema>,
+    sessionId: string,
+  ): Promise<SessionRow | undefined> {
     const result = await sql<SessionRow>`with recursive path(id, previous_run_id, depth) as (
         select id, previous_run_id, 0 from runs where id = ${sessionId}
         union all
         select runs.id, runs.previous_run_id, path.depth + 1 from runs join path on runs.id = path.previous_run_id
       )
       select agent_sessions.* from agent_sessions join path on agent_sessions.id = path.id
-      where path.depth > 0 order by path.depth limit 1`.execute(trx);
+      where path.depth > 0 order by path.depth limit 1`.execute(transaction);
     return result.rows[0];
   }
 }

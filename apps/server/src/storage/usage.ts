@@ -70,13 +70,13 @@ export class UsageRepository {
     const column = COLUMN_BY_GROUPING[grouping];
     const rows = await this.#db
       .selectFrom('usage')
-      .select((eb) => [
-        eb.ref(column).as('key'),
-        eb.fn.countAll<number | string>().as('runs'),
-        eb.fn.sum<number | string>('input_tokens').as('input_tokens'),
-        eb.fn.sum<number | string>('output_tokens').as('output_tokens'),
-        eb.fn.sum<number | string>('tool_calls').as('tool_calls'),
-        eb.fn.sum<number | string>('duration_ms').as('duration_ms'),
+      .select((expression) => [
+        expression.ref(column).as('key'),
+        expression.fn.countAll<number | string>().as('runs'),
+        expression.fn.sum<number | string>('input_tokens').as('input_tokens'),
+        expression.fn.sum<number | string>('output_tokens').as('output_tokens'),
+        expression.fn.sum<number | string>('tool_calls').as('tool_calls'),
+        expression.fn.sum<number | string>('duration_ms').as('duration_ms'),
       ])
       .groupBy(column)
       .orderBy(column)

@@ -144,8 +144,8 @@ export async function seedConversation(database: WorkbenchDatabase, options: See
     previous = runId;
   }
   const now = Date.now();
-  await database.db.transaction().execute(async (trx) => {
-    await trx
+  await database.db.transaction().execute(async (transaction) => {
+    await transaction
       .insertInto('conversations')
       .values({
         id: conversationId,
@@ -161,19 +161,19 @@ export async function seedConversation(database: WorkbenchDatabase, options: See
       })
       .execute();
     for (let start = 0; start < runs.length; start += BATCH) {
-      await trx
+      await transaction
         .insertInto('runs')
         .values(runs.slice(start, start + BATCH))
         .execute();
     }
     for (let start = 0; start < events.length; start += BATCH) {
-      await trx
+      await transaction
         .insertInto('events')
         .values(events.slice(start, start + BATCH))
         .execute();
     }
     for (let start = 0; start < sessions.length; start += BATCH) {
-      await trx
+      await transaction
         .insertInto('agent_sessions')
         .values(sessions.slice(start, start + BATCH))
         .execute();

@@ -25,8 +25,8 @@ describe('the node:sqlite driver for Kysely', () => {
       .executeTakeFirst();
     expect(inserted).toEqual({ id: 1, done: 1 });
     await expect(
-      db.transaction().execute(async (trx) => {
-        await trx.insertInto('items').values({ id: 2, name: 'b', done: 0 }).execute();
+      db.transaction().execute(async (transaction) => {
+        await transaction.insertInto('items').values({ id: 2, name: 'b', done: 0 }).execute();
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

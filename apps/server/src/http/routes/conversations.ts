@@ -140,8 +140,8 @@ export function conversationRoutes(services: ServerServices) {
         ...(body.model_id === undefined ? {} : { model_id: body.model_id }),
         ...(body.project_id === undefined ? {} : { project_id: body.project_id }),
       };
-      await eventLog.transact(id, async (trx, insert) => {
-        await conversations.update(id, changes, Date.now(), trx);
+      await eventLog.transact(id, async (transaction, insert) => {
+        await conversations.update(id, changes, Date.now(), transaction);
         await insert([{ run_id: null, type: 'conversation.updated', payload: changes }]);
       });
       if (body.project_id !== undefined) services.pool.forget(id);
@@ -164,8 +164,8 @@ export function conversationRoutes(services: ServerServices) {
       const starts = direct === undefined ? tree.runsOfUserMessage(messageId) : [direct];
       const leaf = tree.latestLeaf(starts);
       if (leaf === undefined) throw notFound('message', messageId);
-      await eventLog.transact(id, async (trx, insert) => {
-        await conversations.update(id, { active_run_id: leaf.id }, Date.now(), trx);
+      await eventLog.transact(id, async (transaction, insert) => {
+        await conversations.update(id, { active_run_id: leaf.id }, Date.now(), transaction);
         await insert([{ run_id: null, type: 'conversation.updated', payload: { active_run_id: leaf.id } }]);
       });
       return c.json(await queryConversation(database.db, database.dialect, id), 200);
