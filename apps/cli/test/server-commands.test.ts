@@ -35,7 +35,7 @@ describe('youyou serve, migrate and version', () => {
   it('migrate prepares the workbench database in a data directory', async () => {
     const io = recording(root, { YOUYOU_HOME: join(root, 'home') });
     expect(await main(['migrate', '--data-dir', 'data'], io)).toBe(0);
-    expect(io.out).toContain('applied: 0001-initial (sqlite)');
+    expect(io.out).toMatch(/^applied: 0001-initial(, \S+)* \(sqlite\)$/m);
   });
 
   it('serve --help explains serve; a bad flag is a usage error', async () => {

@@ -234,6 +234,46 @@ describe.each(DATABASE_KINDS)('conversation flows over HTTP on %s', (kind) => {
     expect((await server.request('GET', `/api/conversations/${ids[0]}`)).status).toBe(404);
   });
 
+  it('a read cursor moves forward only, is announced to other clients, and reading everything leaves nothing unread', async () => {
+    server.fake.push(fakeTextReply('read me'));
+    const { conversationId, runId } = await sendFirstMessage(server, 'Mark me read');
+    const view = await server.settled(conversationId, runId);
+    expect(view.conversation.read_seq).toBe(0);
+    const partly = await server.call<{ read_seq: number; last_seq: number }>(
+      'PUT',
+      `/api/conversations/${conversationId}/read`,
+      {
+        seq: 3,
+      },
+    );
+    expect(partly.read_seq).toBe(3);
+    const back = await server.call<{ read_seq: number }>('PUT', `/api/conversations/${conversationId}/read`, {
+      seq: 1,
+    });
+    expect(back.read_seq).toBe(3);
+    const all = await server.call<{ read_seq: number; last_seq: number }>(
+      'PUT',
+      `/api/conversations/${conversationId}/read`,
+      {
+        seq: 1_000_000,
+      },
+    );
+    expect(all.read_seq).toBe(all.last_seq);
+    const log = await server.call<{ events: WorkbenchEvent[] }>(
+      'GET',
+      `/api/conversations/${conversationId}/event-log`,
+    );
+    expect(log.events.at(-1)).toMatchObject({
+      type: 'conversation.updated',
+      payload: { read_seq: all.last_seq },
+    });
+    const listed = await server.call<{ conversations: { id: string; read_seq: number }[] }>(
+      'GET',
+      '/api/conversations',
+    );
+    expect(listed.conversations[0]).toMatchObject({ id: conversationId, read_seq: all.last_seq });
+  });
+
   it('projects keep a workspace directory that becomes the agent’s working directory', async () => {
     const { mkdir, writeFile } = await import('node:fs/promises');
     const directory = `${server.directories.root}/workspace-a`;

@@ -55,7 +55,13 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
       expect(await migrateToLatest(opened)).toEqual({ applied: [], current: knownMigrations() });
       const rows = await opened.db.selectFrom('conversations').selectAll().execute();
       expect(rows).toEqual([]);
-      expect(await migrateDown(opened)).toEqual({ applied: ['0001-initial'], current: [] });
+      // Each migration rolls back, newest first.
+      for (let index = knownMigrations().length - 1; index >= 0; index--) {
+        expect(await migrateDown(opened)).toEqual({
+          applied: [knownMigrations()[index]],
+          current: knownMigrations().slice(0, index),
+        });
+      }
       await expect(sql`select count(*) from conversations`.execute(opened.db)).rejects.toThrow();
       expect((await migrateToLatest(opened)).current).toEqual(knownMigrations());
     } finally {
@@ -69,18 +75,18 @@ describe.each(DATABASE_KINDS)('migrations on %s', (kind) => {
       database.url === undefined ? ['--data-dir', dataDirectory] : ['--database-url', database.url];
     if (database.url !== undefined) {
       const opened = openDatabase({ databaseUrl: database.url });
-      await migrateDown(opened).catch(() => undefined);
+      while ((await migrateDown(opened)).current.length > 0);
       await opened.close();
     }
     const first = recordingIo(directories.root);
     expect(await migrateCommand(target, first)).toBe(0);
-    expect(first.out).toContain('applied: 0001-initial');
+    expect(first.out).toContain(`applied: ${knownMigrations().join(', ')}`);
     const again = recordingIo(directories.root);
     expect(await migrateCommand(target, again)).toBe(0);
     expect(again.out).toContain('Nothing to do');
     const down = recordingIo(directories.root);
     expect(await migrateCommand([...target, '--down'], down)).toBe(0);
-    expect(down.out).toContain('rolled back: 0001-initial');
+    expect(down.out).toContain(`rolled back: ${knownMigrations().at(-1) ?? ''}`);
   });
 });
 

@@ -47,6 +47,8 @@ export interface ConversationsTable extends Owned {
   active_run_id: string | null;
   /** The seq of the newest event; events take the next numbers under this row's lock. */
   last_seq: number;
+  /** How far the user has read (a seq); it only moves forward. */
+  read_seq: number;
   created_at: number;
   updated_at: number;
 }

@@ -104,6 +104,8 @@ export interface EventPayloads {
     active_run_id?: string | null;
     /** Set when a run starts, null when it ends. */
     in_flight_run_id?: string | null;
+    /** The user read up to here (on any device). */
+    read_seq?: number;
     model_id?: string | null;
     project_id?: string | null;
   };

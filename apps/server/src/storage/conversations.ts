@@ -17,6 +17,8 @@ export interface ConversationSummary {
   /** The top-level run in flight, if any. */
   in_flight_run_id: string | null;
   last_seq: number;
+  /** How far the user has read: events after it are unread. */
+  read_seq: number;
   created_at: string;
   updated_at: string;
 }
@@ -31,6 +33,7 @@ export function conversationOfRow(row: ConversationRow): ConversationSummary {
     active_run_id: row.active_run_id,
     in_flight_run_id: row.in_flight_run_id ?? null,
     last_seq: row.last_seq,
+    read_seq: row.read_seq,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -134,6 +137,7 @@ export class ConversationRepository {
       model_id: values.modelId,
       active_run_id: null,
       last_seq: 0,
+      read_seq: 0,
       created_at: values.now,
       updated_at: values.now,
     };

@@ -206,6 +206,7 @@ export class WorkbenchSessionStorage implements SessionStorage {
             model_id: null,
             active_run_id: sessionId,
             last_seq: 0,
+            read_seq: 0,
             created_at: now,
             updated_at: now,
           })

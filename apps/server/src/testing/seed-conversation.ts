@@ -156,6 +156,7 @@ export async function seedConversation(database: WorkbenchDatabase, options: See
         model_id: modelId,
         active_run_id: previous,
         last_seq: seq,
+        read_seq: seq,
         created_at: started,
         updated_at: now,
       })

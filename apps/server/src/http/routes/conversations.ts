@@ -15,6 +15,7 @@ import {
   json,
   jsonBody,
   PageLimit,
+  ReadSchema,
 } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
 import { createRouter } from './router.ts';
@@ -77,6 +78,15 @@ const deleteConversation = createRoute({
   summary: 'Delete a conversation (a run in flight is cancelled first)',
   request: { params: IdParameter },
   responses: { 204: { description: 'Deleted' }, ...errorResponses(404) },
+});
+
+const markRead = createRoute({
+  method: 'put',
+  path: '/conversations/{id}/read',
+  tags,
+  summary: 'The user has read up to this seq (every browser sees it; it never moves back)',
+  request: { params: IdParameter, body: jsonBody(ReadSchema) },
+  responses: { 200: json(ConversationSchema), ...errorResponses(404) },
 });
 
 const switchBranch = createRoute({
@@ -154,6 +164,25 @@ export function conversationRoutes(services: ServerServices) {
       await conversations.delete(id);
       services.pool.forget(id);
       return c.body(null, 204);
+    })
+    .openapi(markRead, async (c) => {
+      const { id } = c.req.valid('param');
+      const { seq } = c.req.valid('json');
+      await eventLog.transact(id, async (transaction, insert) => {
+        const row = await conversations.get(id, transaction);
+        let readSeq = Math.min(Math.max(row.read_seq, seq), row.last_seq);
+        if (readSeq === row.read_seq) return;
+        // Everything read: the event that says so (the next seq, under this row's lock) is read too.
+        if (readSeq === row.last_seq) readSeq = row.last_seq + 1;
+        await insert([{ run_id: null, type: 'conversation.updated', payload: { read_seq: readSeq } }]);
+        // Not a change of the conversation: its place in the listing stays.
+        await transaction
+          .updateTable('conversations')
+          .set({ read_seq: readSeq })
+          .where('id', '=', id)
+          .execute();
+      });
+      return c.json(conversationOfRow(await conversations.get(id)), 200);
     })
     .openapi(switchBranch, async (c) => {
       const { id } = c.req.valid('param');

@@ -43,6 +43,7 @@ export const ConversationSchema = z
     active_run_id: z.string().nullable(),
     in_flight_run_id: z.string().nullable().openapi({ description: 'The run in flight, if any.' }),
     last_seq: z.number(),
+    read_seq: z.number().openapi({ description: 'How far the user has read; later events are unread.' }),
     created_at: ISODate,
     updated_at: ISODate,
   })
@@ -196,6 +197,8 @@ export const RegenerateSchema = z.object({ model_id: z.string().max(200).optiona
 export const SendResultSchema = z
   .object({ run: RunSchema, user_message_id: z.string(), assistant_message_id: z.string(), seq: z.number() })
   .openapi('SendResult');
+
+export const ReadSchema = z.object({ seq: z.number().int().min(0) }).openapi('ReadCursor');
 
 export const BranchSchema = z.object({ message_id: z.string().min(1).max(128) }).openapi('BranchSwitch');
 
