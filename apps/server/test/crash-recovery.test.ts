@@ -6,6 +6,7 @@ import { callServer, startChildServer, type ChildServer } from './support/child-
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { readEvents } from './support/sse.ts';
 import { createTempDirectories, type TempDirectories } from './support/temp-directories.ts';
+import { startTestServer } from './support/test-server.ts';
 
 describe.each(DATABASE_KINDS)('kill -9 mid-run on %s', (kind) => {
   let database: TestDatabase;
@@ -115,5 +116,57 @@ describe.each(DATABASE_KINDS)('kill -9 mid-run on %s', (kind) => {
     expect(request).toContain('interrupted by an error');
     await second.kill('SIGTERM');
     expect(second.logs()).toContain('"msg":"stopped"');
+  });
+});
+
+describe('a graceful stop mid-run', () => {
+  it('ends the run interrupted (reason shutdown), and the restarted server takes new messages', async () => {
+    const database = await createTestDatabase('sqlite');
+    const server = await startTestServer({ database });
+    try {
+      server.fake.push({
+        type: 'stream',
+        steps: Array.from({ length: 300 }, (_, index) => ({ type: 'text' as const, text: `bit${index} ` })),
+        stepDelayMs: 15,
+      });
+      const conversation = await server.call<{ id: string }>('POST', '/api/conversations', {});
+      const sent = await server.call<{ run: { id: string } }>(
+        'POST',
+        `/api/conversations/${conversation.id}/messages`,
+        {
+          text: 'Keep going',
+        },
+      );
+      await readEvents({
+        url: server.url,
+        token: server.token,
+        conversationId: conversation.id,
+        after: 0,
+        until: (event) => event.type === 'message.delta',
+      });
+      await server.restart();
+      expect((await server.call<{ status: string }>('GET', `/api/runs/${sent.run.id}`)).status).toBe(
+        'interrupted',
+      );
+      const log = await server.call<{ events: WorkbenchEvent[] }>(
+        'GET',
+        `/api/conversations/${conversation.id}/event-log`,
+      );
+      expect(log.events.at(-1)).toMatchObject({ type: 'run.interrupted', payload: { reason: 'shutdown' } });
+      server.fake.push(fakeTextReply('after the restart'));
+      const next = await server.call<{ run: { id: string } }>(
+        'POST',
+        `/api/conversations/${conversation.id}/messages`,
+        {
+          text: 'Again',
+        },
+      );
+      const view = await server.settled(conversation.id, next.run.id);
+      expect(view.messages.at(-1)?.status).toBe('complete');
+      expect(view.messages[1]?.status).toBe('interrupted');
+    } finally {
+      await server.close();
+      await database.drop();
+    }
   });
 });
