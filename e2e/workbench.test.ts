@@ -239,6 +239,27 @@ describe('the workbench in a browser', () => {
       .toBe(0);
   }, 60_000);
 
+  it('marks a conversation unread when its answer finishes elsewhere, and read once opened', async () => {
+    await send('stream slowly while I look elsewhere');
+    await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).toContain('w2');
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    const item = page.locator('.conversation-item', { hasText: 'stream slowly while I look elsewhere' });
+    await item.getByRole('status', { name: 'New messages' }).waitFor({ timeout: STEP_TIMEOUT });
+    await item.locator('a').click();
+    await expect
+      .poll(() => item.getByRole('status', { name: 'New messages' }).count(), { timeout: STEP_TIMEOUT })
+      .toBe(0);
+    // The cursor is the server's: another browser agrees.
+    const readEverything = async (): Promise<boolean> => {
+      const { conversations } = await stack.call<{
+        conversations: { title: string; last_seq: number; read_seq: number }[];
+      }>('GET', '/api/conversations');
+      const conversation = conversations.find((entry) => entry.title.includes('look elsewhere'));
+      return conversation !== undefined && conversation.read_seq >= conversation.last_seq;
+    };
+    await expect.poll(readEverything, { timeout: STEP_TIMEOUT }).toBe(true);
+  }, 60_000);
+
   it('stops a run, marks it, resends it, and keeps both answers as branches', async () => {
     await send('stream slowly, then stop');
     await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).toContain('w3');

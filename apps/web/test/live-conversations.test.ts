@@ -7,9 +7,15 @@ import { fakeApi } from './fake-api.ts';
 
 function harness() {
   const streams: { options: EventStreamOptions; closed: boolean }[] = [];
+  const marked: [string, number][] = [];
   const queryClient = new QueryClient();
   const live = new LiveConversations({
-    api: fakeApi(),
+    api: fakeApi({
+      markRead: (id, seq) => {
+        marked.push([id, seq]);
+        return Promise.resolve();
+      },
+    }),
     queryClient,
     openStream: (options) => {
       const entry = { options, closed: false };
@@ -25,7 +31,7 @@ function harness() {
   const open = (id: string) =>
     streams.filter((stream) => stream.options.conversationId === id && !stream.closed);
   const emit = (id: string, event: WorkbenchEvent) => open(id)[0]?.options.onEvent(event);
-  return { live, queryClient, streams, open, emit };
+  return { live, queryClient, streams, open, emit, marked };
 }
 
 describe('LiveConversations', () => {
@@ -74,5 +80,19 @@ describe('LiveConversations', () => {
     emit('c1', events.completed('r1'));
     await Promise.resolve();
     expect(queryClient.getQueryState(conversationKey('c1'))?.isInvalidated).toBe(true);
+  });
+
+  it('moves the read cursor once nothing streams into the shown conversation, not on every delta', async () => {
+    const { live, queryClient, emit, marked } = harness();
+    const events = eventFactory('c1');
+    live.focus('c1');
+    queryClient.setQueryData(conversationKey('c1'), queryOf([], 0));
+    emit('c1', events.created('r1', 'hi'));
+    emit('c1', events.delta('r1', 'a'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(marked).toEqual([]);
+    emit('c1', events.completed('r1'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(marked).toEqual([['c1', 3]]);
   });
 });

@@ -38,6 +38,8 @@ export interface ApiClient {
   createConversation(input: { projectId?: string | null; title?: string }): Promise<ConversationSummary>;
   renameConversation(id: string, title: string): Promise<ConversationSummary>;
   deleteConversation(id: string): Promise<void>;
+  /** The user has read the conversation up to this seq (it never moves back). */
+  markRead(id: string, seq: number): Promise<void>;
   /** The Query; `before` pages to earlier messages of the active branch. */
   getConversation(
     id: string,
@@ -160,6 +162,9 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       (await checked(api.conversations[':id'].$patch({ param: { id }, json: { title } }))).json(),
     deleteConversation: async (id) => {
       await checked(api.conversations[':id'].$delete({ param: { id } }));
+    },
+    markRead: async (id, seq) => {
+      await checked(api.conversations[':id'].read.$put({ param: { id }, json: { seq } }));
     },
     getConversation: async (id, getOptions) =>
       (

@@ -96,6 +96,8 @@ export interface ConversationSummary {
   last_seq: number;
   created_at: string;
   updated_at: string;
+  /** How far the user has read (every browser's reading); later events are unread. */
+  read_seq?: number | undefined;
   /** When the server reports it: the in-flight top-level run (background runs in the left column). */
   in_flight_run_id?: string | null;
 }

@@ -17,6 +17,7 @@ const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 const MAX_IDLE_STORES = 20;
+const MARK_READ_DELAY_MS = 400;
 
 /** The query key of a conversation's Query. */
 export function conversationKey(id: string): readonly ['conversation', string] {
@@ -52,6 +53,10 @@ export class LiveConversations {
   readonly #running = new Set<string>();
   readonly #listeners = new Set<() => void>();
   readonly #loadingEarlier = new Set<string>();
+  /** The read cursor written to the server, per conversation. */
+  readonly #marked = new Map<string, number>();
+  #markTimer: ReturnType<typeof setTimeout> | undefined;
+  #unsubscribeFocused: (() => void) | undefined;
   #focused: string | undefined;
   #runningSnapshot: ReadonlySet<string> = new Set();
   #streamState: StreamState = 'closed';
@@ -100,6 +105,13 @@ export class LiveConversations {
     if (conversationId !== undefined && this.store(conversationId).getSnapshot().loaded)
       this.#ensureStream(conversationId);
     this.#streamState = conversationId !== undefined && this.#streams.has(conversationId) ? 'open' : 'closed';
+    this.#unsubscribeFocused?.();
+    this.#unsubscribeFocused = undefined;
+    if (conversationId !== undefined) {
+      const store = this.store(conversationId);
+      this.#unsubscribeFocused = store.subscribe(() => this.#scheduleMarkRead());
+      this.#scheduleMarkRead();
+    }
     this.#evictIdleStores();
     this.#notify();
   }
@@ -134,7 +146,25 @@ export class LiveConversations {
 
   /** Closes every stream (page unload, tests). */
   dispose(): void {
+    clearTimeout(this.#markTimer);
     for (const id of [...this.#streams.keys()]) this.#closeStream(id);
+  }
+
+  /**
+   * What the shown conversation holds has been read: once no run streams into it (not on every
+   * delta), a moment later, the server's read cursor moves up to it.
+   */
+  #scheduleMarkRead(): void {
+    clearTimeout(this.#markTimer);
+    this.#markTimer = setTimeout(() => {
+      const id = this.#focused;
+      if (id === undefined) return;
+      const snapshot = this.store(id).getSnapshot();
+      if (!snapshot.loaded || snapshot.activeRun !== undefined) return;
+      if (snapshot.lastSeq <= (this.#marked.get(id) ?? -1)) return;
+      this.#marked.set(id, snapshot.lastSeq);
+      this.#api.markRead(id, snapshot.lastSeq).catch(() => this.#marked.delete(id));
+    }, MARK_READ_DELAY_MS);
   }
 
   /** Past MAX_IDLE_STORES, forgets conversations that are neither shown nor running (the Query cache has them). */

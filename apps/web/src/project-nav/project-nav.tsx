@@ -99,10 +99,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           conversation={conversation}
           selected={conversation.id === navigation.conversationId}
           running={isRunning(conversation)}
-          unread={
-            conversation.id !== navigation.conversationId &&
-            isUnread(seen, conversation.id, conversation.last_seq)
-          }
+          unread={conversation.id !== navigation.conversationId && isUnread(seen, conversation)}
           t={t}
           onOpen={navigation.openConversation}
           onRename={(id, title) => rename.mutate({ id, title })}

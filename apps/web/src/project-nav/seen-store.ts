@@ -17,10 +17,15 @@ export const useSeen = create<{
 );
 
 /**
- * Unread: the conversation has events this browser has not shown. A conversation never opened
- * here counts as read (a fresh browser should not show everything as new).
+ * Unread: the conversation has events its reader has not seen — by the server's read cursor
+ * (shared by every browser) when it has one, else by what this browser showed. A conversation
+ * never opened here and without a cursor counts as read.
  */
-export function isUnread(seen: Readonly<Record<string, number>>, id: string, lastSeq: number): boolean {
-  const seenSeq = seen[id];
-  return seenSeq !== undefined && lastSeq > seenSeq;
+export function isUnread(
+  seen: Readonly<Record<string, number>>,
+  conversation: { id: string; last_seq: number; read_seq?: number | undefined },
+): boolean {
+  if (conversation.read_seq !== undefined) return conversation.last_seq > conversation.read_seq;
+  const seenSeq = seen[conversation.id];
+  return seenSeq !== undefined && conversation.last_seq > seenSeq;
 }
