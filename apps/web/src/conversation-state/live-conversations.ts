@@ -100,6 +100,11 @@ export class LiveConversations {
   focus(conversationId: string | undefined): void {
     if (this.#focused === conversationId) return;
     const previous = this.#focused;
+    // Leaving a conversation: what it showed has been read, even within the delay.
+    if (previous !== undefined) {
+      clearTimeout(this.#markTimer);
+      this.#markRead(previous);
+    }
     this.#focused = conversationId;
     if (previous !== undefined && !this.#running.has(previous)) this.#closeStream(previous);
     if (conversationId !== undefined && this.store(conversationId).getSnapshot().loaded)
@@ -157,14 +162,16 @@ export class LiveConversations {
   #scheduleMarkRead(): void {
     clearTimeout(this.#markTimer);
     this.#markTimer = setTimeout(() => {
-      const id = this.#focused;
-      if (id === undefined) return;
-      const snapshot = this.store(id).getSnapshot();
-      if (!snapshot.loaded || snapshot.activeRun !== undefined) return;
-      if (snapshot.lastSeq <= (this.#marked.get(id) ?? -1)) return;
-      this.#marked.set(id, snapshot.lastSeq);
-      this.#api.markRead(id, snapshot.lastSeq).catch(() => this.#marked.delete(id));
+      if (this.#focused !== undefined) this.#markRead(this.#focused);
     }, MARK_READ_DELAY_MS);
+  }
+
+  #markRead(conversationId: string): void {
+    const snapshot = this.store(conversationId).getSnapshot();
+    if (!snapshot.loaded || snapshot.activeRun !== undefined) return;
+    if (snapshot.lastSeq <= (this.#marked.get(conversationId) ?? -1)) return;
+    this.#marked.set(conversationId, snapshot.lastSeq);
+    this.#api.markRead(conversationId, snapshot.lastSeq).catch(() => this.#marked.delete(conversationId));
   }
 
   /** Past MAX_IDLE_STORES, forgets conversations that are neither shown nor running (the Query cache has them). */

@@ -175,7 +175,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           className="button new-conversation"
           onClick={() => newConversation(navigation.projectId)}
         >
-          <PlusIcon size={16} /> {t('nav.newConversation')}
+          <PlusIcon size={16} /> <span className="button-label">{t('nav.newConversation')}</span>
         </button>
         <button
           type="button"
