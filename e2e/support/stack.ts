@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,17 +18,41 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** Builds the web app when it has not been built (CI builds it before the tests). */
+/**
+ * Builds the web app when it has not been built (CI builds it before the tests). Test files run in
+ * parallel workers: one builds under a lock directory, the others wait for it.
+ */
 export function ensureWebAppBuilt(): void {
-  if (isWebAppBuilt() && process.env['YOUYOU_E2E_REBUILD'] === undefined) return;
-  const result = spawnSync(
-    process.execPath,
-    ['node_modules/vite/bin/vite.js', 'build', 'apps/web', '--logLevel', 'warn'],
-    {
-      stdio: 'inherit',
-    },
-  );
-  if (result.status !== 0) throw new Error('vite build of apps/web failed');
+  // YOUYOU_E2E_REBUILD: rebuild once per test run (workers of one run share their parent process).
+  const rebuiltMarker = join(tmpdir(), `youyou-e2e-rebuilt-${String(process.ppid)}`);
+  const rebuild = process.env['YOUYOU_E2E_REBUILD'] !== undefined && !existsSync(rebuiltMarker);
+  if (isWebAppBuilt() && !rebuild) return;
+  const lock = join(tmpdir(), 'youyou-e2e-web-build.lock');
+  try {
+    mkdirSync(lock);
+  } catch {
+    // Another worker is building: wait for its lock to go, then use its build.
+    const deadline = Date.now() + 120_000;
+    while (existsSync(lock) && Date.now() < deadline)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    if (isWebAppBuilt()) return;
+    throw new Error('waited for another worker to build the web app, and it did not');
+  }
+  try {
+    const result = spawnSync(
+      process.execPath,
+      ['node_modules/vite/bin/vite.js', 'build', 'apps/web', '--logLevel', 'warn'],
+      {
+        stdio: 'inherit',
+        // Under Vitest NODE_ENV is `test`, which would give React's development build.
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
+    if (result.status !== 0) throw new Error('vite build of apps/web failed');
+    if (process.env['YOUYOU_E2E_REBUILD'] !== undefined) writeFileSync(rebuiltMarker, '');
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 async function writeLookupTool(home: string): Promise<void> {

@@ -64,11 +64,13 @@ export function parseParameters(
 /** The front matter the form produces (the server adds `version` and the name, then validates). */
 export function frontMatterOf(values: ComponentFormValues): Record<string, unknown> {
   if (values.kind === 'skill') return { description: values.description.trim() };
-  if (values.kind === 'plugin')
+  if (values.kind === 'plugin') {
     return {
+      display_name: values.name,
       enabled: true,
       ...(values.description.trim() === '' ? {} : { description: values.description.trim() }),
     };
+  }
   const parameters = parseParameters(values.parameters);
   return {
     ...(parameters.length === 0 ? {} : { parameters }),
