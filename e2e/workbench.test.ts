@@ -2,6 +2,7 @@
 // (apps/server) with the built UI, a fake OpenAI-compatible model on loopback, temp directories.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeServer } from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
 import { SCREENSHOTS, STEP_TIMEOUT, useWorkbenchSession } from './support/workbench-session.ts';
 
@@ -246,24 +247,48 @@ describe('the workbench in a browser', () => {
     ).toContain('1 / 2');
   }, 60_000);
 
-  it('guides the first run when no provider is configured', async () => {
-    const { providers } = await session.stack.call<{ providers: { id: string }[] }>('GET', '/api/providers');
-    for (const provider of providers) await session.stack.call('DELETE', `/api/providers/${provider.id}`);
+  it('guides the first run when no provider is configured, and offers a local Ollama in one click', async () => {
+    const { page, stack } = session;
+    const { providers } = await stack.call<{ providers: { id: string }[] }>('GET', '/api/providers');
+    for (const provider of providers) await stack.call('DELETE', `/api/providers/${provider.id}`);
+    let ollama: FakeServer | undefined;
     try {
-      await session.page.reload();
-      await session.page.getByRole('button', { name: 'New conversation', exact: true }).click();
-      const guide = session.page.getByTestId('first-run');
+      await page.reload();
+      await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+      const guide = page.getByTestId('first-run');
       await guide.waitFor({ timeout: STEP_TIMEOUT });
       expect(await guide.textContent()).toContain('Connect a model to start');
       await expect
         .poll(() => guide.textContent(), { timeout: STEP_TIMEOUT })
-        .toContain('No local Ollama found');
-      await session.page.screenshot({ path: join(SCREENSHOTS, 'first-run.png') });
+        .toMatch(/No local Ollama found|Ollama is running/);
+      await page.screenshot({ path: join(SCREENSHOTS, 'first-run.png') });
+      // An OpenAI-compatible server on Ollama's port stands in for Ollama (when the port is free).
+      ollama = await startFakeOpenAI({ port: 11434, models: [{ id: 'llama3.2', object: 'model' }] }).catch(
+        () => undefined,
+      );
+      if (ollama === undefined) return;
+      await page.reload();
+      await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+      await expect
+        .poll(() => guide.textContent(), { timeout: STEP_TIMEOUT })
+        .toContain('Ollama is running on this machine (1 models)');
+      await guide.getByRole('button', { name: 'Use Ollama' }).click();
+      await guide.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
+      const added = await stack.call<{ providers: { name: string; base_url: string }[] }>(
+        'GET',
+        '/api/providers',
+      );
+      expect(added.providers).toEqual([
+        expect.objectContaining({ name: 'ollama', base_url: 'http://127.0.0.1:11434/v1' }),
+      ]);
     } finally {
-      await session.stack.call('POST', '/api/providers', {
+      const { providers: left } = await stack.call<{ providers: { id: string }[] }>('GET', '/api/providers');
+      for (const provider of left) await stack.call('DELETE', `/api/providers/${provider.id}`);
+      await ollama?.close();
+      await stack.call('POST', '/api/providers', {
         name: 'fake',
         kind: 'openai-compatible',
-        base_url: session.stack.fake.url,
+        base_url: stack.fake.url,
         api_key: 'test-key',
         models: [{ id: 'fake-model' }],
       });

@@ -27,7 +27,7 @@ export function FirstRun(): ReactElement {
   const addOllama = useMutation({
     mutationFn: () =>
       api.createProvider({
-        name: 'Ollama',
+        name: 'ollama',
         kind: 'openai-compatible',
         base_url: ollama.data?.base_url ?? OLLAMA_BASE_URL,
         models: (ollama.data?.models ?? []).map((id) => ({ id })),

@@ -131,6 +131,8 @@ export const en = {
   'providers.intro': 'Add a model provider. Keys are stored on your server as secrets and never shown again.',
   'providers.add': 'Add provider',
   'providers.preset': 'Preset',
+  'providers.nameHint':
+    'Lowercase letters, digits, - and _; it prefixes the model names (deepseek/deepseek-chat).',
   'providers.kind': 'Kind',
   'providers.name': 'Name',
   'providers.baseUrl': 'Base URL',
@@ -205,7 +207,7 @@ export const en = {
   'firstRun.title': 'Connect a model to start',
   'firstRun.body':
     'YouYou talks to any OpenAI-compatible server or to Anthropic. Add one in Settings → Models.',
-  'firstRun.ollamaFound': 'Ollama is running on this machine with {count} models. Add it with one click.',
+  'firstRun.ollamaFound': 'Ollama is running on this machine ({count} models). Add it with one click.',
   'firstRun.ollamaAdd': 'Use Ollama',
   'firstRun.ollamaMissing':
     'No local Ollama found at {url}. Install it, or add a hosted provider with a key.',

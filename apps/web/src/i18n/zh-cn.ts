@@ -132,6 +132,7 @@ export const zhCn: Record<MessageKey, string> = {
   'providers.intro': '添加模型服务。密钥作为机密保存在你的服务器上，之后不会再显示。',
   'providers.add': '添加服务',
   'providers.preset': '预设',
+  'providers.nameHint': '小写字母、数字、- 和 _；它是模型名的前缀（如 deepseek/deepseek-chat）。',
   'providers.kind': '类型',
   'providers.name': '名称',
   'providers.baseUrl': '接口地址',

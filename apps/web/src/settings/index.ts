@@ -7,6 +7,6 @@ export {
   validateComponentForm,
 } from './component-draft.ts';
 export type { ComponentFormValues } from './component-draft.ts';
-export { PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
+export { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
 export type { ProviderPreset } from './provider-presets.ts';
 export { SettingsDialog } from './settings-dialog.tsx';

@@ -2,7 +2,9 @@ import type { ProviderKind } from '../api/index.ts';
 
 /** Ready-made provider settings: pick one, paste a key. */
 export interface ProviderPreset {
+  /** The provider's name as the server keeps it (lowercase; it prefixes model ids: `deepseek/deepseek-chat`). */
   id: string;
+  /** How the preset list shows it. */
   name: string;
   kind: ProviderKind;
   baseUrl: string;
@@ -62,6 +64,9 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   },
   { id: 'custom', name: '', kind: 'openai-compatible', baseUrl: '', needsKey: false, models: [] },
 ];
+
+/** What the server accepts as a provider name (it becomes the prefix of model ids). */
+export const PROVIDER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 /** "a, b ,c" → ["a", "b", "c"]. */
 export function parseModelList(text: string): string[] {

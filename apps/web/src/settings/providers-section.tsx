@@ -10,7 +10,7 @@ import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
-import { PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
+import { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
 
 function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
   const t = useTranslation();
@@ -18,7 +18,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
   const queryClient = useQueryClient();
   const [presetId, setPresetId] = useState('openai');
   const preset = PROVIDER_PRESETS.find((item) => item.id === presetId) ?? PROVIDER_PRESETS[0];
-  const [name, setName] = useState(preset?.name ?? '');
+  const [name, setName] = useState(preset?.id ?? '');
   const [baseUrl, setBaseUrl] = useState(preset?.baseUrl ?? '');
   const [kind, setKind] = useState(preset?.kind ?? 'openai-compatible');
   const [apiKey, setApiKey] = useState('');
@@ -46,7 +46,8 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
       onDone();
     },
   });
-  const valid = name.trim() !== '' && /^https?:\/\/.+/.test(baseUrl.trim());
+  const nameValid = PROVIDER_NAME_PATTERN.test(name.trim());
+  const valid = nameValid && /^https?:\/\/.+/.test(baseUrl.trim());
 
   return (
     <form
@@ -64,7 +65,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
             const next = PROVIDER_PRESETS.find((item) => item.id === event.target.value);
             setPresetId(event.target.value);
             if (next !== undefined) {
-              setName(next.name);
+              setName(next.id === 'custom' ? '' : next.id);
               setBaseUrl(next.baseUrl);
               setKind(next.kind);
               setModels(next.models.join(', '));
@@ -82,7 +83,16 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
       <div className="field-row">
         <label className="field">
           <span>{t('providers.name')}</span>
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value.toLowerCase())}
+            required
+            aria-invalid={name !== '' && !nameValid}
+            aria-describedby="provider-name-hint"
+          />
+          <span id="provider-name-hint" className={name !== '' && !nameValid ? 'field-error' : 'field-hint'}>
+            {t('providers.nameHint')}
+          </span>
         </label>
         <label className="field">
           <span>{t('providers.kind')}</span>
