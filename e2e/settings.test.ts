@@ -169,6 +169,21 @@ describe('settings in a browser', () => {
     expect(JSON.stringify(lastRequest?.body)).toContain('HAIKU-SKILL');
   }, 60_000);
 
+  it('deletes a project with its conversations after confirming', async () => {
+    const { page, stack } = session;
+    const garden = page.getByRole('region', { name: 'Garden' });
+    await garden.waitFor({ timeout: STEP_TIMEOUT });
+    // The skill test talked in this project: it has a conversation.
+    expect(await garden.locator('.conversation-item').count()).toBeGreaterThan(0);
+    await garden.getByRole('button', { name: 'Delete project · Garden' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete project' });
+    expect(await confirm.textContent()).toContain('Its conversations are deleted too.');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await garden.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
+    const { projects } = await stack.call<{ projects: { name: string }[] }>('GET', '/api/projects');
+    expect(projects.map((project) => project.name)).not.toContain('Garden');
+  }, 60_000);
+
   it("speaks the browser's language by default", async () => {
     const chinese = await openBrowser({ locale: 'zh-CN' });
     try {

@@ -132,7 +132,8 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
     updateProject: async (id, changes) =>
       (await checked(api.projects[':id'].$patch({ param: { id }, json: changes }))).json(),
     deleteProject: async (id) => {
-      await checked(api.projects[':id'].$delete({ param: { id }, query: {} }));
+      // The UI asks first, saying the conversations go too.
+      await checked(api.projects[':id'].$delete({ param: { id }, query: { force: 'true' } }));
     },
     listConversations: async (listOptions) =>
       (
