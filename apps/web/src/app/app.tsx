@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
@@ -7,7 +7,6 @@ import { AppShell, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
-import { SettingsDialog } from '../settings/index.ts';
 import { Workbench } from '../workbench/index.ts';
 import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
@@ -56,6 +55,24 @@ function useShortcuts(): void {
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
+}
+
+// Settings load when first opened: they are not part of the app shell's first download.
+const SettingsDialog = lazy(() =>
+  import('../settings/index.ts').then((module) => ({ default: module.SettingsDialog })),
+);
+
+function LazySettings(): ReactElement | null {
+  const open = useNavigation((state) => state.settings !== undefined);
+  // Once opened it stays mounted, so closing it is the native dialog's close (focus goes back).
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  if (!opened) return null;
+  return (
+    <Suspense fallback={null}>
+      <SettingsDialog />
+    </Suspense>
+  );
 }
 
 function Gate({ children }: { children: ReactElement }): ReactElement {
@@ -109,7 +126,7 @@ function Workspace(): ReactElement {
         left={(collapsed) => <ProjectNav collapsed={collapsed} />}
         middle={<ConversationView />}
         right={<Workbench />}
-        overlay={<SettingsDialog />}
+        overlay={<LazySettings />}
       />
     </>
   );
