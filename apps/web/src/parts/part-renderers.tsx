@@ -1,4 +1,4 @@
-import { memo, useState, type ComponentType, type ReactElement } from 'react';
+import { memo, useEffect, useState, type ComponentType, type ReactElement } from 'react';
 import type { MessagePart } from '../api/index.ts';
 import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
@@ -25,15 +25,31 @@ function TextPart({ part }: PartProps<PartOf<'text'>>): ReactElement {
   );
 }
 
+/** Seconds since the component first rendered, ticking while `running`. */
+function useElapsedSeconds(running: boolean): number {
+  const [started] = useState(() => Date.now());
+  const [now, setNow] = useState(started);
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return Math.floor((now - started) / 1000);
+}
+
 function ThinkingPart({ part }: PartProps<PartOf<'thinking'>>): ReactElement {
   const t = useTranslation();
   const live = part.status === 'streaming';
   const [open, setOpen] = useState(true);
+  const seconds = useElapsedSeconds(live);
   return (
     <div className={`thinking-part${live ? ' live' : ''}`}>
       <button type="button" className="part-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
         <BrainIcon size={15} />
-        <span>{live ? t('conversation.thinking') : t('conversation.thought')}</span>
+        <span>
+          {live ? t('conversation.thinking') : t('conversation.thought')}
+          {live && seconds > 0 && <span className="thinking-seconds"> · {seconds} s</span>}
+        </span>
         {live && <span className="thinking-pulse" aria-hidden="true" />}
         <ChevronIcon size={14} className={open ? 'chevron open' : 'chevron'} />
       </button>
