@@ -90,3 +90,24 @@ describe('openEventStream', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe('openEventStream of a conversation that is gone', () => {
+  it('stops instead of retrying for ever', async () => {
+    let requests = 0;
+    const states: string[] = [];
+    openEventStream({
+      conversationId: 'gone',
+      after: 0,
+      backoffMs: [1],
+      fetch: () => {
+        requests += 1;
+        return Promise.resolve(new Response('{"error":{"code":"NOT_FOUND"}}', { status: 404 }));
+      },
+      onEvent: () => undefined,
+      onState: (state) => states.push(state),
+    });
+    await expect.poll(() => states.at(-1)).toBe('closed');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(requests).toBe(1);
+  });
+});

@@ -50,6 +50,11 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       cache: 'no-store',
       signal: controller.signal,
     });
+    // A conversation that is gone will not come back: stop instead of retrying for ever.
+    if (response.status === 404) {
+      controller.abort();
+      return;
+    }
     if (!response.ok || response.body === null)
       throw new Error(`event stream answered ${String(response.status)}`);
     setState('open');

@@ -7,6 +7,7 @@ import { AppShell, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
+import { ErrorBoundary } from '../ui/index.ts';
 import { Workbench } from '../workbench/index.ts';
 import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
@@ -106,6 +107,25 @@ function Gate({ children }: { children: ReactElement }): ReactElement {
   return children;
 }
 
+/** A column that fails to render shows why, with a retry; the other columns keep working. */
+function Guarded({ children }: { children: ReactElement }): ReactElement {
+  const t = useTranslation();
+  return (
+    <ErrorBoundary
+      fallback={(error, retry) => (
+        <div className="empty-state" role="alert">
+          <p>{t('common.renderFailed', { message: error.message })}</p>
+          <button type="button" className="button" onClick={retry}>
+            {t('common.retry')}
+          </button>
+        </div>
+      )}
+    >
+      {children}
+    </ErrorBoundary>
+  );
+}
+
 function Workspace(): ReactElement {
   const t = useTranslation();
   useShortcuts();
@@ -123,9 +143,21 @@ function Workspace(): ReactElement {
         {t('app.skipToComposer')}
       </a>
       <AppShell
-        left={(collapsed) => <ProjectNav collapsed={collapsed} />}
-        middle={<ConversationView />}
-        right={<Workbench />}
+        left={(collapsed) => (
+          <Guarded>
+            <ProjectNav collapsed={collapsed} />
+          </Guarded>
+        )}
+        middle={
+          <Guarded>
+            <ConversationView />
+          </Guarded>
+        }
+        right={
+          <Guarded>
+            <Workbench />
+          </Guarded>
+        }
         overlay={<LazySettings />}
       />
     </>

@@ -1,5 +1,7 @@
 import { memo, type ReactElement } from 'react';
 import type { RunView } from '../conversation-state/index.ts';
+import { useTranslation } from '../i18n/index.ts';
+import { ErrorBoundary } from '../ui/index.ts';
 import { AssistantMessage } from './assistant-message.tsx';
 import { UserMessage } from './user-message.tsx';
 
@@ -21,21 +23,33 @@ export const RunRow = memo(function RunRow({
   onRegenerate,
   onSelectBranch,
 }: RunRowProps): ReactElement {
+  const t = useTranslation();
   return (
     <div className="run-row" data-run-id={run.id}>
-      <UserMessage
-        message={run.user}
-        canEdit={!busy}
-        onEdit={(text) => onEdit(run, text)}
-        onSelectBranch={onSelectBranch}
-      />
-      <AssistantMessage
-        run={run}
-        isLast={isLast}
-        busy={busy}
-        onRegenerate={onRegenerate}
-        onSelectBranch={onSelectBranch}
-      />
+      <ErrorBoundary
+        fallback={(error, retry) => (
+          <div className="error-part" role="alert">
+            <span>{t('common.renderFailed', { message: error.message })}</span>
+            <button type="button" className="button" onClick={retry}>
+              {t('common.retry')}
+            </button>
+          </div>
+        )}
+      >
+        <UserMessage
+          message={run.user}
+          canEdit={!busy}
+          onEdit={(text) => onEdit(run, text)}
+          onSelectBranch={onSelectBranch}
+        />
+        <AssistantMessage
+          run={run}
+          isLast={isLast}
+          busy={busy}
+          onRegenerate={onRegenerate}
+          onSelectBranch={onSelectBranch}
+        />
+      </ErrorBoundary>
     </div>
   );
 });

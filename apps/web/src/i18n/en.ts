@@ -221,6 +221,7 @@ export const en = {
   'auth.body':
     'This workbench needs its access token. Open the login URL that `youyou serve` printed in the terminal (it looks like http://127.0.0.1:4317/login?token=…).',
   'auth.unreachable': 'The YouYou server does not answer. Is `youyou serve` running?',
+  'common.renderFailed': 'This part could not be shown: {message}',
   'common.retry': 'Retry',
 } as const;
 

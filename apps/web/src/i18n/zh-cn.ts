@@ -219,5 +219,6 @@ export const zhCn: Record<MessageKey, string> = {
   'auth.body':
     '这个工作台需要访问令牌。请打开 `youyou serve` 在终端里打印的登录链接（形如 http://127.0.0.1:4317/login?token=…）。',
   'auth.unreachable': 'YouYou 服务器没有响应。`youyou serve` 在运行吗？',
+  'common.renderFailed': '这部分无法显示：{message}',
   'common.retry': '重试',
 };
