@@ -78,6 +78,8 @@ describe('Composer', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     expect(onStop).toHaveBeenCalled();
     expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Escape' });
+    expect(onStop).toHaveBeenCalledTimes(2);
   });
 
   it('/ opens the palette of skills and commands; Enter picks; the skill is sent as an invocation', async () => {

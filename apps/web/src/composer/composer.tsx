@@ -186,6 +186,12 @@ export function Composer(props: ComposerProps): ReactElement {
       setPaletteDismissed(true);
       return;
     }
+    if (event.key === 'Escape' && running) {
+      // Escape stops the answer in flight (as in terminal agents).
+      event.preventDefault();
+      onStop();
+      return;
+    }
     if (event.key !== 'Enter') return;
     const modifier = event.ctrlKey || event.metaKey;
     const sends = sendKey === 'enter' ? !event.shiftKey && !modifier : modifier;
