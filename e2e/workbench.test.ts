@@ -175,6 +175,22 @@ describe('the workbench in a browser', () => {
       .toBe(0);
   }, 60_000);
 
+  it('shows runs started elsewhere as running in the left column, and sees them end', async () => {
+    const { page, stack } = session;
+    const conversation = await stack.call<{ id: string }>('POST', '/api/conversations', {
+      title: 'Started by a script',
+    });
+    await stack.call('POST', `/api/conversations/${conversation.id}/messages`, {
+      text: 'stream slowly for the script',
+    });
+    await page.reload();
+    const item = page.locator('.conversation-item', { hasText: 'Started by a script' });
+    await item.getByTestId('running-indicator').waitFor({ timeout: STEP_TIMEOUT });
+    // Its stream is watched from the listing: the end arrives without a reload or a poll.
+    await expect.poll(() => item.getByTestId('running-indicator').count(), { timeout: STEP_TIMEOUT }).toBe(0);
+    expect(await item.getByRole('status', { name: 'New messages' }).count()).toBe(1);
+  }, 60_000);
+
   it('marks a conversation unread when its answer finishes elsewhere, and read once opened', async () => {
     await send('stream slowly while I look elsewhere');
     await expect.poll(() => lastAnswer().textContent(), { timeout: STEP_TIMEOUT }).toContain('w2');

@@ -95,4 +95,19 @@ describe('LiveConversations', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(marked).toEqual([['c1', 3]]);
   });
+
+  it('watches conversations the listing says are running, from the listing seq, until their run ends', () => {
+    const { live, queryClient, open, emit } = harness();
+    const summary = { ...queryOf([], 41).conversation, id: 'c9', last_seq: 41, in_flight_run_id: 'r9' };
+    queryClient.setQueryData(['conversations', { q: '' }], {
+      pages: [{ conversations: [summary] }],
+      pageParams: [undefined],
+    });
+    expect(live.getRunning().has('c9')).toBe(true);
+    expect(open('c9')[0]?.options.after).toBe(41);
+    const completed = { ...eventFactory('c9').completed('r9'), seq: 42 };
+    emit('c9', completed);
+    expect(live.getRunning().has('c9')).toBe(false);
+    expect(open('c9')).toHaveLength(0);
+  });
 });

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import {
   openEventStream,
   type ApiClient,
+  type ConversationSummary,
   type ConversationQuery,
   type EventStream,
   type StreamState,
@@ -67,6 +68,13 @@ export class LiveConversations {
     this.#openStream = options.openStream ?? openEventStream;
     this.#queryClient.getQueryCache().subscribe((cacheEvent) => {
       const key = cacheEvent.query.queryKey;
+      if (
+        cacheEvent.type === 'updated' &&
+        key[0] === CONVERSATIONS_KEY[0] &&
+        cacheEvent.action.type === 'success'
+      ) {
+        this.#watchListed(cacheEvent.query.state.data);
+      }
       if (cacheEvent.type !== 'updated' || key[0] !== 'conversation' || typeof key[1] !== 'string') return;
       const data = cacheEvent.query.state.data as ConversationQuery | undefined;
       if (data !== undefined && cacheEvent.action.type === 'success') this.ingest(key[1], data);
@@ -130,6 +138,23 @@ export class LiveConversations {
     else this.#closeStream(conversationId);
   }
 
+  /**
+   * Runs the listing says are in flight (started in another tab, by a script, before a reload)
+   * are watched too: their conversation's stream opens from the listing's seq, so the left column
+   * sees them end.
+   */
+  #watchListed(data: unknown): void {
+    const pages = (data as { pages?: { conversations?: ConversationSummary[] }[] } | undefined)?.pages ?? [];
+    for (const page of pages) {
+      for (const conversation of page.conversations ?? []) {
+        const inFlight = conversation.in_flight_run_id ?? null;
+        if (inFlight === null || this.#streams.has(conversation.id)) continue;
+        this.#setRunning(conversation.id, true);
+        this.#ensureStream(conversation.id, conversation.last_seq);
+      }
+    }
+  }
+
   /** A run was just started from this client: track it even before its first event. */
   markRunning(conversationId: string): void {
     this.#setRunning(conversationId, true);
@@ -183,13 +208,13 @@ export class LiveConversations {
     }
   }
 
-  #ensureStream(conversationId: string): void {
+  #ensureStream(conversationId: string, after?: number): void {
     if (this.#streams.has(conversationId)) return;
     const store = this.store(conversationId);
     let dropped = false;
     const stream = this.#openStream({
       conversationId,
-      after: store.getSnapshot().lastSeq,
+      after: after ?? store.getSnapshot().lastSeq,
       onEvent: (event) => this.#onEvent(conversationId, event),
       onState: (state) => {
         // After a reconnect the Query is the authority: refetch it and converge.
