@@ -210,6 +210,17 @@ describe('settings in a browser', () => {
     expect(await session.page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
     expect(await background()).not.toBe(light);
     await session.page.screenshot({ path: join(SCREENSHOTS, 'settings-dark.png') });
+    // A custom accent is data over the tokens: every accent shade follows it.
+    await dialog.getByLabel('Accent colour').fill('#0f766e');
+    expect(
+      await session.page.evaluate(() =>
+        getComputedStyle(document.documentElement).getPropertyValue('--color-accent').trim(),
+      ),
+    ).toBe('#0f766e');
+    await dialog.getByRole('button', { name: 'Use the theme’s' }).click();
+    expect(
+      await session.page.evaluate(() => document.documentElement.style.getPropertyValue('--color-accent')),
+    ).toBe('');
     await dialog.getByRole('button', { name: 'Language' }).click();
     await dialog.getByText('简体中文', { exact: true }).click();
     expect(await session.page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');

@@ -100,6 +100,12 @@ describe('small parsers', () => {
     expect(hashOf({ conversationId: 'x', settings: undefined })).toBe('#/c/x');
   });
 
+  it('a custom accent is a #rrggbb colour or nothing', () => {
+    expect(sanitizePreferences({ accent: '#0f766e' })).toEqual({ accent: '#0f766e' });
+    expect(sanitizePreferences({ accent: 'red; background: url(x)' })).toEqual({});
+    expect(sanitizePreferences({ accent: undefined })).toEqual({ accent: undefined });
+  });
+
   it('preferences from anywhere are checked', () => {
     expect(
       sanitizePreferences({ theme: 'dark', fontSize: 99, language: 'fr', sendKey: 'ctrl-enter', extra: 1 }),

@@ -16,6 +16,7 @@ function useAppearance(): void {
   const theme = usePreferences((state) => state.theme);
   const density = usePreferences((state) => state.density);
   const fontSize = usePreferences((state) => state.fontSize);
+  const accent = usePreferences((state) => state.accent);
   const systemDark = useSystemDark();
   const language = useResolvedLanguage();
   useEffect(() => {
@@ -24,8 +25,9 @@ function useAppearance(): void {
       density,
       fontSize,
       language,
+      accent,
     });
-  }, [theme, density, fontSize, systemDark, language]);
+  }, [theme, density, fontSize, systemDark, language, accent]);
 }
 
 /**

@@ -195,6 +195,8 @@ export const en = {
   'appearance.comfortable': 'Comfortable',
   'appearance.compact': 'Compact',
   'appearance.fontSize': 'Font size',
+  'appearance.accent': 'Accent colour',
+  'appearance.accentReset': 'Use the theme’s',
   'behaviour.sendKey': 'Send with',
   'behaviour.enter': 'Enter',
   'behaviour.ctrlEnter': 'Ctrl+Enter',

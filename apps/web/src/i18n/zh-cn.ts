@@ -195,6 +195,8 @@ export const zhCn: Record<MessageKey, string> = {
   'appearance.comfortable': '舒适',
   'appearance.compact': '紧凑',
   'appearance.fontSize': '字号',
+  'appearance.accent': '强调色',
+  'appearance.accentReset': '使用主题默认',
   'behaviour.sendKey': '发送快捷键',
   'behaviour.enter': 'Enter',
   'behaviour.ctrlEnter': 'Ctrl+Enter',

@@ -20,6 +20,8 @@ export interface Preferences {
   streamingAnimation: boolean;
   /** The model the composer uses for new messages; undefined: the server's default. */
   modelId: string | undefined;
+  /** A custom accent colour (`#rrggbb`) over the theme's tokens; undefined: the theme's own. */
+  accent: string | undefined;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -31,6 +33,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   fold: 'fold',
   streamingAnimation: true,
   modelId: undefined,
+  accent: undefined,
 };
 
 export const FONT_SIZES: readonly number[] = [13, 14, 15, 16, 18];
@@ -59,6 +62,8 @@ function validPreference(key: keyof Preferences, value: unknown): boolean {
       return typeof value === 'boolean';
     case 'modelId':
       return typeof value === 'string' || value === undefined;
+    case 'accent':
+      return value === undefined || (typeof value === 'string' && /^#[0-9a-fA-F]{6}$/.test(value));
   }
 }
 

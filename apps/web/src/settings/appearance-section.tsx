@@ -72,6 +72,25 @@ export function AppearanceSection(): ReactElement {
         options={FONT_SIZES.map((size) => ({ value: String(size), label: `${String(size)}px` }))}
         onChange={(size) => preferences.set({ fontSize: Number(size) })}
       />
+      <fieldset className="choice-group">
+        <legend>{t('appearance.accent')}</legend>
+        <div className="accent-row">
+          <input
+            type="color"
+            aria-label={t('appearance.accent')}
+            value={preferences.accent ?? '#4f46e5'}
+            onChange={(event) => preferences.set({ accent: event.target.value })}
+          />
+          <button
+            type="button"
+            className="button"
+            onClick={() => preferences.set({ accent: undefined })}
+            disabled={preferences.accent === undefined}
+          >
+            {t('appearance.accentReset')}
+          </button>
+        </div>
+      </fieldset>
     </section>
   );
 }
