@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { WorkbenchDatabase } from './open-database.ts';
@@ -5,7 +6,14 @@ import type { WorkbenchDatabase } from './open-database.ts';
 const MIGRATION_TABLE = 'workbench_migrations';
 const MIGRATION_LOCK_TABLE = 'workbench_migrations_lock';
 
-function migrator(database: WorkbenchDatabase): Migrator {
+async function migrator(database: WorkbenchDatabase): Promise<Migrator> {
+  // Without a schema, Kysely looks for its table in every schema: a server on one schema would
+  // see another's migration table and skip creating its own.
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
+          ?.schema
+      : undefined;
   const migrations: Record<string, Migration> = {};
   for (const migration of MIGRATIONS) {
     migrations[migration.name] = {
@@ -18,6 +26,7 @@ function migrator(database: WorkbenchDatabase): Migrator {
     provider: { getMigrations: async () => migrations },
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
 }
 
@@ -44,7 +53,7 @@ function report(result: MigrationResultSet, current: string[]): MigrationReport 
 }
 
 async function appliedNames(database: WorkbenchDatabase): Promise<string[]> {
-  const all = await migrator(database).getMigrations();
+  const all = await (await migrator(database)).getMigrations();
   return all.filter((migration) => migration.executedAt !== undefined).map((migration) => migration.name);
 }
 
@@ -56,7 +65,7 @@ async function appliedNames(database: WorkbenchDatabase): Promise<string[]> {
  * const { applied } = await migrateToLatest(database); // ['0001-initial'] on a fresh database
  */
 export async function migrateToLatest(database: WorkbenchDatabase): Promise<MigrationReport> {
-  const result = await migrator(database).migrateToLatest();
+  const result = await (await migrator(database)).migrateToLatest();
   return report(result, await appliedNames(database));
 }
 
@@ -67,7 +76,7 @@ export async function migrateToLatest(database: WorkbenchDatabase): Promise<Migr
  * await migrateDown(database);
  */
 export async function migrateDown(database: WorkbenchDatabase): Promise<MigrationReport> {
-  const result = await migrator(database).migrateDown();
+  const result = await (await migrator(database)).migrateDown();
   return report(result, await appliedNames(database));
 }
 
