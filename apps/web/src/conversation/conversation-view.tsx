@@ -5,7 +5,7 @@ import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import type { RunView } from '../conversation-state/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
-import { PanelRightIcon, SidebarIcon } from '../icons/index.ts';
+import { PanelRightIcon } from '../icons/index.ts';
 import { useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
@@ -33,9 +33,7 @@ export function ConversationView(): ReactElement {
   const conversationId = useNavigation((state) => state.conversationId);
   const projectId = useNavigation((state) => state.projectId);
   const openConversation = useNavigation((state) => state.openConversation);
-  const leftCollapsed = useLayout((state) => state.leftCollapsed);
   const rightCollapsed = useLayout((state) => state.rightCollapsed);
-  const toggleLeft = useLayout((state) => state.toggleLeft);
   const toggleRight = useLayout((state) => state.toggleRight);
   const query = useConversationQuery(conversationId);
   const store = live.store(conversationId ?? '');
@@ -124,11 +122,6 @@ export function ConversationView(): ReactElement {
   return (
     <div className="conversation-view">
       <header className="conversation-header">
-        {leftCollapsed && (
-          <button type="button" className="icon-button" aria-label={t('nav.expand')} onClick={toggleLeft}>
-            <SidebarIcon />
-          </button>
-        )}
         <h1 className="conversation-heading">{title}</h1>
         {streamState === 'reconnecting' && (
           <span className="stream-state" role="status">
