@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../database/index.ts';
@@ -34,14 +34,21 @@ export async function loadSecretKey(
   }
   const key = randomBytes(KEY_BYTES);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' }).catch(
-    async (error: unknown) => {
-      // Another server created it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    },
-  );
+  // Written whole to a temporary file, then linked into place: a server starting beside us never
+  // reads a half-written key, and whoever links first wins.
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temporary, `${key.toString('base64')}\n`, { mode: 0o600 });
+  try {
+    await link(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(temporary).catch(() => {});
+  }
   await chmod(file, 0o600);
-  return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  const stored = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  if (stored.length !== KEY_BYTES) throw new Error(`${file} does not hold a ${KEY_BYTES}-byte base64 key.`);
+  return stored;
 }
 
 /**
