@@ -294,14 +294,14 @@ describe('turn hooks', () => {
     await collect(
       (await agent.newSession()).send([
         { type: 'text', text: '//etc is not a skill' },
-        { type: 'text', text: '// TODO: fix\nrun();' },
+        { type: 'text', text: '// a comment, not a skill\nrun();' },
       ]),
     );
     expect(provider.requests[0]?.messages[0]).toEqual({
       role: 'user',
       content: [
         { type: 'text', text: '/etc is not a skill' },
-        { type: 'text', text: '// TODO: fix\nrun();' },
+        { type: 'text', text: '// a comment, not a skill\nrun();' },
       ],
     });
   });
