@@ -1,0 +1,6 @@
+/**
+ * `@youyou/contracts`: the shapes the server, the web UI, the CLI and extensions share (spec
+ * agent-system-skeleton-design-r4 §3.2/§3.3 "Core"). Each concept lives in its own folder with an
+ * `index.ts`; this file re-exports them. It depends on zod and nothing else.
+ */
+export const CONTRACTS_VERSION = 1;
