@@ -55,6 +55,7 @@ try {
       const started = performance.now();
       await tool.execute(input, {
         signal: new AbortController().signal,
+        cancelSignal: new AbortController().signal,
         sessionId: 's',
         turnId: 't',
         cwd: root,

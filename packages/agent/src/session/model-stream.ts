@@ -31,7 +31,8 @@ export class Reply {
 /** How a model call ended. A cancel leaves it empty; the turn reads its own signal. */
 export interface StreamOutcome {
   failure?: AgentError;
-  overflow?: string;
+  /** The provider said the request did not fit the window. */
+  overflow?: Omit<Extract<ChatEvent, { type: 'context_length_exceeded' }>, 'type'>;
   usage?: Usage;
   finishReason?: FinishReason;
   providerMetadata?: Readonly<Record<string, unknown>>;
@@ -164,7 +165,11 @@ export class ActiveStream {
         this.#outcome.failure = event.error;
         return this.#settle();
       case 'context_length_exceeded':
-        this.#outcome.overflow = event.message;
+        this.#outcome.overflow = {
+          message: event.message,
+          ...(event.limit === undefined ? {} : { limit: event.limit }),
+          ...(event.requested === undefined ? {} : { requested: event.requested }),
+        };
         return this.#settle();
     }
     this.#iterator?.next().then(this.#step, this.#onError);

@@ -1,6 +1,7 @@
 import type { UserInput } from '../content/content.ts';
 import { estimateTextTokens } from '../context/token-estimate.ts';
 import { AgentError } from '../errors/index.ts';
+import type { CompactRequest } from '../context/index.ts';
 import type { AgentEvent, AgentEventBody, TurnSummary } from '../events/agent-event.ts';
 import type { ChatRequest, FinishReason, ToolCallRequest, UserMessage } from '../provider/index.ts';
 import type { ToolCallOutcome } from '../tools/tool-dispatcher.ts';
@@ -99,8 +100,14 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
       })),
     );
   };
-  const compact = async (): Promise<AgentEvent[] | undefined> => {
-    const result = await runtime.compactor.compact({ context, sessionModel: model.model, sessionId, signal });
+  const compact = async (overflow?: CompactRequest['overflow']): Promise<AgentEvent[] | undefined> => {
+    const result = await runtime.compactor.compact({
+      context,
+      sessionModel: model.model,
+      sessionId,
+      signal,
+      ...(overflow === undefined ? {} : { overflow }),
+    });
     if (result === undefined) return undefined;
     const warnings = await persist({
       type: 'metadata',
@@ -286,7 +293,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
         if (overflowRetried) {
           throw new AgentError(
             'PROVIDER_ERROR',
-            `The request still exceeds the context window of '${model.model.id}' after compaction: ${overflow}`,
+            `The request still exceeds the context window of '${model.model.id}' after compaction: ${overflow.message}`,
             {
               retryable: false,
               details: { reason: 'context_length_exceeded' },
@@ -294,11 +301,16 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
           );
         }
         overflowRetried = true;
-        const events = await compact();
+        const events = await compact({
+          fixedTokens,
+          ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
+          ...(overflow.requested === undefined ? {} : { requested: overflow.requested }),
+        });
         if (events === undefined) {
           throw new AgentError(
             'COMPACT_ERROR',
-            `The request exceeds the context window of '${model.model.id}' and nothing could be compacted: ${overflow}`,
+            `The request exceeds the context window of '${model.model.id}' and compaction could not make it small enough: ${overflow.message}`,
+            { details: { reason: 'context_length_exceeded' } },
           );
         }
         yield* events;
@@ -306,7 +318,9 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
       }
       if (failure !== undefined) throw failure;
       if (overflow !== undefined)
-        throw new AgentError('PROVIDER_ERROR', overflow, { details: { reason: 'context_length_exceeded' } });
+        throw new AgentError('PROVIDER_ERROR', overflow.message, {
+          details: { reason: 'context_length_exceeded' },
+        });
 
       // A complete reply: store it with its calls, then run them.
       partial = undefined;

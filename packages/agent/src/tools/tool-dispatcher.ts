@@ -23,7 +23,7 @@ export interface DispatchContext {
   turnId: string;
   cwd: string;
   home: string;
-  /** The turn's cancellation signal; handed to every handler. */
+  /** The turn's cancellation signal: handed to handlers as `cancelSignal`, never as their stop signal. */
   signal: AbortSignal;
 }
 
@@ -169,7 +169,9 @@ export class ToolDispatcher {
         handler.execute(
           { callId: call.callId, toolName: call.toolName, arguments: args },
           {
-            signal: AbortSignal.any([context.signal, timeout.signal]),
+            // A cancel waits for running tools (spec §6.2); only the timeout stops one (§4.4).
+            signal: timeout.signal,
+            cancelSignal: context.signal,
             sessionId: context.sessionId,
             turnId: context.turnId,
             cwd: context.cwd,

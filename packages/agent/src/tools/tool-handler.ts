@@ -14,10 +14,16 @@ export interface ToolOutput {
 
 export interface ToolContext {
   /**
-   * Aborted when the call times out, and when the turn is cancelled. The dispatcher still waits
-   * for a running tool after a cancel (spec §6.2), so honouring this is how a long tool stops early.
+   * Aborted when the call must stop now: it timed out (TOOL_TIMEOUT, spec §4.4). A tool that runs
+   * a process kills it. A cancelled turn does not abort this signal (see `cancelSignal`).
    */
   signal: AbortSignal;
+  /**
+   * Aborted when the user cancels the turn. The dispatcher still waits for a running tool and
+   * records its result (spec §6.2: running tools are not interrupted), so a tool may use this only
+   * to wrap up early at a point where stopping leaves nothing half done.
+   */
+  cancelSignal: AbortSignal;
   sessionId: string;
   turnId: string;
   /** The agent's working directory. */
