@@ -65,12 +65,12 @@ export {
 } from './storage/index.ts';
 export type { SummaryAccumulator } from './storage/index.ts';
 
-export { Agent, FAILED_NOTE, INTERRUPTED_NOTE, rebuildContext, Session, Turn } from './session/index.ts';
+export { Agent, rebuildContext, Session, stopKindOf, stopReason, Turn } from './session/index.ts';
 export type * from './session/index.ts';
 
 export type * from './events/index.ts';
 
-export { DEFAULT_AGENT_CONFIG, validateConfig } from './config/index.ts';
+export { DEFAULT_AGENT_CONFIG, FAILED_NOTE, INTERRUPTED_NOTE, validateConfig } from './config/index.ts';
 export type { AgentConfig } from './config/index.ts';
 
 export { AgentBuilder, defaultHome } from './builder/index.ts';

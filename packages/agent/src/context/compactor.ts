@@ -1,7 +1,8 @@
 import type { AgentConfig } from '../config/agent-config.ts';
 import type { HookRegistry } from '../hooks/hook-registry.ts';
 import type { Logger } from '../logging/index.ts';
-import { guardedChat, type Message, type ModelInfo, type ModelRouter } from '../provider/index.ts';
+import { ModelCall } from '../model-call/index.ts';
+import type { Message, ModelInfo, ModelRouter } from '../provider/index.ts';
 import { applyCompaction, planCompaction, type CompactionPlan } from './compaction-plan.ts';
 import { DEFAULT_COMPACT_PROMPT } from './compaction-prompt.ts';
 import type { ContextManager } from './context-manager.ts';
@@ -85,7 +86,8 @@ export class Compactor {
       );
       return undefined;
     }
-    const target = request.overflow === undefined ? undefined : overflowTarget(tokensBefore, request.overflow);
+    const target =
+      request.overflow === undefined ? undefined : overflowTarget(tokensBefore, request.overflow);
     const plan = planCompaction(context.messages, context.sizes, {
       // After an overflow the tail gets half of the target; the summary must fit in the rest.
       tailBudget:
@@ -136,11 +138,9 @@ export class Compactor {
     let budgetTokens = Math.floor(route.model.contextWindow * TRANSCRIPT_SHARE) - estimateTextTokens(prompt);
     for (let attempt = 1; attempt <= SUMMARY_ATTEMPTS && budgetTokens > 0; attempt++) {
       const transcript = renderTranscript(head, budgetTokens * 4);
-      let text = '';
-      let outcome: 'done' | 'overflow' | 'failed' = 'done';
-      for await (const event of guardedChat(
-        route.provider,
-        {
+      const call = new ModelCall({
+        provider: route.provider,
+        request: {
           model: route.model.id,
           systemPrompt: prompt,
           messages: [
@@ -148,25 +148,21 @@ export class Compactor {
           ],
           tools: [],
         },
-        {
-          signal: request.signal,
-          firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
-          chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
-        },
-      )) {
-        if (event.type === 'text_delta') text += event.text;
-        else if (event.type === 'context_length_exceeded') outcome = 'overflow';
-        else if (event.type === 'error') {
-          outcome = 'failed';
-          this.#logger.warn(
-            { modelId, error: event.error.toJSON() },
-            'summary request failed; truncating instead',
-          );
-        }
+        signal: request.signal,
+        firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
+        chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
+      });
+      const outcome = await call.settled();
+      const text = call.reply.refused ? '' : call.reply.text;
+      if (outcome.failure !== undefined) {
+        this.#logger.warn(
+          { modelId, error: outcome.failure.toJSON() },
+          'summary request failed; truncating instead',
+        );
       }
       if (request.signal.aborted) return undefined;
-      if (outcome === 'done' && text.trim() !== '') return text.trim();
-      if (outcome !== 'overflow') return undefined;
+      if (outcome.overflow === undefined)
+        return outcome.failure === undefined && text.trim() !== '' ? text.trim() : undefined;
       budgetTokens = Math.floor(budgetTokens / 2);
     }
     return undefined;

@@ -32,6 +32,8 @@ export const CONFIG_FILE_KEYS: Readonly<Record<string, { field: keyof AgentConfi
     temperature: { field: 'temperature', kind: 'number' },
     max_tokens: { field: 'maxTokens', kind: 'count' },
     reasoning_effort: { field: 'reasoningEffort', kind: 'effort' },
+    interrupted_note: { field: 'interruptedNote', kind: 'text' },
+    failed_note: { field: 'failedNote', kind: 'text' },
   });
 
 const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'];

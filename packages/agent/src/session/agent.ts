@@ -93,18 +93,23 @@ export class Agent {
 
   /** Starts a session; SESSION_BUSY while another is open (spec §6.2). */
   async newSession(options: NewSessionOptions = {}): Promise<Session> {
-    return this.#open(async (runtime, sessionId) => {
-      const state = this.#state(runtime, sessionId, new ContextManager(), 0, false, 0, 0);
-      const error = await state.writer.write({
-        type: 'metadata',
-        kind: 'session_created',
-        modelId: runtime.model.model.id,
-        cwd: runtime.cwd,
-        ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
-      });
-      if (error !== undefined) throw error;
-      return state;
-    }, options);
+    return this.#open(
+      (runtime, sessionId) =>
+        Promise.resolve(this.#state(runtime, sessionId, new ContextManager(), 0, false, 0, 0)),
+      options,
+      randomUUID(),
+      // Stored only once SessionStart let the session start: an aborted start leaves no trace.
+      async (state) => {
+        const error = await state.writer.write({
+          type: 'metadata',
+          kind: 'session_created',
+          modelId: state.runtime.model.model.id,
+          cwd: state.runtime.cwd,
+          ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+        });
+        if (error !== undefined) throw error;
+      },
+    );
   }
 
   /** Reopens a stored session with its history; SESSION_NOT_FOUND when the storage has none. */
@@ -124,7 +129,7 @@ export class Agent {
         details: { sessionId },
       });
     }
-    const rebuilt = rebuildContext(records);
+    const rebuilt = rebuildContext(records, this.#snapshot.config);
     const created = records.find((record) => record.type === 'metadata' && record.kind === 'session_created');
     const systemPrompt =
       created?.type === 'metadata' && created.kind === 'session_created' ? created.systemPrompt : undefined;
@@ -161,6 +166,7 @@ export class Agent {
     create: (runtime: SessionRuntime, sessionId: string) => Promise<SessionState>,
     options: NewSessionOptions,
     sessionId: string = randomUUID(),
+    begin?: (state: SessionState) => Promise<void>,
   ): Promise<Session> {
     if (this.#shutdown !== undefined) throw new AgentError('SESSION_BUSY', 'The agent has been shut down.');
     // Claimed before the first await, so concurrent calls cannot both get through.
@@ -185,7 +191,16 @@ export class Agent {
       }
       const runtime = this.#runtime(this.#snapshot, options);
       const state = await create(runtime, sessionId);
-      await runtime.hooks.run('SessionStart', { sessionId: state.sessionId });
+      // Abort on SessionStart refuses the session (decision 0005): nothing is stored, none is open.
+      const started = await runtime.hooks.run('SessionStart', { sessionId: state.sessionId });
+      if (started.aborted !== undefined) {
+        throw new AgentError(
+          'HOOK_ABORTED',
+          `Plugin '${started.aborted.pluginId}' stopped the session from starting: ${started.aborted.reason}`,
+          { details: { pluginId: started.aborted.pluginId, hook: 'SessionStart', sessionId } },
+        );
+      }
+      await begin?.(state);
       state.memories = await runtime.memory.load(runtime.namespace);
       const session = new Session(state, () => {
         if (this.#active === session) this.#active = undefined;
