@@ -1,7 +1,7 @@
 // One lint setup for every workspace: type-aware rules where they catch real bugs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'bench/results/**', '**/*.d.ts', 'coverage/**'] },
@@ -16,6 +16,9 @@ export default tseslint.config(
       },
     },
     plugins: { 'import-x': importX },
+    // Without a resolver that finds `./x.ts`, every import is "unresolved" and no-cycle sees no
+    // edges at all: it passed over the builder ↔ session cycle for months.
+    settings: { 'import-x/resolver-next': [createNodeResolver()] },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': [

@@ -1,4 +1,5 @@
-import { AgentBuilder, FileComponentSource, type Agent, type SessionStorage } from '@youyou/agent';
+import { AgentBuilder, type Agent, type SessionStorage } from '@youyou/agent';
+import { FileComponentSource } from '@youyou/agent/files';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 

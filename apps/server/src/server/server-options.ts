@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveYouyouHome } from '@youyou/agent';
+import { resolveYouyouHome } from '@youyou/agent/files';
 import type { LogDestination } from '../logging/index.ts';
 
 /** How `youyou serve` is configured; every field has a default. */

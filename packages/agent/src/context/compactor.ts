@@ -1,5 +1,5 @@
-import type { AgentConfig } from '../config/agent-config.ts';
-import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { AgentConfig } from '../config/index.ts';
+import type { HookRegistry } from '../hooks/index.ts';
 import type { Logger } from '../logging/index.ts';
 import { ModelCall } from '../model-call/index.ts';
 import type { Message, ModelInfo, ModelRouter } from '../provider/index.ts';

@@ -1,6 +1,6 @@
 import { LineCounter, isMap, isNode, isPair, isScalar, parseDocument } from 'yaml';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { AgentError } from '../errors/agent-error.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { AgentError } from '../errors/index.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLoadDiagnostic } from './file-diagnostic.ts';
 import { MAX_TIMEOUT_MS, describeValue } from './front-matter-reader.ts';

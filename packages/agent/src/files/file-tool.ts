@@ -1,5 +1,5 @@
-import { AgentError } from '../errors/agent-error.ts';
-import type { ToolContext, ToolHandler, ToolInput, ToolOutput } from '../tools/tool-handler.ts';
+import { AgentError } from '../errors/index.ts';
+import type { ToolContext, ToolHandler, ToolInput, ToolOutput } from '../tools/index.ts';
 import type { FileChannelLogger } from './file-logger.ts';
 import { SILENT_LOGGER } from './file-logger.ts';
 import { runScript } from './script-runner.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { renderTranscript } from '../context/transcript.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { renderTranscript } from '../context/index.ts';
 import { AgentError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
 import { ModelCall } from '../model-call/index.ts';

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { ContextManager } from '../context/context-manager.ts';
-import { Compactor } from '../context/compactor.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { ContextManager } from '../context/index.ts';
+import { Compactor } from '../context/index.ts';
 import { AgentError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
-import type { MemoryStorage } from '../memory/memory-storage.ts';
-import { MemoryManager } from '../memory/memory-manager.ts';
-import type { AppliedPlugin, PluginLifecycle } from '../plugins/plugin-manager.ts';
-import type { Plugin } from '../plugins/plugin.ts';
+import type { MemoryStorage } from '../memory/index.ts';
+import { MemoryManager } from '../memory/index.ts';
+import type { AppliedPlugin, PluginLifecycle } from '../plugins/index.ts';
+import type { Plugin } from '../plugins/index.ts';
 import { SystemPromptBuilder } from '../prompt/index.ts';
 import type { ModelInfo, ModelRouter } from '../provider/index.ts';
-import { assemble, loadSources, type AssemblyInput, type ComponentSnapshot } from '../builder/assembly.ts';
-import type { LoadDiagnostic } from '../builder/component-source.ts';
-import type { ComponentInfo } from '../builder/compose-components.ts';
+import { assemble, loadSources, type AssemblyInput, type ComponentSnapshot } from '../components/index.ts';
+import type { LoadDiagnostic } from '../components/index.ts';
+import type { ComponentInfo } from '../components/index.ts';
 import { rebuildContext } from './rebuild-context.ts';
 import type { SessionRuntime, SessionState } from './session-runtime.ts';
 import type { SessionStorage } from './session-storage.ts';
@@ -29,7 +29,8 @@ export interface NewSessionOptions {
 export interface AgentParts {
   assembly: AssemblyInput;
   snapshot: ComponentSnapshot;
-  applied: ReadonlyMap<Plugin, AppliedPlugin>;
+  /** Programmatic plugins initialised and applied so far; grows when an override goes away. */
+  applied: Map<Plugin, AppliedPlugin>;
   lifecycle: PluginLifecycle;
   router: ModelRouter;
   sessionStorage: SessionStorage | undefined;
@@ -183,11 +184,17 @@ export class Agent {
     try {
       if (this.#parts.assembly.sources.length > 0) {
         // New component files take effect in the next session (spec §2, §9).
-        this.#snapshot = assemble(
-          this.#parts.assembly,
-          await loadSources(this.#parts.assembly),
-          this.#parts.applied,
-        );
+        const loaded = await loadSources(this.#parts.assembly);
+        let snapshot = assemble(this.#parts.assembly, loaded, this.#parts.applied);
+        const { applied, lifecycle } = this.#parts;
+        const late = snapshot.programmaticPlugins.filter(({ plugin }) => !applied.has(plugin));
+        if (late.length > 0) {
+          // The file plugin that overrode these at build is gone: they initialise now, once.
+          for (const entry of await lifecycle.initialize(late, { rollbackOnFailure: false }))
+            applied.set(entry.plugin, entry);
+          snapshot = assemble(this.#parts.assembly, loaded, applied);
+        }
+        this.#snapshot = snapshot;
       }
       const runtime = this.#runtime(this.#snapshot, options);
       const state = await create(runtime, sessionId);

@@ -3,7 +3,7 @@ export type { NewSessionOptions } from './agent.ts';
 export { Session } from './session.ts';
 export type { SendOptions } from './session.ts';
 export { Turn } from './turn.ts';
-export type { TurnControl, TurnLoop, TurnResult, TurnState } from './turn.ts';
+export type { TurnResult, TurnState } from './turn.ts';
 export { rebuildContext } from './rebuild-context.ts';
 export type { RebuildNotes, RebuiltSession } from './rebuild-context.ts';
 export { stopKindOf, stopReason } from './stop-reason.ts';

@@ -1,4 +1,4 @@
-import type { UserInput } from '../content/content.ts';
+import type { UserInput } from '../content/index.ts';
 import { AgentError } from '../errors/index.ts';
 import type { SystemPrompt } from '../prompt/index.ts';
 import type { Message, ModelInfo } from '../provider/index.ts';

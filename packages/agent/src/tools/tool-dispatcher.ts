@@ -1,5 +1,6 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { AgentError, type AgentErrorCode } from '../errors/index.ts';
-import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { HookRegistry } from '../hooks/index.ts';
 import type { ToolCallRequest, ToolDefinition } from '../provider/index.ts';
 import { compileArgumentValidator, type ArgumentValidator } from './argument-validator.ts';
 import type { ToolHandler, ToolOutput } from './tool-handler.ts';
@@ -29,7 +30,8 @@ export interface DispatchContext {
 
 interface RegisteredTool {
   handler: ToolHandler;
-  validate: ArgumentValidator;
+  /** The JSON Schema check; absent when the handler brings its own Standard Schema. */
+  validate: ArgumentValidator | undefined;
 }
 
 /**
@@ -47,7 +49,10 @@ export class ToolDispatcher {
     for (const handler of tools) {
       this.#tools.set(handler.name, {
         handler,
-        validate: compileArgumentValidator(handler.name, handler.parameters),
+        validate:
+          handler.schema === undefined
+            ? compileArgumentValidator(handler.name, handler.parameters)
+            : undefined,
       });
       definitions.push({
         name: handler.name,
@@ -147,10 +152,11 @@ export class ToolDispatcher {
       args = structuredClone(data.arguments as Record<string, unknown>);
     }
 
-    const invalid = registered.validate(args);
-    if (invalid !== undefined) {
-      return fail('INVALID_INPUT', `Invalid arguments for tool '${call.toolName}': ${invalid}.`, args);
+    const checked = await checkArguments(registered, args);
+    if (typeof checked === 'string') {
+      return fail('INVALID_INPUT', `Invalid arguments for tool '${call.toolName}': ${checked}.`, args);
     }
+    args = checked;
 
     const handler = registered.handler;
     const timeoutMs = handler.timeoutMs ?? this.#defaultTimeoutMs;
@@ -207,6 +213,30 @@ export class ToolDispatcher {
       clearTimeout(timer);
     }
   }
+}
+
+/** The arguments after the tool's check (a Standard Schema's output), or what is wrong with them. */
+async function checkArguments(
+  registered: RegisteredTool,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown> | string> {
+  const { schema } = registered.handler;
+  if (schema === undefined) return registered.validate?.(args) ?? args;
+  let result: StandardSchemaV1.Result<Record<string, unknown>>;
+  try {
+    result = await schema['~standard'].validate(args);
+  } catch (error) {
+    return `the schema check failed: ${String(error)}`;
+  }
+  if (result.issues === undefined) return isPlainObject(result.value) ? result.value : args;
+  return result.issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((segment) =>
+        String(typeof segment === 'object' ? segment.key : segment),
+      );
+      return `${path.length === 0 ? 'arguments' : `arguments/${path.join('/')}`} ${issue.message}`;
+    })
+    .join('; ');
 }
 
 function parseArguments(raw: string): Record<string, unknown> | string {

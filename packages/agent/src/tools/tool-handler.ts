@@ -1,3 +1,5 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+
 /** The arguments the dispatcher hands a tool, already parsed and checked against its schema. */
 export interface ToolInput {
   callId: string;
@@ -47,8 +49,13 @@ export interface ToolContext {
 export interface ToolHandler {
   readonly name: string;
   readonly description: string;
-  /** A JSON Schema for the arguments object; arguments are validated before `execute`. */
+  /** A JSON Schema for the arguments object: what the model sees, and (without `schema`) the check. */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /**
+   * A Standard Schema (zod, valibot, arktype) that checks the arguments instead of `parameters`;
+   * `execute` receives its output. `defineTool` sets it.
+   */
+  readonly schema?: StandardSchemaV1<unknown, Record<string, unknown>>;
   /** True when the tool has side effects; one mutating call makes its whole batch serial. */
   readonly mutating: boolean;
   /** Overrides `toolTimeoutMs` for this tool. */

@@ -1,13 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  AgentBuilder,
-  ComponentStore,
-  FileComponentSource,
-  type AgentEvent,
-  type ToolHandler,
-  type Turn,
-} from '@youyou/agent';
+import { AgentBuilder, type AgentEvent, type ToolHandler, type Turn } from '@youyou/agent';
+import { ComponentStore, FileComponentSource } from '@youyou/agent/files';
 import { ScriptedProvider, textReply, toolCallReply } from '@youyou/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempWorld, eventually, isAlive, pluginEntry, toolEntry, writeComponent } from './helpers.ts';
