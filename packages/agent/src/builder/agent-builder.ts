@@ -1,9 +1,8 @@
-import os from 'node:os';
 import path from 'node:path';
 import type { AgentConfig } from '../config/index.ts';
 import { AgentError } from '../errors/index.ts';
 import { stderrLogger, type Logger } from '../logging/index.ts';
-import { FileComponentSource } from '../files/index.ts';
+import { FileComponentSource, resolveYouyouHome } from '../files/index.ts';
 import type { MemoryStorage } from '../memory/index.ts';
 import { PluginLifecycle } from '../plugins/index.ts';
 import type { Plugin, PluginConfig } from '../plugins/index.ts';
@@ -39,7 +38,7 @@ export interface AgentBuilderOptions {
 
 /** The YouYou home a builder uses when none is given. */
 export function defaultHome(): string {
-  return process.env.YOUYOU_HOME ?? path.join(os.homedir(), '.youyou');
+  return resolveYouyouHome();
 }
 
 /**

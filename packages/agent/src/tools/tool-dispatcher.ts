@@ -74,7 +74,7 @@ export class ToolDispatcher {
     const startedAt = performance.now();
     const outcome = await this.#execute(call, context, startedAt);
     if (!this.#hooks.has('AfterToolUse')) return outcome;
-    const { data } = await this.#hooks.run('AfterToolUse', {
+    const { data, aborted } = await this.#hooks.run('AfterToolUse', {
       sessionId: context.sessionId,
       turnId: context.turnId,
       callId: call.callId,
@@ -83,6 +83,15 @@ export class ToolDispatcher {
       durationMs: outcome.durationMs,
       success: !outcome.isError,
     });
+    if (aborted !== undefined) {
+      // Abort on AfterToolUse (decision 0005): the tool ran, but its output does not reach the model.
+      return {
+        ...outcome,
+        content: `Error [HOOK_ABORTED]: Plugin '${aborted.pluginId}' withheld the output of '${call.toolName}' (the tool did run): ${aborted.reason}`,
+        isError: true,
+        errorCode: 'HOOK_ABORTED',
+      };
+    }
     const output = data.output as unknown;
     if (isOutputShape(output) && (output.content !== outcome.content || output.isError !== outcome.isError)) {
       return { ...outcome, content: truncateOutput(output.content), isError: output.isError };
