@@ -10,7 +10,7 @@ import {
   stopReason,
   type Plugin,
 } from '@youyou/agent';
-import { ScriptedProvider, textReply, toolCallReply } from '@youyou/testing';
+import { textReply, toolCallReply } from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, deferred, ofType, testAgent, tool } from './helpers.ts';
 

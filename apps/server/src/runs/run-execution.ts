@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   AgentError,
+  stopKindOf,
+  stopReason,
   type AgentErrorJSON,
   type AgentEvent,
   type Session,
@@ -66,7 +68,6 @@ export class RunExecution {
   readonly #toolRuns = new Map<string, string>();
   readonly #started = Date.now();
   #phase: RunPhase = 'pending';
-  #shutdown = false;
   #storageFailure: unknown;
   #writer: ConversationWriter | undefined;
 
@@ -84,13 +85,12 @@ export class RunExecution {
 
   /** Stops the turn; it ends `cancelled` (partial output kept). */
   cancel(): void {
-    this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run was cancelled.'));
+    this.#controller.abort(stopReason('cancel', 'The run was cancelled.'));
   }
 
-  /** Stops the turn because the server is stopping; it ends `interrupted`. */
+  /** Stops the turn because the server is stopping; it ends `interrupted` (the kind is in the abort reason). */
   interrupt(): void {
-    this.#shutdown = true;
-    this.cancel();
+    this.#controller.abort(stopReason('interrupt', 'The server is stopping.'));
   }
 
   async run(): Promise<RunStatus> {
@@ -135,7 +135,8 @@ export class RunExecution {
         );
       lease?.release();
     }
-    if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
+    if (outcome.status === 'cancelled' && stopKindOf(this.#controller.signal.reason) === 'interrupt')
+      outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
       outcome = { status: 'failed', error: this.#failureOf(this.#storageFailure) };
     }

@@ -77,9 +77,8 @@ export class ModelCall {
     this.#watchdog = setInterval(() => this.#checkStall(), this.#tickMs);
     this.#watchdog.unref();
     try {
-      this.#iterator = options.provider
-        .chat(options.request, { signal: this.#controller.signal })
-        [Symbol.asyncIterator]();
+      const stream = options.provider.chat(options.request, { signal: this.#controller.signal });
+      this.#iterator = stream[Symbol.asyncIterator]();
     } catch (error) {
       this.#fail(error);
     }
