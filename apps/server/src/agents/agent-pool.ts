@@ -1,4 +1,13 @@
-import { AgentBuilder, FileComponentSource, type Agent, type SessionStorage } from '@youyou/agent';
+import {
+  AgentBuilder,
+  FileComponentSource,
+  type Agent,
+  type ComponentSource,
+  type ModelProvider,
+  type Plugin,
+  type SessionStorage,
+  type ToolHandler,
+} from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 
@@ -26,6 +35,33 @@ export interface AgentPoolOptions {
   logger: ServerLogger;
   /** An idle agent is shut down after this long; default five minutes. */
   idleMs?: number;
+  /** The workbench's own tools (artifacts, sub-agents …), given to every agent. */
+  tools?: () => readonly ToolHandler[];
+  /** The workbench's programmatic plugins (tool-result overflow …). */
+  plugins?: () => readonly Plugin[];
+}
+
+/** An agent of its own for one sub-agent run: a subset of the tools, metered providers. */
+export interface DetachedAgentOptions {
+  cwd: string;
+  /** Only tools whose name passes are registered (workbench and file tools alike). */
+  allowTool: (name: string) => boolean;
+  /** Wraps each provider, e.g. to count tokens as they stream. */
+  wrapProvider?: (provider: ModelProvider) => ModelProvider;
+}
+
+/** A component source that keeps only the tools `allow` passes. */
+function filteredSource(source: ComponentSource, allow: (name: string) => boolean): ComponentSource {
+  return {
+    async load(options) {
+      const loaded = await source.load(options);
+      return {
+        ...loaded,
+        global: { ...loaded.global, tools: loaded.global.tools.filter((entry) => allow(entry.tool.name)) },
+        project: { ...loaded.project, tools: loaded.project.tools.filter((entry) => allow(entry.tool.name)) },
+      };
+    },
+  };
 }
 
 /**
@@ -112,14 +148,30 @@ export class AgentPool {
     await Promise.allSettled(agents.map((agent) => agent.shutdown()));
   }
 
-  async #build(cwd: string): Promise<Agent> {
+  /**
+   * An agent outside the pool, for one sub-agent run (the core allows one running session per
+   * agent, so a child cannot share its parent's). The caller shuts it down.
+   */
+  async buildDetached(options: DetachedAgentOptions): Promise<Agent> {
+    if (this.#closed) throw new Error('The agent pool is shut down.');
+    return this.#build(options.cwd, options);
+  }
+
+  async #build(cwd: string, detached?: DetachedAgentOptions): Promise<Agent> {
     const { providers, sessionStorage, home, logger } = this.#options;
     const agentLogger = logger.child({ component: 'agent' });
+    const files: ComponentSource = new FileComponentSource({ logger: agentLogger });
     const builder = new AgentBuilder({ cwd, home })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
-      .addComponentSource(new FileComponentSource({ logger: agentLogger }));
-    for (const provider of await providers.build()) builder.addProvider(provider);
+      .addComponentSource(detached === undefined ? files : filteredSource(files, detached.allowTool));
+    for (const provider of await providers.build()) {
+      builder.addProvider(detached?.wrapProvider === undefined ? provider : detached.wrapProvider(provider));
+    }
+    for (const tool of this.#options.tools?.() ?? []) {
+      if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
+    }
+    for (const plugin of this.#options.plugins?.() ?? []) builder.addPlugin(plugin);
     return builder.build();
   }
 

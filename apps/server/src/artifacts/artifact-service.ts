@@ -282,9 +282,13 @@ export class ArtifactService {
         request.content ?? applyEdits(current.content, request.edits as readonly ArtifactEdit[]);
       this.#checkContent(content);
       if (content === current.content) {
-        throw new ApiError('INVALID_INPUT', 'The update changes nothing: the new text equals the current one.', {
-          details: { artifact_id: row.id, version: current.version },
-        });
+        throw new ApiError(
+          'INVALID_INPUT',
+          'The update changes nothing: the new text equals the current one.',
+          {
+            details: { artifact_id: row.id, version: current.version },
+          },
+        );
       }
       const now = Date.now();
       const change: ArtifactChange = request.content === undefined ? 'edit' : 'replace';
@@ -331,7 +335,9 @@ export class ArtifactService {
   ): Promise<ArtifactExcerpt> {
     const row = await this.#resolve(conversationId, reference);
     const version =
-      range.version === undefined ? await this.#latest(row.id) : await this.#versionRowOf(row.id, range.version);
+      range.version === undefined
+        ? await this.#latest(row.id)
+        : await this.#versionRowOf(row.id, range.version);
     const lines = version.content.split('\n');
     if (version.content.endsWith('\n')) lines.pop();
     const from = Math.max(1, Math.floor(range.from ?? 1));
@@ -439,7 +445,12 @@ export class ArtifactService {
     if (row === undefined) {
       const upload = await this.#db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
       if (upload === undefined) throw notFound('artifact', id);
-      return { kind: 'upload', name: upload.name, mediaType: upload.media_type, storagePath: upload.storage_path };
+      return {
+        kind: 'upload',
+        name: upload.name,
+        mediaType: upload.media_type,
+        storagePath: upload.storage_path,
+      };
     }
     const content = (version === undefined ? await this.#latest(id) : await this.#versionRowOf(id, version))
       .content;
@@ -504,9 +515,13 @@ export class ArtifactService {
     if (row !== undefined) return row;
     const upload = await this.#db.selectFrom('uploads').select('id').where('id', '=', id).executeTakeFirst();
     if (upload !== undefined) {
-      throw new ApiError('INVALID_INPUT', 'An upload has one version and no text to diff; download it instead.', {
-        details: { artifact_id: id, kind: 'upload' },
-      });
+      throw new ApiError(
+        'INVALID_INPUT',
+        'An upload has one version and no text to diff; download it instead.',
+        {
+          details: { artifact_id: id, kind: 'upload' },
+        },
+      );
     }
     throw notFound('artifact', id);
   }
@@ -594,7 +609,11 @@ export class ArtifactService {
 
   #checkTitle(title: string): string {
     const trimmed = title.trim();
-    if (trimmed === '' || trimmed.length > MAX_TITLE || /[\u0000-\u001f]/.test(trimmed)) {
+    if (
+      trimmed === '' ||
+      trimmed.length > MAX_TITLE ||
+      [...trimmed].some((character) => character.charCodeAt(0) < 0x20)
+    ) {
       throw new ApiError(
         'INVALID_INPUT',
         `An artifact title is 1–${MAX_TITLE} characters without control characters.`,
