@@ -137,12 +137,7 @@ export type WorkbenchEventType = keyof EventPayloads;
  * @example
  * RESERVED_EVENT_TYPES.includes('hitl.request'); // true
  */
-export const RESERVED_EVENT_TYPES = [
-  'hitl.request',
-  'hitl.resolved',
-  'plan.update',
-  'todo.update',
-] as const;
+export const RESERVED_EVENT_TYPES = ['hitl.request', 'hitl.resolved', 'plan.update', 'todo.update'] as const;
 
 /**
  * Events that live in the log but are not sent to clients.

@@ -109,9 +109,7 @@ function artifactPart(
       : event.payload.change === 'edit'
         ? 'edit'
         : 'replace';
-  const existing = message.parts.find(
-    (part) => part.type === 'artifact' && part.artifact_id === artifact.id,
-  );
+  const existing = message.parts.find((part) => part.type === 'artifact' && part.artifact_id === artifact.id);
   if (existing?.type === 'artifact') {
     existing.version = artifact.version;
     existing.title = artifact.title;

@@ -24,7 +24,11 @@ export const artifactsMigration: WorkbenchMigration = {
       .on('artifacts')
       .columns(['conversation_id', 'updated_at'])
       .execute();
-    await db.schema.createIndex('artifacts_by_project').on('artifacts').columns(['project_id', 'updated_at']).execute();
+    await db.schema
+      .createIndex('artifacts_by_project')
+      .on('artifacts')
+      .columns(['project_id', 'updated_at'])
+      .execute();
     await db.schema.createIndex('artifacts_by_run').on('artifacts').column('run_id').execute();
 
     await db.schema
