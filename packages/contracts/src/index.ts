@@ -6,3 +6,5 @@
 export const CONTRACTS_VERSION = 1;
 export * from './artifacts/index.ts';
 export * from './agents/index.ts';
+
+export * from './mcp/index.ts';

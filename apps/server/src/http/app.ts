@@ -8,6 +8,7 @@ import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
@@ -26,6 +27,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', uploadRoutes(services))
     .route('/', artifactRoutes(services))
     .route('/', componentRoutes(services))
+    .route('/', mcpRoutes(services))
     .route('/', systemRoutes(services));
 }
 

@@ -37,6 +37,8 @@ export interface ServerOptions {
   toolResultBudgetBytes?: number;
   /** Sub-agents: how many of one parent run at once (default 4), and their default budget. */
   subagents?: Partial<SubagentOptions>;
+  /** The first restart of a crashed MCP server waits this long, doubling each time; default 1 s. */
+  mcpRestartBaseMs?: number;
   maxUploadBytes?: number;
   maxJsonBytes?: number;
   /** The built web UI; default `apps/web/dist` when it exists. */
@@ -70,6 +72,7 @@ export interface ResolvedServerOptions {
   agentIdleMs: number;
   toolResultBudgetBytes: number;
   subagents: SubagentOptions;
+  mcpRestartBaseMs: number | undefined;
   maxUploadBytes: number;
   maxJsonBytes: number;
   webRoot: string | undefined;
@@ -132,6 +135,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     agentIdleMs: options.agentIdleMs ?? 300_000,
     toolResultBudgetBytes: options.toolResultBudgetBytes ?? DEFAULT_TOOL_RESULT_BUDGET_BYTES,
     subagents: { ...DEFAULT_SUBAGENT_OPTIONS, ...options.subagents },
+    mcpRestartBaseMs: options.mcpRestartBaseMs,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
     webRoot:
