@@ -7,6 +7,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
@@ -26,6 +27,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', uploadRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
+    .route('/', mcpRoutes(services))
     .route('/', systemRoutes(services));
 }
 
