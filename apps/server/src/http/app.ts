@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors/index.ts';
 import { serveWeb } from '../web/index.ts';
 import { errorHandler, validationHook } from './middleware/errors.ts';
+import { refuseNulCharacters } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
 import { componentRoutes } from './routes/components.ts';
@@ -52,6 +53,7 @@ export function createApp(services: ServerServices) {
     },
   });
   app.use('/api/*', async (c, next) => (c.req.path === '/api/uploads' ? next() : jsonLimit(c, next)));
+  app.use('/api/*', refuseNulCharacters());
   const routed = app.route('/api', createApiRoutes(services));
   routed.doc31('/api/openapi.json', {
     openapi: '3.1.0',
