@@ -42,7 +42,10 @@ describe.each(DATABASE_KINDS)('a NUL character (U+0000) in any request on %s', (
     );
     projectId = (await server.call<{ id: string }>('POST', '/api/projects', { name: 'Kept' })).id;
     conversationId = (
-      await server.call<{ id: string }>('POST', '/api/conversations', { title: 'Kept', project_id: projectId })
+      await server.call<{ id: string }>('POST', '/api/conversations', {
+        title: 'Kept',
+        project_id: projectId,
+      })
     ).id;
   });
 
@@ -151,9 +154,10 @@ describe.each(DATABASE_KINDS)('a NUL character (U+0000) in any request on %s', (
 
   it('a database encoding error is INVALID_INPUT (400), never INTERNAL_ERROR', async () => {
     // Past the HTTP edge, straight to the database: PostgreSQL refuses NUL in text (22021).
-    const stored = await server.server.services.conversations
-      .get(`x${NUL}y`)
-      .then(() => 'found', (error: unknown) => ApiError.fromUnknown(error));
+    const stored = await server.server.services.conversations.get(`x${NUL}y`).then(
+      () => 'found',
+      (error: unknown) => ApiError.fromUnknown(error),
+    );
     expect(stored).toBeInstanceOf(ApiError);
     expect((stored as ApiError).status).toBeLessThan(500);
     const pgError = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {

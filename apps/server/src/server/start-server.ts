@@ -133,6 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      redact: (text) => redactor.redact(text),
     });
     const cluster = await Cluster.join({
       database,

@@ -62,7 +62,8 @@ export type FakeReply =
   /** OpenAI-compatible: 503; Anthropic: 529 `overloaded_error`. */
   | { type: 'overloaded'; retryAfterSeconds?: number }
   | { type: 'server_error'; status?: number }
-  | { type: 'unauthorized'; status?: 401 | 403 }
+  /** `quotedKey`: the key the error quotes back, as OpenAI ("Incorrect API key provided: sk-…") and many compatible servers do. */
+  | { type: 'unauthorized'; status?: 401 | 403; quotedKey?: string }
   | { type: 'context_length_exceeded'; shape?: ContextLengthShape }
   /** Any response at all. */
   | { type: 'http'; status: number; body: unknown; headers?: Readonly<Record<string, string>> };

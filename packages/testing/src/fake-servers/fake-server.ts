@@ -174,7 +174,11 @@ export async function startFakeServer(
     );
     record.body = await readBody(request);
     if (options.apiKey !== undefined && !wire.isAuthorized(headers, options.apiKey)) {
-      const rendered = wire.renderError({ type: 'unauthorized' });
+      const presented = (headers['authorization'] ?? headers['x-api-key'] ?? '').replace(/^Bearer /, '');
+      const rendered = wire.renderError({
+        type: 'unauthorized',
+        ...(presented === '' ? {} : { quotedKey: presented }),
+      });
       sendJson(response, rendered.status, rendered.body, rendered.headers);
       return;
     }

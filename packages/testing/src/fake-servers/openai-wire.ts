@@ -212,7 +212,13 @@ export const openAIWire: WireFormat = {
         return {
           status: reply.status ?? 401,
           headers: {},
-          body: errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
+          body: errorBody(
+            reply.quotedKey === undefined
+              ? 'Incorrect API key provided.'
+              : `Incorrect API key provided: ${reply.quotedKey}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+            'invalid_request_error',
+            'invalid_api_key',
+          ),
         };
       case 'context_length_exceeded':
         return {

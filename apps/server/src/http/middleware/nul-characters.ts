@@ -67,7 +67,8 @@ export function refuseNulCharacters(): MiddlewareHandler<HttpEnv> {
     const url = new URL(c.req.url);
     if (decoded(url.pathname).includes(NUL)) throw nulError('the path');
     for (const [name, value] of url.searchParams) {
-      if (name.includes(NUL) || value.includes(NUL)) throw nulError(`query parameter '${name.replaceAll(NUL, '\\0')}'`);
+      if (name.includes(NUL) || value.includes(NUL))
+        throw nulError(`query parameter '${name.replaceAll(NUL, '\\0')}'`);
     }
     const type = c.req.header('content-type') ?? '';
     if (/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
