@@ -4,3 +4,5 @@
  * `index.ts`; this file re-exports them. It depends on zod and nothing else.
  */
 export const CONTRACTS_VERSION = 1;
+
+export * from './mcp/index.ts';

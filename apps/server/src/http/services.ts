@@ -3,6 +3,7 @@ import type { AgentPool } from '../agents/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
+import type { McpManager } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
 import type {
@@ -45,6 +46,7 @@ export interface ServerServices {
   runRepository: RunRepository;
   providers: ProviderRegistry;
   pool: AgentPool;
+  mcp: McpManager;
   objects: ObjectStore;
   settings: SettingsRepository;
   projects: ProjectRepository;

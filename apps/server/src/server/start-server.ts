@@ -9,6 +9,7 @@ import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } 
 import { EventHub, EventLog } from '../events/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { createLogger } from '../logging/index.ts';
+import { McpManager, McpServerRepository } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { RunManager } from '../runs/index.ts';
 import { isLoopbackAddress, loadAccessToken, TOKEN_FILE } from '../security/index.ts';
@@ -111,12 +112,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
     const providers = new ProviderRegistry(database.db, secrets, redactor);
     const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
+    const mcp = new McpManager({
+      repository: new McpServerRepository(database.db, secrets, redactor),
+      db: database.db,
+      logger,
+      clientVersion: SERVER_VERSION,
+      defaultCwd: scratchDirectory,
+      ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
+    });
+    cleanups.push(() => mcp.shutdown());
     const pool = new AgentPool({
       providers,
       sessionStorage,
       home: settings.home,
       logger,
       idleMs: settings.agentIdleMs,
+      componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
@@ -172,6 +183,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       runRepository: new RunRepository(database.db),
       providers,
       pool,
+      mcp,
       objects,
       settings: settingsRepository,
       projects: new ProjectRepository(database.db),
