@@ -1,4 +1,5 @@
 import type { AgentPool } from '../agents/index.ts';
+import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -20,6 +21,10 @@ export interface RunContext {
   /** The working directory of conversations whose project has no directory. */
   scratchDirectory: string;
   logger: ServerLogger;
+<<<<<<< HEAD
   /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
   redact(text: string): string;
+=======
+  artifacts: ArtifactService;
+>>>>>>> main
 }
