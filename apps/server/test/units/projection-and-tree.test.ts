@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationTree } from '../../src/conversations/index.ts';
 import type { NewEvent, WorkbenchEvent } from '../../src/events/index.ts';
-import { ConversationProjection, applyRunEvent } from '../../src/projection/index.ts';
+import { ConversationProjection, applyRunEvent } from '@youyou/contracts';
 import { titleFromText } from '../../src/runs/index.ts';
 import type { TreeRun } from '../../src/storage/index.ts';
 
