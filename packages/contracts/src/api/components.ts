@@ -2,33 +2,32 @@ import { z } from 'zod';
 
 export const ComponentKindSchema = z.enum(['tool', 'skill', 'plugin']);
 export const FileLayerSchema = z.enum(['global', 'project']);
+export const ComponentLayerSchema = z.enum(['programmatic', 'global', 'project']);
 
 export const ComponentEntrySchema = z
   .object({
     kind: ComponentKindSchema,
     name: z.string(),
-    layer: z.enum(['programmatic', 'global', 'project']),
+    layer: ComponentLayerSchema,
     path: z.string().optional(),
-    overriddenBy: z.enum(['programmatic', 'global', 'project']).optional(),
+    overriddenBy: ComponentLayerSchema.optional(),
     enabled: z.boolean(),
     description: z.string(),
   })
   .meta({ id: 'ComponentEntry' });
 
+/** A component file that did not load, or loaded with a warning. */
+export const ComponentDiagnosticSchema = z.object({
+  path: z.string(),
+  reason: z.string(),
+  severity: z.enum(['error', 'warning']),
+  kind: ComponentKindSchema.optional(),
+  layer: FileLayerSchema.optional(),
+  line: z.number().optional(),
+});
+
 export const ComponentListSchema = z
-  .object({
-    components: z.array(ComponentEntrySchema),
-    diagnostics: z.array(
-      z.object({
-        path: z.string(),
-        reason: z.string(),
-        severity: z.enum(['error', 'warning']),
-        kind: ComponentKindSchema.optional(),
-        layer: FileLayerSchema.optional(),
-        line: z.number().optional(),
-      }),
-    ),
-  })
+  .object({ components: z.array(ComponentEntrySchema), diagnostics: z.array(ComponentDiagnosticSchema) })
   .meta({ id: 'ComponentList' });
 
 export const ComponentDocumentSchema = z
@@ -109,7 +108,9 @@ export const ComponentLocationQuerySchema = z.object({
 
 export type ComponentKind = z.infer<typeof ComponentKindSchema>;
 export type FileLayer = z.infer<typeof FileLayerSchema>;
+export type ComponentLayer = z.infer<typeof ComponentLayerSchema>;
 export type ComponentEntry = z.infer<typeof ComponentEntrySchema>;
+export type ComponentDiagnostic = z.infer<typeof ComponentDiagnosticSchema>;
 export type ComponentList = z.infer<typeof ComponentListSchema>;
 export type ComponentDocument = z.infer<typeof ComponentDocumentSchema>;
 export type ComponentCreate = z.infer<typeof ComponentCreateSchema>;

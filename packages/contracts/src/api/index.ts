@@ -27,6 +27,8 @@ export type {
 export { ProjectSchema, ProjectCreateSchema, ProjectUpdateSchema } from './projects.ts';
 export type { Project, ProjectCreate, ProjectUpdate } from './projects.ts';
 export {
+  ProviderKindSchema,
+  ProviderModelSchema,
   ProviderSchema,
   ProviderCreateSchema,
   ProviderUpdateSchema,
@@ -34,9 +36,12 @@ export {
   ProviderProbeSchema,
   OllamaDetectionSchema,
   DefaultModelSchema,
+  ModelOptionSchema,
   ModelListSchema,
 } from './providers.ts';
 export type {
+  ProviderKind,
+  ProviderModel,
   Provider,
   ProviderCreate,
   ProviderUpdate,
@@ -44,12 +49,15 @@ export type {
   ProviderProbe,
   OllamaDetection,
   DefaultModel,
+  ModelOption,
   ModelList,
 } from './providers.ts';
 export {
   ComponentKindSchema,
   FileLayerSchema,
+  ComponentLayerSchema,
   ComponentEntrySchema,
+  ComponentDiagnosticSchema,
   ComponentListSchema,
   ComponentDocumentSchema,
   ComponentCreateSchema,
@@ -62,7 +70,9 @@ export {
 export type {
   ComponentKind,
   FileLayer,
+  ComponentLayer,
   ComponentEntry,
+  ComponentDiagnostic,
   ComponentList,
   ComponentDocument,
   ComponentCreate,
@@ -74,11 +84,19 @@ export type {
 } from './components.ts';
 export {
   HealthSchema,
+  UserPreferencesSchema,
   PreferencesSchema,
   SettingsSchemaSchema,
   SettingsSchema,
   UsageSchema,
 } from './system.ts';
-export type { Health, PreferencesBody, SettingsSchemaListing, Settings, Usage } from './system.ts';
+export type {
+  Health,
+  PreferencesBody,
+  SettingsSchemaListing,
+  Settings,
+  Usage,
+  UserPreferences,
+} from './system.ts';
 export { UploadSchema } from './uploads.ts';
 export type { Upload } from './uploads.ts';

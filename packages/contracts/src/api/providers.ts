@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { IsoDateSchema } from '../runs/index.ts';
 
-const ModelSchema = z
+/** The wire formats a provider speaks. */
+export const ProviderKindSchema = z.enum(['openai-compatible', 'anthropic']);
+
+export const ProviderModelSchema = z
   .object({
     id: z.string().min(1).max(200),
     display_name: z.string().max(200).optional(),
@@ -23,10 +26,10 @@ export const ProviderSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    kind: z.enum(['openai-compatible', 'anthropic']),
+    kind: ProviderKindSchema,
     base_url: z.string(),
     has_api_key: z.boolean().meta({ description: 'Keys are stored as secrets and never returned.' }),
-    models: z.array(ModelSchema),
+    models: z.array(ProviderModelSchema),
     enabled: z.boolean(),
     created_at: IsoDateSchema,
     updated_at: IsoDateSchema,
@@ -36,10 +39,10 @@ export const ProviderSchema = z
 export const ProviderCreateSchema = z
   .object({
     name: z.string().min(1).max(40),
-    kind: z.enum(['openai-compatible', 'anthropic']),
+    kind: ProviderKindSchema,
     base_url: z.string().min(1).max(2000),
     api_key: z.string().max(10_000).optional(),
-    models: z.array(ModelSchema).max(500).optional(),
+    models: z.array(ProviderModelSchema).max(500).optional(),
     enabled: z.boolean().optional(),
   })
   .meta({ id: 'ProviderCreate' });
@@ -49,7 +52,7 @@ export const ProviderUpdateSchema = z
     name: z.string().min(1).max(40).optional(),
     base_url: z.string().min(1).max(2000).optional(),
     api_key: z.string().max(10_000).nullable().optional(),
-    models: z.array(ModelSchema).max(500).optional(),
+    models: z.array(ProviderModelSchema).max(500).optional(),
     enabled: z.boolean().optional(),
   })
   .meta({ id: 'ProviderUpdate' });
@@ -65,7 +68,7 @@ export const ProviderTestSchema = z
 
 export const ProviderProbeSchema = z
   .object({
-    kind: z.enum(['openai-compatible', 'anthropic']),
+    kind: ProviderKindSchema,
     base_url: z.string().min(1).max(2000),
     api_key: z.string().max(10_000).optional(),
     name: z.string().max(40).optional(),
@@ -80,23 +83,26 @@ export const DefaultModelSchema = z
   .object({ model_id: z.string().min(1).max(200).nullable() })
   .meta({ id: 'DefaultModel' });
 
+/** A model the user can pick: `provider/model` as the agent routes it. */
+export const ModelOptionSchema = z.object({
+  id: z.string(),
+  provider: z.string(),
+  display_name: z.string(),
+  provider_id: z.string(),
+  provider_name: z.string(),
+  name: z.string(),
+});
+
 export const ModelListSchema = z
   .object({
-    models: z.array(
-      z.object({
-        id: z.string(),
-        provider: z.string(),
-        display_name: z.string(),
-        provider_id: z.string(),
-        provider_name: z.string(),
-        name: z.string(),
-      }),
-    ),
+    models: z.array(ModelOptionSchema),
     default_model: z.string().nullable(),
     default_model_id: z.string().nullable().meta({ description: 'Same as default_model.' }),
   })
   .meta({ id: 'ModelList' });
 
+export type ProviderKind = z.infer<typeof ProviderKindSchema>;
+export type ProviderModel = z.infer<typeof ProviderModelSchema>;
 export type Provider = z.infer<typeof ProviderSchema>;
 export type ProviderCreate = z.infer<typeof ProviderCreateSchema>;
 export type ProviderUpdate = z.infer<typeof ProviderUpdateSchema>;
@@ -104,4 +110,5 @@ export type ProviderTest = z.infer<typeof ProviderTestSchema>;
 export type ProviderProbe = z.infer<typeof ProviderProbeSchema>;
 export type OllamaDetection = z.infer<typeof OllamaDetectionSchema>;
 export type DefaultModel = z.infer<typeof DefaultModelSchema>;
+export type ModelOption = z.infer<typeof ModelOptionSchema>;
 export type ModelList = z.infer<typeof ModelListSchema>;

@@ -12,9 +12,10 @@ export const HealthSchema = z
   })
   .meta({ id: 'Health' });
 
-export const PreferencesSchema = z
-  .object({ preferences: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'Preferences' });
+/** The UI preferences the server keeps for the user (spec §4.15), as the UI wrote them. */
+export const UserPreferencesSchema = z.record(z.string(), z.unknown());
+
+export const PreferencesSchema = z.object({ preferences: UserPreferencesSchema }).meta({ id: 'Preferences' });
 
 export const SettingsSchemaSchema = z
   .object({
@@ -49,6 +50,7 @@ export const UsageSchema = z
   .meta({ id: 'Usage' });
 
 export type Health = z.infer<typeof HealthSchema>;
+export type UserPreferences = z.infer<typeof UserPreferencesSchema>;
 export type PreferencesBody = z.infer<typeof PreferencesSchema>;
 export type SettingsSchemaListing = z.infer<typeof SettingsSchemaSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -29,7 +29,6 @@ export const EventEnvelopeSchema = z
     v: z.number().int().positive(),
     type: z.string(),
     // Each known type's payload is checked by WorkbenchEventSchema; the envelope takes any object.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of a type not known here
     payload: z.record(z.string(), z.any()),
   })
   .meta({ id: 'Event', description: 'An event; unknown types are ignored (spec §5).' });

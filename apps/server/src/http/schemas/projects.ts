@@ -1,6 +1,2 @@
 // The request and response bodies are the contract's (@youyou/contracts), so routes and clients cannot drift.
-export {
-  ProjectSchema,
-  ProjectCreateSchema,
-  ProjectUpdateSchema,
-} from '@youyou/contracts';
+export { ProjectSchema, ProjectCreateSchema, ProjectUpdateSchema } from '@youyou/contracts';
