@@ -18,3 +18,7 @@ export * from './messages/index.ts';
 export * from './events/index.ts';
 export * from './projection/index.ts';
 export * from './api/index.ts';
+export * from './settings/index.ts';
+export * from './profiles/index.ts';
+export * from './commands/index.ts';
+export * from './mcp/index.ts';

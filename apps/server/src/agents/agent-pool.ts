@@ -1,4 +1,10 @@
-import { AgentBuilder, FileComponentSource, type Agent, type SessionStorage } from '@youyou/agent';
+import {
+  AgentBuilder,
+  FileComponentSource,
+  type Agent,
+  type ComponentSource,
+  type SessionStorage,
+} from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 
@@ -11,6 +17,7 @@ export interface AgentLease {
 interface PoolEntry {
   agent: Agent;
   cwd: string;
+  projectId: string | null;
   fingerprint: string;
   busy: boolean;
   /** Set when the entry must be rebuilt once its run ends. */
@@ -26,6 +33,11 @@ export interface AgentPoolOptions {
   logger: ServerLogger;
   /** An idle agent is shut down after this long; default five minutes. */
   idleMs?: number;
+  /**
+   * More registration channels for an agent of a project (MCP servers' tools); each is read
+   * again at every session start, like the `~/.youyou` folders.
+   */
+  componentSources?: (scope: { projectId: string | null; cwd: string }) => ComponentSource[];
 }
 
 /**
@@ -51,18 +63,23 @@ export class AgentPool {
     return this.#entries.size;
   }
 
-  async acquire(conversationId: string, cwd: string): Promise<AgentLease> {
+  async acquire(conversationId: string, cwd: string, projectId: string | null = null): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
     const fingerprint = await this.#options.providers.fingerprint();
     let entry = this.#entries.get(conversationId);
-    if (entry !== undefined && (entry.cwd !== cwd || entry.fingerprint !== fingerprint) && !entry.busy) {
+    if (
+      entry !== undefined &&
+      (entry.cwd !== cwd || entry.projectId !== projectId || entry.fingerprint !== fingerprint) &&
+      !entry.busy
+    ) {
       this.#evict(conversationId, entry);
       entry = undefined;
     }
     if (entry === undefined) {
       entry = {
-        agent: await this.#build(cwd),
+        agent: await this.#build(cwd, projectId),
         cwd,
+        projectId,
         fingerprint,
         busy: false,
         stale: false,
@@ -112,13 +129,14 @@ export class AgentPool {
     await Promise.allSettled(agents.map((agent) => agent.shutdown()));
   }
 
-  async #build(cwd: string): Promise<Agent> {
-    const { providers, sessionStorage, home, logger } = this.#options;
+  async #build(cwd: string, projectId: string | null): Promise<Agent> {
+    const { providers, sessionStorage, home, logger, componentSources } = this.#options;
     const agentLogger = logger.child({ component: 'agent' });
     const builder = new AgentBuilder({ cwd, home })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
       .addComponentSource(new FileComponentSource({ logger: agentLogger }));
+    for (const source of componentSources?.({ projectId, cwd }) ?? []) builder.addComponentSource(source);
     for (const provider of await providers.build()) builder.addProvider(provider);
     return builder.build();
   }

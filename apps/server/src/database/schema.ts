@@ -180,6 +180,25 @@ export interface InstancesTable {
 }
 
 /** Every table, as Kysely sees them. */
+/** An MCP server's configuration (migration 0040). */
+export interface McpServersTable extends Owned {
+  id: string;
+  name: string;
+  scope: 'user' | 'project';
+  project_id: string | null;
+  /** 'user', or the project id: names are unique within it. */
+  scope_key: string;
+  enabled: number;
+  /** The transport as JSON (McpTransport), secret headers left out. */
+  transport: string;
+  /** JSON: header name → secret id. */
+  secret_headers: string;
+  tool_timeout_ms: number | null;
+  idle_timeout_ms: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Schema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
@@ -194,6 +213,7 @@ export interface Schema {
   usage: UsageTable;
   memories: MemoriesTable;
   instances: InstancesTable;
+  mcp_servers: McpServersTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
 }

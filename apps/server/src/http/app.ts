@@ -7,10 +7,12 @@ import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
 import { createRouter } from './routes/router.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
@@ -24,6 +26,8 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
     .route('/', componentRoutes(services))
+    .route('/', settingsRoutes(services))
+    .route('/', mcpRoutes(services))
     .route('/', systemRoutes(services));
 }
 

@@ -120,7 +120,7 @@ export class RunExecution {
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd);
+      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
       session = await this.#openSession(lease);
       outcome = await this.#drive(session);
     } catch (error) {

@@ -31,6 +31,8 @@ export interface ServerOptions {
   stallTimeoutMs?: number;
   deltaIntervalMs?: number;
   agentIdleMs?: number;
+  /** The first restart of a crashed MCP server waits this long, doubling each time; default 1 s. */
+  mcpRestartBaseMs?: number;
   maxUploadBytes?: number;
   maxJsonBytes?: number;
   /** The built web UI; default `apps/web/dist` when it exists. */
@@ -62,6 +64,7 @@ export interface ResolvedServerOptions {
   stallTimeoutMs: number;
   deltaIntervalMs: number;
   agentIdleMs: number;
+  mcpRestartBaseMs: number | undefined;
   maxUploadBytes: number;
   maxJsonBytes: number;
   webRoot: string | undefined;
@@ -122,6 +125,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
     deltaIntervalMs: options.deltaIntervalMs ?? 8,
     agentIdleMs: options.agentIdleMs ?? 300_000,
+    mcpRestartBaseMs: options.mcpRestartBaseMs,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
     webRoot:
