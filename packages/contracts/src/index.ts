@@ -11,6 +11,8 @@
  * CONTRACTS_VERSION; // 1
  */
 export const CONTRACTS_VERSION = 1;
+export * from './artifacts/index.ts';
+export * from './agents/index.ts';
 
 export * from './errors/index.ts';
 export * from './runs/index.ts';

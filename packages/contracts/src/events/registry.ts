@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { AGENT_EVENT_PAYLOAD_SCHEMAS } from '../agents/index.ts';
+import { ARTIFACT_EVENT_PAYLOAD_SCHEMAS } from '../artifacts/index.ts';
 import { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from './payloads.ts';
 
 /**
@@ -12,6 +14,8 @@ import { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from '.
 export const EVENT_PAYLOAD_SCHEMAS = {
   ...RUN_EVENT_PAYLOAD_SCHEMAS,
   ...CONVERSATION_EVENT_PAYLOAD_SCHEMAS,
+  ...ARTIFACT_EVENT_PAYLOAD_SCHEMAS,
+  ...AGENT_EVENT_PAYLOAD_SCHEMAS,
 } as const;
 
 type PayloadSchemas = typeof EVENT_PAYLOAD_SCHEMAS;

@@ -86,6 +86,17 @@ export const MessagePartSchema = z
       arguments: z.string().optional(),
       status: PartStatusSchema,
     }),
+    /** An artifact the turn wrote or changed (spec §4.2 artifact_ref): the chip that opens the viewer. */
+    z.object({
+      type: z.literal('artifact'),
+      artifact_id: z.string(),
+      title: z.string(),
+      kind: z.string(),
+      version: z.number(),
+      change: z.enum(['create', 'replace', 'edit', 'overflow']),
+      call_id: z.string().optional(),
+      status: PartStatusSchema,
+    }),
   ])
   .meta({ id: 'MessagePart' });
 export type MessagePart = z.infer<typeof MessagePartSchema>;

@@ -134,6 +134,50 @@ function addToolResult(
   return withParts(message, parts);
 }
 
+/** One chip per artifact in a message, showing its newest version. */
+function withArtifact(
+  message: ConversationMessage,
+  event: EventOfType<'artifact.created'> | EventOfType<'artifact.updated'>,
+): ConversationMessage {
+  const { artifact } = event.payload;
+  const change =
+    event.type === 'artifact.created'
+      ? event.payload.overflow_of === undefined
+        ? 'create'
+        : 'overflow'
+      : event.payload.change === 'edit'
+        ? 'edit'
+        : 'replace';
+  const index = message.parts.findIndex(
+    (part) => part.type === 'artifact' && part.artifact_id === artifact.id,
+  );
+  const existing = message.parts[index];
+  if (existing?.type === 'artifact') {
+    const parts = [...message.parts];
+    parts[index] = {
+      ...existing,
+      version: artifact.version,
+      title: artifact.title,
+      // The chip says how the artifact came to be: a later edit does not hide that this turn made it.
+      change: existing.change === 'create' || existing.change === 'overflow' ? existing.change : change,
+    };
+    return withParts(message, parts);
+  }
+  return withParts(message, [
+    ...closeOpenPart(message.parts, 'complete'),
+    {
+      type: 'artifact',
+      artifact_id: artifact.id,
+      title: artifact.title,
+      kind: artifact.kind,
+      version: artifact.version,
+      change,
+      ...(event.payload.call_id === undefined ? {} : { call_id: event.payload.call_id }),
+      status: 'complete',
+    },
+  ]);
+}
+
 function ended<Projection extends RunProjection>(
   projection: Projection,
   status: 'completed' | 'failed' | 'cancelled' | 'interrupted',
@@ -204,6 +248,13 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
       });
     case 'run.interrupted':
       return ended(advanced, 'interrupted', finish(message, 'interrupted'));
+    case 'artifact.created':
+    case 'artifact.updated':
+      return { ...advanced, assistant: withArtifact(message, event) };
+    case 'artifact.deleted':
+    case 'agent.spawn':
+    case 'agent.progress':
+    case 'agent.result':
     case 'run.created':
     case 'context.compacted':
     case 'conversation.updated':
