@@ -5,6 +5,7 @@ import { serveWeb } from '../web/index.ts';
 import { errorHandler, validationHook } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
+import { agUiRoutes } from './routes/ag-ui.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -26,6 +27,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', uploadRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', agUiRoutes(services))
     .route('/', systemRoutes(services));
 }
 
