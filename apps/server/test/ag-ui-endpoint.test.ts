@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
-import { fakeTextReply, fakeToolCallReply } from '@youyou/testing';
+import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../src/projection/index.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
