@@ -5,4 +5,7 @@
  */
 export const CONTRACTS_VERSION = 1;
 
+export * from './settings/index.ts';
+export * from './profiles/index.ts';
+export * from './commands/index.ts';
 export * from './mcp/index.ts';

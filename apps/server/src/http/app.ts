@@ -14,6 +14,7 @@ import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
 import { createRouter } from './routes/router.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
@@ -27,6 +28,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
     .route('/', componentRoutes(services))
+    .route('/', settingsRoutes(services))
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', systemRoutes(services));

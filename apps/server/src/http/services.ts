@@ -6,6 +6,7 @@ import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
+import type { SettingsService } from '../settings/index.ts';
 import type {
   ConversationRepository,
   ObjectStore,
@@ -15,6 +16,7 @@ import type {
   UploadRepository,
   UsageRepository,
 } from '../storage/index.ts';
+import type { WorkbenchStream } from '../workbench-stream/index.ts';
 
 /** Settings of the HTTP edge. */
 export interface HttpConfig {
@@ -49,6 +51,10 @@ export interface ServerServices {
   mcp: McpManager;
   objects: ObjectStore;
   settings: SettingsRepository;
+  /** The layered, schema-checked settings (spec §4.9); extensions register into `settingsService.registry`. */
+  settingsService: SettingsService;
+  /** Workbench-wide events (`GET /api/events`). */
+  workbenchStream: WorkbenchStream;
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;

@@ -240,7 +240,7 @@ export class RunManager {
     const preferred =
       requested ??
       conversation.model_id ??
-      (await this.#context.settings.get<string>('user', '', 'default_model')) ??
+      (await this.#context.settings.get<string>('user', '', 'models.chat')) ??
       models[0]?.id;
     if (!models.some((model) => model.id === preferred)) {
       throw new ApiError(

@@ -12,6 +12,12 @@ import { createLogger } from '../logging/index.ts';
 import { McpManager, McpServerRepository } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { RunManager } from '../runs/index.ts';
+import {
+  ConfigYamlLayer,
+  registerBuiltinSettings,
+  SettingsRegistry,
+  SettingsService,
+} from '../settings/index.ts';
 import { isLoopbackAddress, loadAccessToken, TOKEN_FILE } from '../security/index.ts';
 import {
   ConversationRepository,
@@ -25,6 +31,7 @@ import {
   UsageRepository,
   WorkbenchSessionStorage,
 } from '../storage/index.ts';
+import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -132,6 +139,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const settingsRepository = new SettingsRepository(database.db);
+    const workbenchStream = new WorkbenchStream();
+    const settingsRegistry = new SettingsRegistry();
+    registerBuiltinSettings(settingsRegistry);
+    const settingsService = new SettingsService({
+      db: database.db,
+      registry: settingsRegistry,
+      configYaml: new ConfigYamlLayer(settings.home),
+      secrets,
+      stream: workbenchStream,
+      redactor,
+    });
+    await settingsService.captureStartup();
+    const maxUploadBytes =
+      options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runs = new RunManager({
       database,
       eventLog,
@@ -152,10 +173,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       onControl: (message) => {
         if (message.type === 'cancel') runs.cancelLocal(message.run_id);
+        if (message.type === 'workbench-event') workbenchStream.deliver(message.event_type, message.payload);
       },
     });
     cleanups.push(() => cluster.leave());
     runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
+    workbenchStream.forward = (eventType, payload) => {
+      cluster
+        .send({ type: 'workbench-event', event_type: eventType, payload })
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'a workbench event could not reach the other servers'),
+        );
+    };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
     await cluster.prune(live);
@@ -185,6 +214,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       mcp,
       objects,
       settings: settingsRepository,
+      settingsService,
+      workbenchStream,
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
@@ -200,7 +231,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         workspaceRoots: settings.workspaceRoots,
         allowedHosts: settings.allowedHosts,
         maxJsonBytes: settings.maxJsonBytes,
-        maxUploadBytes: settings.maxUploadBytes,
+        maxUploadBytes,
         heartbeatMs: settings.heartbeatMs,
         stallTimeoutMs: settings.stallTimeoutMs,
         webRoot: settings.webRoot,

@@ -1,5 +1,6 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
+import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
@@ -9,5 +10,6 @@ export type { DialectName, WorkbenchMigration } from './migration.ts';
 export const MIGRATIONS: readonly WorkbenchMigration[] = [
   initialMigration,
   readCursorMigration,
+  settingsKeysMigration,
   mcpServersMigration,
 ];
