@@ -6,6 +6,7 @@ import { errorHandler, validationHook } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
 import { agUiRoutes } from './routes/ag-ui.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -27,6 +28,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', messageRoutes(services))
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
+    .route('/', artifactRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
     .route('/', mcpRoutes(services))
