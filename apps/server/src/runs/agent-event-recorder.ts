@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AgentError,
-  type AgentErrorJSON,
-  type AgentEvent,
-  type TurnSummary,
-} from '@youyou/agent';
+import { AgentError, type AgentErrorJSON, type AgentEvent, type TurnSummary } from '@youyou/agent';
 import type { Kysely, Transaction } from 'kysely';
 import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';

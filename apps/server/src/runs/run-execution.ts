@@ -83,6 +83,7 @@ export class RunExecution {
       run,
       writer,
       instanceId: context.instanceId,
+      phase: 'thinking',
       onStorageFailure: (error) => {
         if (this.#storageFailure === undefined) this.#storageFailure = error;
         this.cancel();
@@ -107,7 +108,6 @@ export class RunExecution {
             transaction,
           ),
       );
-      recorder.setPhase('thinking');
       context.logger.info(
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
@@ -117,7 +117,9 @@ export class RunExecution {
       context.subagents?.registerRun(run.id, runToolsOf(lease));
       outcome = await this.#drive(session);
     } catch (error) {
-      outcome = this.#controller.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: failureOf(error) };
+      outcome = this.#controller.signal.aborted
+        ? { status: 'cancelled' }
+        : { status: 'failed', error: failureOf(error) };
     } finally {
       await session
         ?.close()
@@ -163,7 +165,9 @@ export class RunExecution {
       allowedRoots: [cwd, context.home],
     });
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
-    return (this.#recorder as AgentEventRecorder).drive(session.send(agentInput, { signal: this.#controller.signal }));
+    return (this.#recorder as AgentEventRecorder).drive(
+      session.send(agentInput, { signal: this.#controller.signal }),
+    );
   }
 
   async #stillUntitled(): Promise<boolean> {
