@@ -1,4 +1,4 @@
-import type { AgentNode, AgentTree } from '@youyou/contracts';
+import type { AgentNode, AgentTree, ConversationMessage } from '@youyou/contracts';
 import {
   fakeTextReply,
   fakeToolCallReply,
@@ -8,7 +8,6 @@ import {
   type SessionScripts,
 } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '../src/projection/index.ts';
 import type { WorkbenchEvent } from '../src/events/index.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { sendFirstMessage, startTestServer, type TestServer } from './support/test-server.ts';
