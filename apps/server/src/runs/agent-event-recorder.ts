@@ -3,6 +3,7 @@ import { AgentError, type AgentErrorJSON, type AgentEvent, type TurnSummary } fr
 import type { Kysely, Transaction } from 'kysely';
 import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
+import { redactDeep } from '../security/index.ts';
 import type { ConversationWriter, EventError, NewEvent, RunUsage } from '../events/index.ts';
 import { RunRepository, UsageRepository, type RunRow } from '../storage/index.ts';
 
@@ -16,31 +17,41 @@ export type Outcome =
   | { status: 'cancelled'; summary?: TurnSummary }
   | { status: 'interrupted' };
 
-/** An error as events carry it. */
-export function eventErrorOf(error: AgentErrorJSON | ApiError | AgentError): EventError {
+/**
+ * An error as run events carry it, with every known secret and key-shaped string redacted: a
+ * provider may quote the key it refused ("Incorrect API key provided: sk-…"), and the event log,
+ * the Query and the SSE stream must never hold it.
+ */
+export function eventErrorOf(
+  error: AgentErrorJSON | ApiError | AgentError,
+  redact: (text: string) => string,
+): EventError {
   if (error instanceof ApiError) {
     return {
       code: error.code,
-      message: error.message,
+      message: redact(error.message),
       retryable: error.retryable,
       source: 'server',
-      ...(Object.keys(error.details).length === 0 ? {} : { details: error.details }),
+      ...(Object.keys(error.details).length === 0 ? {} : { details: redactDeep(error.details, redact) }),
     };
   }
   const json = error instanceof AgentError ? error.toJSON() : error;
   return {
     code: json.code,
-    message: json.message,
+    message: redact(json.message),
     retryable: json.retryable,
     source: json.source,
-    ...(json.details === undefined ? {} : { details: json.details }),
+    ...(json.details === undefined ? {} : { details: redactDeep(json.details, redact) }),
   };
 }
 
 /** Any failure of a run that is not the model's: a storage error unless it says otherwise. */
-export function failureOf(error: unknown): EventError {
-  if (error instanceof ApiError) return eventErrorOf(error);
-  return eventErrorOf(AgentError.fromUnknown(error, 'STORAGE_ERROR', { source: 'storage', retryable: true }));
+export function failureOf(error: unknown, redact: (text: string) => string): EventError {
+  if (error instanceof ApiError) return eventErrorOf(error, redact);
+  return eventErrorOf(
+    AgentError.fromUnknown(error, 'STORAGE_ERROR', { source: 'storage', retryable: true }),
+    redact,
+  );
 }
 
 /** A run's own usage from its turn summary. */
@@ -126,6 +137,7 @@ export class AgentEventRecorder {
   readonly #writer: ConversationWriter;
   readonly #instanceId: string;
   readonly #onStorageFailure: (error: unknown) => void;
+  readonly #redact: (text: string) => string;
   readonly #toolRuns = new Map<string, string>();
   #phase: RunPhase;
 
@@ -134,6 +146,8 @@ export class AgentEventRecorder {
     writer: ConversationWriter;
     instanceId: string;
     phase?: RunPhase;
+    /** Secrets out of error texts before they are stored. */
+    redact: (text: string) => string;
     /** A write failed: the run must stop. */
     onStorageFailure: (error: unknown) => void;
   }) {
@@ -141,6 +155,7 @@ export class AgentEventRecorder {
     this.#writer = options.writer;
     this.#instanceId = options.instanceId;
     this.#onStorageFailure = options.onStorageFailure;
+    this.#redact = options.redact;
     this.#phase = options.phase ?? 'pending';
   }
 
@@ -161,7 +176,7 @@ export class AgentEventRecorder {
         const error = event.error ?? fatal;
         outcome = {
           status: 'failed',
-          error: eventErrorOf(error ?? new AgentError('PROVIDER_ERROR', 'The turn failed.')),
+          error: eventErrorOf(error ?? new AgentError('PROVIDER_ERROR', 'The turn failed.'), this.#redact),
           summary: event,
         };
       }
@@ -263,7 +278,10 @@ export class AgentEventRecorder {
       case 'Error':
         if (!event.fatal) {
           this.append([
-            this.event({ type: 'error', payload: { message_id: runId, error: eventErrorOf(event.error) } }),
+            this.event({
+              type: 'error',
+              payload: { message_id: runId, error: eventErrorOf(event.error, this.#redact) },
+            }),
           ]);
         }
         return undefined;

@@ -84,6 +84,7 @@ export class RunExecution {
       writer,
       instanceId: context.instanceId,
       phase: 'thinking',
+      redact: context.redact,
       onStorageFailure: (error) => {
         if (this.#storageFailure === undefined) this.#storageFailure = error;
         this.cancel();
@@ -119,7 +120,7 @@ export class RunExecution {
     } catch (error) {
       outcome = this.#controller.signal.aborted
         ? { status: 'cancelled' }
-        : { status: 'failed', error: failureOf(error) };
+        : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
       await session
         ?.close()
@@ -131,7 +132,7 @@ export class RunExecution {
     }
     if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
-      outcome = { status: 'failed', error: failureOf(this.#storageFailure) };
+      outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
     await this.#finish(writer, recorder, outcome);
     context.eventLog.release(run.conversation_id);

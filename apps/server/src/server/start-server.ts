@@ -174,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      redact: (text) => redactor.redact(text),
       artifacts,
     };
     const runs = new RunManager(runContext);

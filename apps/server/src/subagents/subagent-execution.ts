@@ -121,6 +121,7 @@ export class SubagentExecution {
       writer,
       instanceId: context.instanceId,
       phase: 'thinking',
+      redact: context.redact,
       onStorageFailure: (error) => {
         if (this.#storageFailure === undefined) this.#storageFailure = error;
         this.cancel();
@@ -182,7 +183,7 @@ export class SubagentExecution {
     } catch (error) {
       outcome = this.#controller.signal.aborted
         ? { status: 'cancelled' }
-        : { status: 'failed', error: failureOf(error) };
+        : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
       clearTimeout(timer);
       clearTimeout(this.#progressTimer);
@@ -202,7 +203,7 @@ export class SubagentExecution {
       };
     } else if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
-      outcome = { status: 'failed', error: failureOf(this.#storageFailure) };
+      outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
     const end = await this.#finish(recorder, outcome);
     context.eventLog.release(run.conversation_id);
