@@ -7,6 +7,7 @@ import {
 } from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import { runShapingPlugin, shapedProvider, type RunShaping, type RunShapingSlot } from './run-shaping.ts';
 
 /** An agent lent to one run; `release()` gives it back. */
 export interface AgentLease {
@@ -14,11 +15,19 @@ export interface AgentLease {
   release(): void;
 }
 
+/** How a run wants its agent: the provider retry budget, and the shaping of its calls. */
+export interface AcquireOptions {
+  /** Replaces the providers' retry count; an agent built with another one is rebuilt. */
+  retryBudget?: number | undefined;
+  shaping?: RunShaping;
+}
+
 interface PoolEntry {
   agent: Agent;
   cwd: string;
   projectId: string | null;
   fingerprint: string;
+  slot: RunShapingSlot;
   busy: boolean;
   /** Set when the entry must be rebuilt once its run ends. */
   stale: boolean;
@@ -63,9 +72,14 @@ export class AgentPool {
     return this.#entries.size;
   }
 
-  async acquire(conversationId: string, cwd: string, projectId: string | null = null): Promise<AgentLease> {
+  async acquire(
+    conversationId: string,
+    cwd: string,
+    projectId: string | null = null,
+    options: AcquireOptions = {},
+  ): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    const fingerprint = await this.#options.providers.fingerprint();
+    const fingerprint = `${await this.#options.providers.fingerprint()}:${options.retryBudget ?? ''}`;
     let entry = this.#entries.get(conversationId);
     if (
       entry !== undefined &&
@@ -76,11 +90,13 @@ export class AgentPool {
       entry = undefined;
     }
     if (entry === undefined) {
+      const slot: RunShapingSlot = { current: undefined };
       entry = {
-        agent: await this.#build(cwd, projectId),
+        agent: await this.#build(cwd, projectId, slot, options.retryBudget),
         cwd,
         projectId,
         fingerprint,
+        slot,
         busy: false,
         stale: false,
         timer: undefined,
@@ -89,6 +105,7 @@ export class AgentPool {
     }
     clearTimeout(entry.timer);
     entry.busy = true;
+    entry.slot.current = options.shaping;
     const held = entry;
     let released = false;
     return {
@@ -97,6 +114,7 @@ export class AgentPool {
         if (released) return;
         released = true;
         held.busy = false;
+        held.slot.current = undefined;
         if (held.stale || this.#closed) this.#evict(conversationId, held);
         else this.#scheduleEviction(conversationId, held);
       },
@@ -129,7 +147,12 @@ export class AgentPool {
     await Promise.allSettled(agents.map((agent) => agent.shutdown()));
   }
 
-  async #build(cwd: string, projectId: string | null): Promise<Agent> {
+  async #build(
+    cwd: string,
+    projectId: string | null,
+    slot: RunShapingSlot,
+    retryBudget: number | undefined,
+  ): Promise<Agent> {
     const { providers, sessionStorage, home, logger, componentSources } = this.#options;
     const agentLogger = logger.child({ component: 'agent' });
     const builder = new AgentBuilder({ cwd, home })
@@ -137,7 +160,9 @@ export class AgentPool {
       .setSessionStorage(sessionStorage)
       .addComponentSource(new FileComponentSource({ logger: agentLogger }));
     for (const source of componentSources?.({ projectId, cwd }) ?? []) builder.addComponentSource(source);
-    for (const provider of await providers.build()) builder.addProvider(provider);
+    builder.addPlugin(runShapingPlugin(slot));
+    const built = await providers.build(retryBudget === undefined ? {} : { maxRetries: retryBudget });
+    for (const provider of built) builder.addProvider(shapedProvider(provider, slot));
     return builder.build();
   }
 

@@ -108,6 +108,8 @@ export interface EventPayloads {
     read_seq?: number;
     model_id?: string | null;
     project_id?: string | null;
+    /** The agent profile its next runs use; null: the built-in one. */
+    profile_id?: string | null;
   };
   /** A record of the agent's session (one source of truth); stored, never streamed. */
   'session.record': { record: SessionRecord };

@@ -15,6 +15,8 @@ import { RunRepository, UsageRepository, type RunRow } from '../storage/index.ts
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
+import { RunBudgetGuard } from './run-budget.ts';
+import { sessionConfigOf, type RunPlan } from './run-plan.ts';
 
 /** Characters of deltas the database may lag behind before the run waits for it. */
 const BACKLOG_LIMIT = 1_000_000;
@@ -48,6 +50,8 @@ export interface RunExecutionOptions {
   cwd: string;
   /** Set when the conversation has no title yet and this run's input had no text to take one from. */
   titleFromAnswer: boolean;
+  /** The profile, parameters and budget this run was created with (fixed for its life). */
+  plan: RunPlan;
 }
 
 /**
@@ -69,9 +73,13 @@ export class RunExecution {
   #shutdown = false;
   #storageFailure: unknown;
   #writer: ConversationWriter | undefined;
+  readonly #budget: RunBudgetGuard;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
+    this.#budget = new RunBudgetGuard(options.plan, () =>
+      this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run passed its budget.')),
+    );
   }
 
   get runId(): string {
@@ -120,7 +128,11 @@ export class RunExecution {
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
+      this.#budget.start();
+      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
+        retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
+        shaping: this.#budget.shaping,
+      });
       session = await this.#openSession(lease);
       outcome = await this.#drive(session);
     } catch (error) {
@@ -128,12 +140,21 @@ export class RunExecution {
         ? { status: 'cancelled' }
         : { status: 'failed', error: this.#failureOf(error) };
     } finally {
+      this.#budget.stop();
       await session
         ?.close()
         .catch((error: unknown) =>
           context.logger.warn({ err: error, runId: run.id }, 'session close failed'),
         );
       lease?.release();
+    }
+    const exceeded = this.#budget.exceeded;
+    if (exceeded !== undefined && (outcome.status === 'cancelled' || outcome.status === 'failed')) {
+      outcome = {
+        status: 'failed',
+        error: exceeded,
+        ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
+      };
     }
     if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
@@ -160,7 +181,12 @@ export class RunExecution {
         },
       ]);
     }
-    return lease.agent.resumeSession(run.id, modelId === undefined ? {} : { modelId });
+    const { plan } = this.#options;
+    return lease.agent.resumeSession(run.id, {
+      ...(modelId === undefined ? {} : { modelId }),
+      ...(plan.systemPrompt === undefined ? {} : { systemPrompt: plan.systemPrompt }),
+      config: sessionConfigOf(plan),
+    });
   }
 
   async #drive(session: Session): Promise<Outcome> {
@@ -312,7 +338,7 @@ export class RunExecution {
         previous_run_id: null,
         user_message_id: null,
         kind: 'tool',
-        profile_id: null,
+        profile_id: run.profile_id,
         model_id: null,
         status: 'running',
         phase: 'acting',

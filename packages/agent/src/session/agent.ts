@@ -24,15 +24,24 @@ import { SessionWriter } from './session-writer.ts';
  * A key present with `undefined` clears the agent's value for the session (no temperature sent).
  */
 export type SessionConfigOverrides = {
-  [Key in
-    | 'temperature'
-    | 'maxTokens'
-    | 'reasoningEffort'
-    | 'maxToolCallsPerTurn'
-    | 'providerFirstChunkTimeoutMs'
-    | 'providerChunkTimeoutMs'
-    | 'compactThreshold']?: AgentConfig[Key] | undefined;
-};
+  [Key in 'temperature' | 'maxTokens' | 'reasoningEffort']?: AgentConfig[Key] | undefined;
+} & Partial<
+  Pick<
+    AgentConfig,
+    'maxToolCallsPerTurn' | 'providerFirstChunkTimeoutMs' | 'providerChunkTimeoutMs' | 'compactThreshold'
+  >
+>;
+
+const CLEARABLE: ReadonlySet<string> = new Set(['temperature', 'maxTokens', 'reasoningEffort']);
+
+function withOverrides(config: Readonly<AgentConfig>, overrides: SessionConfigOverrides): AgentConfig {
+  const merged: Record<string, unknown> = { ...config };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value !== undefined) merged[key] = value;
+    else if (CLEARABLE.has(key)) delete merged[key];
+  }
+  return merged as unknown as AgentConfig;
+}
 
 export interface NewSessionOptions {
   /** Defaults to `config.defaultModel`, then the first model of the first provider. */
@@ -222,7 +231,7 @@ export class Agent {
     if (modelId === undefined) throw new AgentError('MODEL_NOT_SUPPORTED', 'No provider declares any model.');
     const logger: Logger = assembly.logger;
     const config: AgentConfig =
-      options.config === undefined ? snapshot.config : { ...snapshot.config, ...options.config };
+      options.config === undefined ? snapshot.config : withOverrides(snapshot.config, options.config);
     return {
       model: router.route(modelId),
       dispatcher: snapshot.dispatcher,

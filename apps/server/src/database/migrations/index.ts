@@ -1,6 +1,7 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
+import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
@@ -11,5 +12,6 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   initialMigration,
   readCursorMigration,
   settingsKeysMigration,
+  profilesAndLibraryMigration,
   mcpServersMigration,
 ];

@@ -40,6 +40,7 @@ export const ConversationSchema = z
     title: z.string(),
     title_source: z.enum(['none', 'auto', 'user']),
     model_id: z.string().nullable(),
+    profile_id: z.string().nullable().openapi({ description: 'The agent profile; null: the built-in one.' }),
     active_run_id: z.string().nullable(),
     in_flight_run_id: z.string().nullable().openapi({ description: 'The run in flight, if any.' }),
     last_seq: z.number(),
@@ -58,6 +59,12 @@ export const ConversationCreateSchema = z
     project_id: z.string().nullable().optional(),
     title: z.string().max(500).optional(),
     model_id: z.string().max(200).nullable().optional(),
+    profile_id: z
+      .string()
+      .max(128)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Default: the profiles.default setting (the built-in profile).' }),
   })
   .openapi('ConversationCreate');
 
@@ -66,6 +73,7 @@ export const ConversationUpdateSchema = z
     title: z.string().trim().min(1).max(500).optional(),
     model_id: z.string().max(200).nullable().optional(),
     project_id: z.string().nullable().optional(),
+    profile_id: z.string().max(128).nullable().optional(),
   })
   .openapi('ConversationUpdate');
 
@@ -81,6 +89,7 @@ export const RunSchema = z
     status: RunStatus,
     phase: RunPhase,
     model_id: z.string().nullable(),
+    profile_id: z.string().nullable().openapi({ description: 'The agent profile the run used.' }),
     error: z.unknown(),
     usage: z.unknown(),
     created_at: ISODate,
