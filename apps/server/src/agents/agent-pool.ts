@@ -3,7 +3,10 @@ import {
   FileComponentSource,
   type Agent,
   type ComponentSource,
+  type ModelProvider,
+  type Plugin,
   type SessionStorage,
+  type ToolHandler,
 } from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
@@ -47,6 +50,34 @@ export interface AgentPoolOptions {
    * again at every session start, like the `~/.youyou` folders.
    */
   componentSources?: (scope: { projectId: string | null; cwd: string }) => ComponentSource[];
+  /** The workbench's own tools (artifacts, sub-agents …), given to every agent. */
+  tools?: () => readonly ToolHandler[];
+  /** The workbench's programmatic plugins (tool-result overflow …). */
+  plugins?: () => readonly Plugin[];
+}
+
+/** An agent of its own for one sub-agent run: a subset of the tools, metered providers. */
+export interface DetachedAgentOptions {
+  cwd: string;
+  projectId: string | null;
+  /** Only tools whose name passes are registered (workbench and file tools alike). */
+  allowTool: (name: string) => boolean;
+  /** Wraps each provider, e.g. to count tokens as they stream. */
+  wrapProvider?: (provider: ModelProvider) => ModelProvider;
+}
+
+/** A component source that keeps only the tools `allow` passes. */
+function filteredSource(source: ComponentSource, allow: (name: string) => boolean): ComponentSource {
+  return {
+    async load(options) {
+      const loaded = await source.load(options);
+      return {
+        ...loaded,
+        global: { ...loaded.global, tools: loaded.global.tools.filter((entry) => allow(entry.tool.name)) },
+        project: { ...loaded.project, tools: loaded.project.tools.filter((entry) => allow(entry.tool.name)) },
+      };
+    },
+  };
 }
 
 /**
@@ -92,7 +123,7 @@ export class AgentPool {
     if (entry === undefined) {
       const slot: RunShapingSlot = { current: undefined };
       entry = {
-        agent: await this.#build(cwd, projectId, slot, options.retryBudget),
+        agent: await this.#build(cwd, projectId, { slot, retryBudget: options.retryBudget }),
         cwd,
         projectId,
         fingerprint,
@@ -147,22 +178,42 @@ export class AgentPool {
     await Promise.allSettled(agents.map((agent) => agent.shutdown()));
   }
 
+  /**
+   * An agent outside the pool, for one sub-agent run (the core allows one running session per
+   * agent, so a child cannot share its parent's). The caller shuts it down.
+   */
+  async buildDetached(options: DetachedAgentOptions): Promise<Agent> {
+    if (this.#closed) throw new Error('The agent pool is shut down.');
+    return this.#build(options.cwd, options.projectId, { detached: options });
+  }
+
   async #build(
     cwd: string,
     projectId: string | null,
-    slot: RunShapingSlot,
-    retryBudget: number | undefined,
+    options: { detached?: DetachedAgentOptions; slot?: RunShapingSlot; retryBudget?: number | undefined },
   ): Promise<Agent> {
+    const { detached, slot, retryBudget } = options;
     const { providers, sessionStorage, home, logger, componentSources } = this.#options;
+    const restrict = (source: ComponentSource): ComponentSource =>
+      detached === undefined ? source : filteredSource(source, detached.allowTool);
     const agentLogger = logger.child({ component: 'agent' });
+    const files: ComponentSource = new FileComponentSource({ logger: agentLogger });
     const builder = new AgentBuilder({ cwd, home })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
-      .addComponentSource(new FileComponentSource({ logger: agentLogger }));
-    for (const source of componentSources?.({ projectId, cwd }) ?? []) builder.addComponentSource(source);
-    builder.addPlugin(runShapingPlugin(slot));
+      .addComponentSource(restrict(files));
+    for (const source of componentSources?.({ projectId, cwd }) ?? [])
+      builder.addComponentSource(restrict(source));
+    if (slot !== undefined) builder.addPlugin(runShapingPlugin(slot));
     const built = await providers.build(retryBudget === undefined ? {} : { maxRetries: retryBudget });
-    for (const provider of built) builder.addProvider(shapedProvider(provider, slot));
+    for (const provider of built) {
+      const shaped = slot === undefined ? provider : shapedProvider(provider, slot);
+      builder.addProvider(detached?.wrapProvider === undefined ? shaped : detached.wrapProvider(shaped));
+    }
+    for (const tool of this.#options.tools?.() ?? []) {
+      if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
+    }
+    for (const plugin of this.#options.plugins?.() ?? []) builder.addPlugin(plugin);
     return builder.build();
   }
 

@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
+import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -69,6 +70,7 @@ export interface ServerServices {
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;
+  artifacts: ArtifactService;
   usage: UsageRepository;
   logger: ServerLogger;
   instanceId: string;

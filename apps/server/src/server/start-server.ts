@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { AgentPool } from '../agents/index.ts';
+import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
@@ -122,6 +123,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
     const providers = new ProviderRegistry(database.db, secrets, redactor);
     const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
+    const artifacts = new ArtifactService({ database, eventLog });
+    const workbenchTools = artifactTools(artifacts);
+    const workbenchPlugins = [
+      overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
+    ];
     const mcp = new McpManager({
       repository: new McpServerRepository(database.db, secrets, redactor),
       db: database.db,
@@ -137,6 +143,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       logger,
       idleMs: settings.agentIdleMs,
+      tools: () => workbenchTools,
+      plugins: () => workbenchPlugins,
       componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
     });
     cleanups.push(() => pool.shutdown());
@@ -173,6 +181,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      artifacts,
     });
     const cluster = await Cluster.join({
       database,
@@ -231,6 +240,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
+      artifacts,
       usage: new UsageRepository(database.db),
       logger,
       instanceId,

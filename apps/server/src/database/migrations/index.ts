@@ -1,5 +1,6 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
+import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
@@ -11,6 +12,7 @@ export type { DialectName, WorkbenchMigration } from './migration.ts';
 export const MIGRATIONS: readonly WorkbenchMigration[] = [
   initialMigration,
   readCursorMigration,
+  artifactsMigration,
   settingsKeysMigration,
   profilesAndLibraryMigration,
   mcpServersMigration,
