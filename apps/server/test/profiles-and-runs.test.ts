@@ -60,8 +60,11 @@ function reply(request: RecordedRequest): FakeReply {
     }
     return { type: 'stream', steps: [{ type: 'text', text: 'Done with the tool.' }] };
   }
-  if (text.includes('use the gate') || text.includes('loop tools')) {
+  if (text.includes('use the gate')) {
     return { type: 'stream', steps: [{ type: 'tool_call', name: 'gate', arguments: { query: 'wait' } }] };
+  }
+  if (text.includes('loop tools')) {
+    return { type: 'stream', steps: [{ type: 'tool_call', name: 'lookup', arguments: { query: 'first' } }] };
   }
   if (text.includes('many tokens')) {
     return {
@@ -301,10 +304,7 @@ describe.each(DATABASE_KINDS)('profiles, run parameters and budgets (%s)', (kind
   });
 
   it('budgets end a run with their stable codes: tool calls, tokens, time', async () => {
-    const budgeted = await newProfile({
-      name: 'Budgeted',
-      budget: { max_tool_calls: 1, max_tokens: 1000, max_duration_ms: 1500 },
-    });
+    const budgeted = await newProfile({ name: 'Budgeted', budget: { max_tool_calls: 1 } });
     const conversation = await createConversation({ profile_id: budgeted.id });
     const tools = await send(conversation.id, 'loop tools');
     await server.settled(conversation.id, tools);
@@ -312,8 +312,10 @@ describe.each(DATABASE_KINDS)('profiles, run parameters and budgets (%s)', (kind
     expect(toolRun.status).toBe('failed');
     expect(toolRun.error?.code).toBe('BUDGET_TOOL_CALLS_EXCEEDED');
 
-    const tokens = await send(conversation.id, 'many tokens');
-    const tokenView = await server.settled(conversation.id, tokens);
+    const frugal = await newProfile({ name: 'Frugal', budget: { max_tokens: 1000 } });
+    const counted = await createConversation({ profile_id: frugal.id });
+    const tokens = await send(counted.id, 'many tokens');
+    const tokenView = await server.settled(counted.id, tokens);
     expect((await run(tokens)).error?.code).toBe('BUDGET_TOKENS_EXCEEDED');
     const answer = tokenView.messages.at(-1);
     expect(answer?.parts).toEqual(
@@ -326,8 +328,10 @@ describe.each(DATABASE_KINDS)('profiles, run parameters and budgets (%s)', (kind
       ]),
     );
 
-    const slow = await send(conversation.id, 'answer slowly');
-    await server.settled(conversation.id, slow);
+    const hurried = await newProfile({ name: 'Hurried', budget: { max_duration_ms: 1500 } });
+    const quick = await createConversation({ profile_id: hurried.id });
+    const slow = await send(quick.id, 'answer slowly');
+    await server.settled(quick.id, slow);
     expect((await run(slow)).error).toMatchObject({ code: 'BUDGET_TIME_EXCEEDED', details: { limit: 1500 } });
   });
 

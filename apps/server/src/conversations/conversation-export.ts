@@ -105,6 +105,9 @@ export function conversationMarkdown(exported: ConversationExport): string {
         case 'skill':
           lines.push(`\`/${part.name}${part.arguments ? ` ${part.arguments}` : ''}\``, '');
           break;
+        case 'artifact':
+          lines.push(`🗎 Artifact “${part.title}” (${part.kind}, version ${part.version}, ${part.change})`, '');
+          break;
       }
     }
   }
