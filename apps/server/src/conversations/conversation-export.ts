@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectName, Schema } from '../database/index.ts';
-import type { ConversationMessage } from '../projection/index.ts';
+import type { ConversationMessage } from '@youyou/contracts';
 import type { ConversationSummary } from '../storage/index.ts';
 import { MAX_MESSAGE_PAGE, queryConversation } from './conversation-query.ts';
 
