@@ -262,9 +262,7 @@ export class RunManager {
       requested ??
       conversation.model_id ??
       (await profileModel(this.#planServices, plan.profile, conversation.id)) ??
-      (await this.#context.settingsService.value<string | null>('models.chat', {
-        conversationId: conversation.id,
-      })) ??
+      plan.chatModel ??
       models[0]?.id;
     if (!models.some((model) => model.id === preferred)) {
       throw new ApiError(

@@ -27,6 +27,8 @@ export interface RunPlan {
   tools: ToolLists;
   /** Where each parameter and budget came from (`run.temperature` → 'profile' …). */
   sources: Record<string, ParameterSource>;
+  /** The `models.chat` setting for this conversation. */
+  chatModel: string | null;
 }
 
 const PARAMETER_NAMES = [
@@ -60,13 +62,10 @@ export async function planRun(
   const profile =
     (conversation.profile_id === null ? undefined : await services.profiles.find(conversation.profile_id)) ??
     (await services.profiles.get('default'));
-  const context = { conversationId: conversation.id };
+  const snapshot = await services.settings.snapshot({ conversationId: conversation.id });
   const sources: Record<string, ParameterSource> = {};
-  const layered = async <Value>(
-    key: string,
-    fromProfile: Value | null | undefined,
-  ): Promise<Value | null> => {
-    const resolved = await services.settings.resolve(key, context);
+  const layered = <Value>(key: string, fromProfile: Value | null | undefined): Value | null => {
+    const resolved = snapshot.get(key) ?? { value: null, layer: 'system' as const, setAt: [] };
     if (resolved.layer !== 'conversation' && fromProfile !== null && fromProfile !== undefined) {
       sources[key] = 'profile';
       return fromProfile;
@@ -76,10 +75,10 @@ export async function planRun(
   };
   const parameters: Record<string, unknown> = {};
   for (const name of PARAMETER_NAMES) {
-    parameters[name] = await layered(`run.${name}`, profile.parameters[name]);
+    parameters[name] = layered(`run.${name}`, profile.parameters[name]);
   }
   const budget: Record<string, unknown> = {};
-  for (const name of BUDGET_NAMES) budget[name] = await layered(`budget.${name}`, profile.budget[name]);
+  for (const name of BUDGET_NAMES) budget[name] = layered(`budget.${name}`, profile.budget[name]);
   return {
     profile,
     systemPrompt: profile.systemPrompt.trim() === '' ? undefined : profile.systemPrompt,
@@ -87,6 +86,7 @@ export async function planRun(
     budget: budget as RunBudget,
     tools: profile.tools,
     sources,
+    chatModel: (snapshot.get('models.chat')?.value as string | null | undefined) ?? null,
   };
 }
 
