@@ -10,6 +10,7 @@ import type { RunManager } from '../runs/index.ts';
 import type { CommandRegistry, LibraryService } from '../library/index.ts';
 import type { ModelRouting } from '../models/index.ts';
 import type { ProfileService } from '../profiles/index.ts';
+import type { SubagentManager } from '../subagents/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type {
   ConversationRepository,
@@ -71,6 +72,7 @@ export interface ServerServices {
   conversations: ConversationRepository;
   uploads: UploadRepository;
   artifacts: ArtifactService;
+  subagents: SubagentManager;
   usage: UsageRepository;
   logger: ServerLogger;
   instanceId: string;

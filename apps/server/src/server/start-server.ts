@@ -15,7 +15,8 @@ import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
 import { ProfileService } from '../profiles/index.ts';
-import { RunManager } from '../runs/index.ts';
+import { RunManager, type RunContext } from '../runs/index.ts';
+import { SubagentManager } from '../subagents/index.ts';
 import {
   ConfigYamlLayer,
   registerBuiltinSettings,
@@ -166,7 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const routing = new ModelRouting(providers, settingsService);
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
-    const runs = new RunManager({
+    const runContext: RunContext = {
       database,
       eventLog,
       pool,
@@ -181,8 +182,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      redact: (text) => redactor.redact(text),
       artifacts,
+    };
+    const runs = new RunManager(runContext);
+    const subagents = new SubagentManager({
+      context: runContext,
+      runs,
+      options: settings.subagents,
+      buildAgent: (options) => pool.buildDetached(options),
     });
+    runContext.subagents = subagents;
+    workbenchTools.push(subagents.spawnTool());
     const cluster = await Cluster.join({
       database,
       instanceId,
@@ -241,6 +252,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
       artifacts,
+      subagents,
       usage: new UsageRepository(database.db),
       logger,
       instanceId,
