@@ -78,7 +78,7 @@ describe.each(DATABASE_KINDS)('providers whose models are discovered, on %s', (k
     let listing = await server.call<ModelList>('GET', '/api/models');
     expect(listing.models.map((model) => model.id)).toEqual(['local/fake-model']);
     expect(listing.models[0]?.display_name).toBe('My model');
-    expect(listing.models[0]?.capabilities.vision).toBe(true);
+    expect(listing.models[0]?.capabilities?.vision).toBe(true);
 
     const refreshed = await server.call<Provider>('POST', `/api/providers/${local.id}/refresh`);
     expect(refreshed.models.find((model) => model.id === 'fake-vision')?.hidden).toBe(true);

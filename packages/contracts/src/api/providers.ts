@@ -108,7 +108,7 @@ export const ModelOptionSchema = z.object({
   provider_name: z.string(),
   name: z.string(),
   context_window: z.number().int().positive().optional(),
-  capabilities: ModelCapabilitiesSchema,
+  capabilities: ModelCapabilitiesSchema.optional().meta({ description: 'Absent from servers before 0.2.' }),
 });
 
 export const ModelListSchema = z
