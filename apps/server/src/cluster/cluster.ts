@@ -7,11 +7,14 @@ import { EVENTS_CHANNEL, type EventHub, type EventsNotification } from '../event
 import type { ServerLogger } from '../logging/index.ts';
 
 /** Messages servers send each other besides events: cancel a run another server executes. */
-export interface ControlMessage {
-  instance: string;
-  type: 'cancel';
-  run_id: string;
-}
+export type ControlMessage =
+  | { instance: string; type: 'cancel'; run_id: string }
+  /** A workbench-wide event (settings.changed …) for the other servers' tabs. */
+  | { instance: string; type: 'workbench-event'; event_type: string; payload: unknown };
+
+/** A control message as sent: the cluster adds the sender. */
+export type ControlMessageBody =
+  { type: 'cancel'; run_id: string } | { type: 'workbench-event'; event_type: string; payload: unknown };
 
 export const CONTROL_CHANNEL = 'youyou_control';
 /** The first key of every instance's advisory lock ("YY"). */
@@ -100,7 +103,7 @@ export class Cluster {
   }
 
   /** Sends a control message to the other servers (PostgreSQL); a no-op on SQLite. */
-  async send(message: Omit<ControlMessage, 'instance'>): Promise<void> {
+  async send(message: ControlMessageBody): Promise<void> {
     const { database, instanceId } = this.#options;
     if (database.dialect !== 'postgres') return;
     const payload = JSON.stringify({ ...message, instance: instanceId });

@@ -1,4 +1,12 @@
 import type { AgentErrorSource, SessionRecord } from '@youyou/agent';
+import type {
+  AgentProgressPayload,
+  AgentResultPayload,
+  AgentSpawnPayload,
+  ArtifactCreatedPayload,
+  ArtifactDeletedPayload,
+  ArtifactUpdatedPayload,
+} from '@youyou/contracts';
 import type { RunKind, RunPhase, RunStatus } from '../database/index.ts';
 
 /**
@@ -109,6 +117,14 @@ export interface EventPayloads {
     model_id?: string | null;
     project_id?: string | null;
   };
+  /** Artifacts (spec §4.3); run_id is the run (turn or sub-agent) that wrote it. */
+  'artifact.created': ArtifactCreatedPayload;
+  'artifact.updated': ArtifactUpdatedPayload;
+  'artifact.deleted': ArtifactDeletedPayload;
+  /** Sub-agents (spec §4.2); run_id is the sub-agent's own run. */
+  'agent.spawn': AgentSpawnPayload;
+  'agent.progress': AgentProgressPayload;
+  'agent.result': AgentResultPayload;
   /** A record of the agent's session (one source of truth); stored, never streamed. */
   'session.record': { record: SessionRecord };
 }
@@ -121,17 +137,7 @@ export type WorkbenchEventType = keyof EventPayloads;
  * @example
  * RESERVED_EVENT_TYPES.includes('hitl.request'); // true
  */
-export const RESERVED_EVENT_TYPES = [
-  'hitl.request',
-  'hitl.resolved',
-  'plan.update',
-  'todo.update',
-  'agent.spawn',
-  'agent.progress',
-  'agent.result',
-  'artifact.created',
-  'artifact.updated',
-] as const;
+export const RESERVED_EVENT_TYPES = ['hitl.request', 'hitl.resolved', 'plan.update', 'todo.update'] as const;
 
 /**
  * Events that live in the log but are not sent to clients.

@@ -26,7 +26,18 @@ export type MessagePart =
       size: number;
       status: PartStatus;
     }
-  | { type: 'skill'; name: string; arguments?: string; status: PartStatus };
+  | { type: 'skill'; name: string; arguments?: string; status: PartStatus }
+  /** An artifact the turn wrote or changed (spec §4.2 artifact_ref): the chip that opens the viewer. */
+  | {
+      type: 'artifact';
+      artifact_id: string;
+      title: string;
+      kind: string;
+      version: number;
+      change: 'create' | 'replace' | 'edit' | 'overflow';
+      call_id?: string;
+      status: PartStatus;
+    };
 
 export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'failed' | 'cancelled' | 'interrupted';
 

@@ -4,13 +4,21 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { AgentPool } from '../agents/index.ts';
+import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { createLogger } from '../logging/index.ts';
+import { McpManager, McpServerRepository } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { RunManager } from '../runs/index.ts';
+import {
+  ConfigYamlLayer,
+  registerBuiltinSettings,
+  SettingsRegistry,
+  SettingsService,
+} from '../settings/index.ts';
 import { isLoopbackAddress, loadAccessToken, TOKEN_FILE } from '../security/index.ts';
 import {
   ConversationRepository,
@@ -24,6 +32,7 @@ import {
   UsageRepository,
   WorkbenchSessionStorage,
 } from '../storage/index.ts';
+import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -111,16 +120,47 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
     const providers = new ProviderRegistry(database.db, secrets, redactor);
     const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
+    const artifacts = new ArtifactService({ database, eventLog });
+    const workbenchTools = artifactTools(artifacts);
+    const workbenchPlugins = [
+      overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
+    ];
+    const mcp = new McpManager({
+      repository: new McpServerRepository(database.db, secrets, redactor),
+      db: database.db,
+      logger,
+      clientVersion: SERVER_VERSION,
+      defaultCwd: scratchDirectory,
+      ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
+    });
+    cleanups.push(() => mcp.shutdown());
     const pool = new AgentPool({
       providers,
       sessionStorage,
       home: settings.home,
       logger,
       idleMs: settings.agentIdleMs,
+      tools: () => workbenchTools,
+      plugins: () => workbenchPlugins,
+      componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const settingsRepository = new SettingsRepository(database.db);
+    const workbenchStream = new WorkbenchStream();
+    const settingsRegistry = new SettingsRegistry();
+    registerBuiltinSettings(settingsRegistry);
+    const settingsService = new SettingsService({
+      db: database.db,
+      registry: settingsRegistry,
+      configYaml: new ConfigYamlLayer(settings.home),
+      secrets,
+      stream: workbenchStream,
+      redactor,
+    });
+    await settingsService.captureStartup();
+    const maxUploadBytes =
+      options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runs = new RunManager({
       database,
       eventLog,
@@ -133,6 +173,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      artifacts,
     });
     const cluster = await Cluster.join({
       database,
@@ -141,10 +182,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       onControl: (message) => {
         if (message.type === 'cancel') runs.cancelLocal(message.run_id);
+        if (message.type === 'workbench-event') workbenchStream.deliver(message.event_type, message.payload);
       },
     });
     cleanups.push(() => cluster.leave());
     runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
+    workbenchStream.forward = (eventType, payload) => {
+      cluster
+        .send({ type: 'workbench-event', event_type: eventType, payload })
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'a workbench event could not reach the other servers'),
+        );
+    };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
     await cluster.prune(live);
@@ -171,11 +220,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       runRepository: new RunRepository(database.db),
       providers,
       pool,
+      mcp,
       objects,
       settings: settingsRepository,
+      settingsService,
+      workbenchStream,
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
+      artifacts,
       usage: new UsageRepository(database.db),
       logger,
       instanceId,
@@ -188,7 +241,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         workspaceRoots: settings.workspaceRoots,
         allowedHosts: settings.allowedHosts,
         maxJsonBytes: settings.maxJsonBytes,
-        maxUploadBytes: settings.maxUploadBytes,
+        maxUploadBytes,
         heartbeatMs: settings.heartbeatMs,
         stallTimeoutMs: settings.stallTimeoutMs,
         webRoot: settings.webRoot,

@@ -56,7 +56,17 @@ export type MessagePart =
       size: number;
       status: PartStatus;
     }
-  | { type: 'skill'; name: string; arguments?: string | undefined; status: PartStatus };
+  | { type: 'skill'; name: string; arguments?: string | undefined; status: PartStatus }
+  | {
+      type: 'artifact';
+      artifact_id: string;
+      title: string;
+      kind: string;
+      version: number;
+      change: 'create' | 'replace' | 'edit' | 'overflow';
+      call_id?: string | undefined;
+      status: PartStatus;
+    };
 
 export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'failed' | 'cancelled' | 'interrupted';
 

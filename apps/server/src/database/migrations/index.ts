@@ -1,8 +1,17 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
+import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
+import { settingsKeysMigration } from './0030-settings-keys.ts';
+import { mcpServersMigration } from './0040-mcp-servers.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
-export const MIGRATIONS: readonly WorkbenchMigration[] = [initialMigration, readCursorMigration];
+export const MIGRATIONS: readonly WorkbenchMigration[] = [
+  initialMigration,
+  readCursorMigration,
+  artifactsMigration,
+  settingsKeysMigration,
+  mcpServersMigration,
+];

@@ -124,6 +124,16 @@ export const MessagePartSchema = z
       arguments: z.string().optional(),
       status: PartStatus,
     }),
+    z.object({
+      type: z.literal('artifact'),
+      artifact_id: z.string(),
+      title: z.string(),
+      kind: z.string(),
+      version: z.number(),
+      change: z.enum(['create', 'replace', 'edit', 'overflow']),
+      call_id: z.string().optional(),
+      status: PartStatus,
+    }),
   ])
   .openapi('MessagePart');
 
