@@ -280,7 +280,7 @@ export class RunManager {
     if (models.length === 0) {
       throw new ApiError(
         'NO_MODEL_PROVIDER',
-        'No model provider is configured: add one with POST /api/providers.',
+        'No model is set up yet: add a provider in Settings → Models (or refresh its models there).',
       );
     }
     const preferred =
