@@ -8,6 +8,7 @@ export { Agent, Session, Turn, rebuildContext, stopKindOf, stopReason } from './
 export type {
   NewSessionOptions,
   RebuildNotes,
+  SessionConfigOverrides,
   RebuiltSession,
   SendOptions,
   StopKind,

@@ -1,4 +1,4 @@
-import { stopKindOf, stopReason, type Session } from '@youyou/agent';
+import { AgentError, stopKindOf, stopReason, type Session } from '@youyou/agent';
 import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
@@ -15,6 +15,8 @@ import {
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
+import { RunBudgetGuard } from './run-budget.ts';
+import { sessionConfigOf, type RunPlan } from './run-plan.ts';
 
 /** The enabled tools of a leased agent. */
 function runToolsOf(lease: AgentLease): string[] {
@@ -33,6 +35,8 @@ export interface RunExecutionOptions {
   cwd: string;
   /** Set when the conversation has no title yet and this run's input had no text to take one from. */
   titleFromAnswer: boolean;
+  /** The profile, parameters and budget this run was created with (fixed for its life). */
+  plan: RunPlan;
 }
 
 /**
@@ -51,9 +55,13 @@ export class RunExecution {
   readonly #started = Date.now();
   #storageFailure: unknown;
   #recorder: AgentEventRecorder | undefined;
+  readonly #budget: RunBudgetGuard;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
+    this.#budget = new RunBudgetGuard(options.plan, () =>
+      this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run passed its budget.')),
+    );
   }
 
   get runId(): string {
@@ -111,7 +119,11 @@ export class RunExecution {
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
+      this.#budget.start();
+      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
+        retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
+        shaping: this.#budget.shaping,
+      });
       session = await this.#openSession(lease);
       context.subagents?.registerRun(run.id, runToolsOf(lease));
       outcome = await this.#drive(session);
@@ -120,6 +132,7 @@ export class RunExecution {
         ? { status: 'cancelled' }
         : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
+      this.#budget.stop();
       await session
         ?.close()
         .catch((error: unknown) =>
@@ -127,6 +140,14 @@ export class RunExecution {
         );
       lease?.release();
       context.subagents?.forgetRun(run.id);
+    }
+    const exceeded = this.#budget.exceeded;
+    if (exceeded !== undefined && (outcome.status === 'cancelled' || outcome.status === 'failed')) {
+      outcome = {
+        status: 'failed',
+        error: exceeded,
+        ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
+      };
     }
     if (outcome.status === 'cancelled' && stopKindOf(this.#controller.signal.reason) === 'interrupt')
       outcome = { status: 'interrupted' };
@@ -154,7 +175,12 @@ export class RunExecution {
         },
       ]);
     }
-    return lease.agent.resumeSession(run.id, modelId === undefined ? {} : { modelId });
+    const { plan } = this.#options;
+    return lease.agent.resumeSession(run.id, {
+      ...(modelId === undefined ? {} : { modelId }),
+      ...(plan.systemPrompt === undefined ? {} : { systemPrompt: plan.systemPrompt }),
+      config: sessionConfigOf(plan),
+    });
   }
 
   async #drive(session: Session): Promise<Outcome> {
