@@ -32,9 +32,8 @@ describe('the English and Simplified Chinese catalogues', () => {
   });
 
   it('the sign-in hint names the real login URL (port 4280, ?token=)', () => {
-    const hints = Object.values(en)
-      .concat(Object.values(zhCn))
-      .filter((text) => text.includes('token='));
+    const all: string[] = [...Object.values(en), ...Object.values(zhCn)];
+    const hints = all.filter((text) => text.includes('token='));
     expect(hints.length).toBeGreaterThan(0);
     for (const hint of hints) {
       expect(hint).toContain('http://127.0.0.1:4280/?token=');
