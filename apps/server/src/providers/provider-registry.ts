@@ -278,10 +278,20 @@ export class ProviderRegistry {
     );
   }
 
-  /** `ModelProvider`s for every enabled provider, keys decrypted. */
-  async build(): Promise<ModelProvider[]> {
+  /**
+   * `ModelProvider`s for every enabled provider, keys decrypted. `maxRetries` (a run's retry
+   * budget) replaces the providers' own number of retries.
+   */
+  async build(options: { maxRetries?: number } = {}): Promise<ModelProvider[]> {
     const rows = (await this.#configs.list()).filter((row) => row.enabled === 1);
-    return Promise.all(rows.map((row) => this.#provider(row, false)));
+    return Promise.all(rows.map((row) => this.#provider(row, false, options.maxRetries)));
+  }
+
+  /** The provider serving `modelId` (`name/model`), built on its own for a one-off call. */
+  async providerOf(modelId: string): Promise<ModelProvider | undefined> {
+    const model = (await this.models()).find((candidate) => candidate.id === modelId);
+    if (model === undefined) return undefined;
+    return this.#provider(await this.#configs.get(model.provider_id), false);
   }
 
   /** Asks a stored provider's server for its models: the key and URL work when this succeeds. */
@@ -318,7 +328,7 @@ export class ProviderRegistry {
     return { ...result, error: { ...result.error, message } };
   }
 
-  async #provider(row: ProviderConfigRow, discover: boolean): Promise<ModelProvider> {
+  async #provider(row: ProviderConfigRow, discover: boolean, maxRetries?: number): Promise<ModelProvider> {
     const apiKey = row.secret_id === null ? '' : await this.#secrets.reveal(row.secret_id);
     this.#redactor?.add(apiKey);
     const models = (JSON.parse(row.models) as ConfiguredModel[]).map(modelConfigOf);
@@ -327,7 +337,7 @@ export class ProviderRegistry {
       ...(discover || models.length === 0 ? { discoverModels: true } : { models, discoverModels: false }),
     };
     // A test run fails fast instead of retrying a dead server.
-    const retry = discover ? { maxRetries: 0 } : undefined;
+    const retry = discover ? { maxRetries: 0 } : maxRetries === undefined ? undefined : { maxRetries };
     if (row.kind === 'anthropic') {
       return anthropic({
         id: row.name,
