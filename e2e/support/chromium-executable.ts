@@ -61,7 +61,10 @@ async function prepareFonts(): Promise<string> {
   const source = join(REPOSITORY, 'node_modules', '@fontsource', 'noto-sans-sc', 'files');
   for (const name of await readdir(source)) {
     if (!/-(400|700)-normal\.woff$/.test(name)) continue;
-    await writeFile(join(folder, name.replace(/\.woff$/, '.ttf')), woffToSfnt(await readFile(join(source, name))));
+    await writeFile(
+      join(folder, name.replace(/\.woff$/, '.ttf')),
+      woffToSfnt(await readFile(join(source, name))),
+    );
   }
   // Written last: its presence means the folder is complete.
   await writeFile(
