@@ -20,6 +20,7 @@ export default defineConfig({
       'apps/*/test/**/*.test.{ts,tsx}',
       'examples/test/**/*.test.ts',
       'e2e/**/*.test.ts',
+      'deploy/test/**/*.test.ts',
     ],
     env: { YOUYOU_HOME: testHome },
     testTimeout: 20_000,
