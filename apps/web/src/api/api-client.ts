@@ -5,6 +5,7 @@ import type {
   ComponentKind,
   ComponentList,
   Conversation,
+  ConversationUpdate,
   ConversationPage,
   ConversationView,
   FileLayer,
@@ -45,6 +46,8 @@ export interface ApiClient {
   }): Promise<ConversationPage>;
   createConversation(input: { projectId?: string | null; title?: string }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
+  /** Moves a conversation to another project (`null`: no project), or changes its model. */
+  updateConversation(id: string, changes: ConversationUpdate): Promise<Conversation>;
   deleteConversation(id: string): Promise<void>;
   /** The user has read the conversation up to this seq (it never moves back). */
   markRead(id: string, seq: number): Promise<void>;
@@ -165,6 +168,8 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       ).json(),
     renameConversation: async (id, title) =>
       (await checked(api.conversations[':id'].$patch({ param: { id }, json: { title } }))).json(),
+    updateConversation: async (id, changes) =>
+      (await checked(api.conversations[':id'].$patch({ param: { id }, json: changes }))).json(),
     deleteConversation: async (id) => {
       await checked(api.conversations[':id'].$delete({ param: { id } }));
     },

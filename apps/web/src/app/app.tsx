@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
-import { AppShell, useLayout } from '../layout/index.ts';
+import { AppShell, isLeftOpen, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
@@ -51,7 +51,7 @@ function useShortcuts(): void {
         useLayout.getState().toggleLeft();
       } else if (event.key === 'k') {
         event.preventDefault();
-        if (useLayout.getState().leftCollapsed) useLayout.getState().toggleLeft();
+        if (!isLeftOpen(useLayout.getState())) useLayout.getState().toggleLeft();
         setTimeout(() => document.getElementById('conversation-search')?.focus(), 0);
       }
     };

@@ -30,6 +30,9 @@ export const en = {
   'nav.resize': 'Resize sidebar (drag; double-click to collapse or expand)',
   'nav.loadMore': 'Load more',
   'nav.untitled': 'New conversation',
+  'nav.moveTo': 'Move to “{name}”',
+  'nav.projects': 'Projects',
+  'nav.recent': 'Recent conversations',
   'nav.toggleProject': 'Show or hide the conversations of {name}',
   'conversation.label': 'Conversation',
   'conversation.empty': 'Ask anything. Type / for skills and commands.',
@@ -224,7 +227,7 @@ export const en = {
   'common.error': 'Something went wrong: {message}',
   'auth.title': 'Sign in with the login URL',
   'auth.body':
-    'This workbench needs its access token. Open the login URL that `youyou serve` printed in the terminal (it looks like http://127.0.0.1:4317/login?token=…).',
+    'This workbench needs its access token. Open the login URL that `youyou serve` printed in the terminal (it looks like http://127.0.0.1:4280/?token=…).',
   'auth.unreachable': 'The YouYou server does not answer. Is `youyou serve` running?',
   'common.renderFailed': 'This part could not be shown: {message}',
   'common.retry': 'Retry',

@@ -32,6 +32,9 @@ export const zhCn: Record<MessageKey, string> = {
   'nav.resize': '调整侧栏宽度（拖动；双击收起或展开）',
   'nav.loadMore': '加载更多',
   'nav.untitled': '新会话',
+  'nav.moveTo': '移到“{name}”',
+  'nav.projects': '项目',
+  'nav.recent': '最近的会话',
   'nav.toggleProject': '显示或隐藏 {name} 的会话',
   'conversation.label': '对话',
   'conversation.empty': '有什么可以帮你？输入 / 使用技能和命令。',
@@ -222,7 +225,7 @@ export const zhCn: Record<MessageKey, string> = {
   'common.error': '出错了：{message}',
   'auth.title': '请用登录链接进入',
   'auth.body':
-    '这个工作台需要访问令牌。请打开 `youyou serve` 在终端里打印的登录链接（形如 http://127.0.0.1:4317/login?token=…）。',
+    '这个工作台需要访问令牌。请打开 `youyou serve` 在终端里打印的登录链接（形如 http://127.0.0.1:4280/?token=…）。',
   'auth.unreachable': 'YouYou 服务器没有响应。`youyou serve` 在运行吗？',
   'common.renderFailed': '这部分无法显示：{message}',
   'common.retry': '重试',
