@@ -64,6 +64,7 @@ export function AppShell({ left, middle, right, overlay }: AppShellProps): React
       className={`app-shell viewport-${layout.viewport}${dragging ? ' dragging' : ''}`}
       style={style}
       data-viewport={layout.viewport}
+      data-testid="app-shell"
       onKeyDown={(event) => {
         if (event.key === 'Escape' && (leftFloats || rightFloats)) layout.closeOverlays();
       }}
