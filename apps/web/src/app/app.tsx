@@ -9,6 +9,7 @@ import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '..
 import { ProjectNav } from '../project-nav/index.ts';
 import { ErrorBoundary } from '../ui/index.ts';
 import { Workbench } from '../workbench/index.ts';
+import { TrackerDialog, TrackerWindow } from '../agent-tracker/index.ts';
 import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
 /** Puts theme, density, font size and language on <html> whenever they change. */
@@ -160,20 +161,41 @@ function Workspace(): ReactElement {
             <Workbench />
           </Guarded>
         }
-        overlay={<LazySettings />}
+        overlay={
+          <>
+            <LazySettings />
+            <Guarded>
+              <TrackerDialog />
+            </Guarded>
+          </>
+        }
       />
     </>
   );
 }
 
 /** The whole workbench UI, given its services (tests pass their own). */
-export function App({ services }: { services: AppServices }): ReactElement {
+export function App({
+  services,
+  tracker,
+}: {
+  services: AppServices;
+  /** Set in the tracker's own window: it shows the tracker of this conversation only. */
+  tracker?: { conversationId: string; runId?: string };
+}): ReactElement {
   useAppearance();
   return (
     <QueryClientProvider client={services.queryClient}>
       <ServicesProvider services={services}>
         <Gate>
-          <Workspace />
+          {tracker === undefined ? (
+            <Workspace />
+          ) : (
+            <TrackerWindow
+              conversationId={tracker.conversationId}
+              {...(tracker.runId === undefined ? {} : { runId: tracker.runId })}
+            />
+          )}
         </Gate>
       </ServicesProvider>
     </QueryClientProvider>
