@@ -1,0 +1,287 @@
+import type {
+  ComponentDocument,
+  ComponentKind,
+  ComponentList,
+  Conversation,
+  ConversationPage,
+  ConversationView,
+  EventPage,
+  FileLayer,
+  Health,
+  ModelList,
+  OllamaDetection,
+  Project,
+  ProjectCreate,
+  ProjectUpdate,
+  Provider,
+  ProviderCreate,
+  ProviderTest,
+  ProviderUpdate,
+  Run,
+  SendMessage,
+  SendResult,
+  Upload,
+  UserPreferences,
+  WorkbenchEvent,
+} from '@youyou/contracts';
+import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
+import { ApiError } from './api-error.ts';
+import { connect, type ConnectionOptions } from './connection.ts';
+
+/** A new component as a form describes it. */
+export interface ComponentDraft {
+  kind: ComponentKind;
+  name: string;
+  layer: FileLayer;
+  frontMatter?: Readonly<Record<string, unknown>>;
+  body?: string;
+  files?: { path: string; content: string; executable?: boolean }[];
+}
+
+/** Which page of the conversation list. */
+export interface ConversationListOptions {
+  projectId?: string;
+  /** Full-text search over titles and messages. */
+  query?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
+export interface WorkbenchClient {
+  health(): Promise<Health>;
+  listProjects(): Promise<Project[]>;
+  createProject(input: ProjectCreate): Promise<Project>;
+  updateProject(id: string, changes: ProjectUpdate): Promise<Project>;
+  /** Deletes a project and its conversations. */
+  deleteProject(id: string): Promise<void>;
+  listConversations(options?: ConversationListOptions): Promise<ConversationPage>;
+  createConversation(input?: {
+    projectId?: string | null;
+    title?: string;
+    modelId?: string | null;
+  }): Promise<Conversation>;
+  renameConversation(id: string, title: string): Promise<Conversation>;
+  deleteConversation(id: string): Promise<void>;
+  /** The user has read the conversation up to this seq (it never moves back). */
+  markRead(id: string, seq: number): Promise<void>;
+  /** The Query; `before` pages to earlier messages of the active branch. */
+  getConversation(
+    id: string,
+    options?: { signal?: AbortSignal; before?: string; limit?: number },
+  ): Promise<ConversationView>;
+  sendMessage(conversationId: string, input: SendMessage): Promise<SendResult>;
+  /** Answers the same user message again: a sibling of this assistant message. */
+  regenerate(conversationId: string, assistantMessageId: string, modelId?: string): Promise<SendResult>;
+  /** Shows another branch: the newest leaf below this message becomes active. */
+  selectBranch(conversationId: string, messageId: string): Promise<ConversationView>;
+  getRun(runId: string): Promise<Run>;
+  cancelRun(runId: string): Promise<void>;
+  /** The stored events after a seq, one page (the log, not the live stream). */
+  getEventLog(conversationId: string, options?: { after?: number; limit?: number }): Promise<EventPage>;
+  /**
+   * The conversation's live events after `after`, resuming with `Last-Event-ID` across dropped
+   * connections; see `readConversationEvents`.
+   */
+  events(
+    conversationId: string,
+    options: Omit<ConversationEventsOptions, 'conversationId' | keyof ConnectionOptions>,
+  ): AsyncGenerator<WorkbenchEvent>;
+  upload(
+    file: Blob,
+    options?: { name?: string; conversationId?: string; projectId?: string },
+  ): Promise<Upload>;
+  uploadUrl(uploadId: string): string;
+  listProviders(): Promise<Provider[]>;
+  createProvider(input: ProviderCreate): Promise<Provider>;
+  updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
+  deleteProvider(id: string): Promise<void>;
+  /** Tests a saved provider (by id) or one not saved yet (its settings); `latency_ms` is measured here. */
+  testProvider(target: string | ProviderCreate): Promise<ProviderTest>;
+  listModels(): Promise<ModelList>;
+  setDefaultModel(modelId: string | null): Promise<void>;
+  listComponents(projectId?: string): Promise<ComponentList>;
+  readComponent(
+    kind: ComponentKind,
+    name: string,
+    layer: FileLayer,
+    projectId?: string,
+  ): Promise<ComponentDocument>;
+  createComponent(draft: ComponentDraft, projectId?: string): Promise<ComponentDocument>;
+  updateComponent(
+    kind: ComponentKind,
+    name: string,
+    layer: FileLayer,
+    changes: { frontMatter?: Readonly<Record<string, unknown>>; body?: string },
+    projectId?: string,
+  ): Promise<ComponentDocument>;
+  deleteComponent(kind: ComponentKind, name: string, layer: FileLayer, projectId?: string): Promise<void>;
+  setPluginEnabled(
+    name: string,
+    enabled: boolean | null,
+    scope: FileLayer,
+    projectId?: string,
+  ): Promise<void>;
+  /** The UI preferences kept on the server (spec §4.15). */
+  getPreferences(): Promise<UserPreferences>;
+  putPreferences(preferences: UserPreferences): Promise<void>;
+  /** Asks the server whether an Ollama runs on its machine (a page's CSP keeps a browser from asking). */
+  detectOllama(): Promise<OllamaDetection>;
+}
+
+const segment = encodeURIComponent;
+
+/**
+ * The typed client of the workbench API over `fetch`: request and response shapes are the
+ * contract's (the same zod schemas the server's routes validate with), failures are `ApiError`
+ * with the server's machine code. No Node built-ins: it runs in browsers, Node and Deno.
+ *
+ * @example
+ * const client = createWorkbenchClient({ baseUrl: 'http://127.0.0.1:4280', token });
+ * const conversation = await client.createConversation({ title: 'Notes' });
+ * const { run } = await client.sendMessage(conversation.id, { text: 'Hello' });
+ * for await (const event of client.events(conversation.id, { after: 0 })) {
+ *   if (event.type === 'message.delta') process.stdout.write(event.payload.text);
+ *   if (event.type === 'run.completed' && event.run_id === run.id) break;
+ * }
+ */
+export function createWorkbenchClient(options: ConnectionOptions = {}): WorkbenchClient {
+  const connection = connect(options);
+  const json = connection.json.bind(connection);
+  const projectQuery = (projectId: string | undefined) =>
+    projectId === undefined ? {} : { project_id: projectId };
+
+  return {
+    health: () => json('GET', '/api/health'),
+    listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
+    createProject: (input) => json('POST', '/api/projects', { body: input }),
+    updateProject: (id, changes) => json('PATCH', `/api/projects/${segment(id)}`, { body: changes }),
+    deleteProject: async (id) => {
+      await json('DELETE', `/api/projects/${segment(id)}`, { query: { force: 'true' } });
+    },
+    listConversations: (list = {}) =>
+      json('GET', '/api/conversations', {
+        query: { ...projectQuery(list.projectId), q: list.query, cursor: list.cursor, limit: list.limit },
+      }),
+    createConversation: (input = {}) =>
+      json('POST', '/api/conversations', {
+        body: {
+          ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
+          ...(input.title === undefined ? {} : { title: input.title }),
+          ...(input.modelId === undefined ? {} : { model_id: input.modelId }),
+        },
+      }),
+    renameConversation: (id, title) =>
+      json('PATCH', `/api/conversations/${segment(id)}`, { body: { title } }),
+    deleteConversation: async (id) => {
+      await json('DELETE', `/api/conversations/${segment(id)}`);
+    },
+    markRead: async (id, seq) => {
+      await json('PUT', `/api/conversations/${segment(id)}/read`, { body: { seq } });
+    },
+    getConversation: (id, get = {}) =>
+      json('GET', `/api/conversations/${segment(id)}`, {
+        query: { before: get.before, limit: get.limit },
+        ...(get.signal === undefined ? {} : { signal: get.signal }),
+      }),
+    sendMessage: (conversationId, input) =>
+      json('POST', `/api/conversations/${segment(conversationId)}/messages`, { body: input }),
+    regenerate: (conversationId, assistantMessageId, modelId) =>
+      json(
+        'POST',
+        `/api/conversations/${segment(conversationId)}/messages/${segment(assistantMessageId)}/regenerate`,
+        { body: modelId === undefined ? {} : { model_id: modelId } },
+      ),
+    selectBranch: (conversationId, messageId) =>
+      json('POST', `/api/conversations/${segment(conversationId)}/branch`, {
+        body: { message_id: messageId },
+      }),
+    getRun: (runId) => json('GET', `/api/runs/${segment(runId)}`),
+    cancelRun: async (runId) => {
+      await json('POST', `/api/runs/${segment(runId)}/cancel`);
+    },
+    getEventLog: (conversationId, log = {}) =>
+      json('GET', `/api/conversations/${segment(conversationId)}/event-log`, {
+        query: { after: log.after, limit: log.limit },
+      }),
+    events: (conversationId, stream) => readConversationEvents({ ...options, ...stream, conversationId }),
+    upload: async (file, upload = {}) => {
+      const form = new FormData();
+      const name = upload.name ?? ('name' in file && typeof file.name === 'string' ? file.name : 'upload');
+      form.set('file', file, name);
+      if (upload.conversationId !== undefined) form.set('conversation_id', upload.conversationId);
+      if (upload.projectId !== undefined) form.set('project_id', upload.projectId);
+      const response = await connection.fetch(connection.url('/api/uploads'), { method: 'POST', body: form });
+      if (!response.ok) throw await ApiError.fromResponse(response);
+      return (await response.json()) as Upload;
+    },
+    uploadUrl: (uploadId) => connection.url(`/api/uploads/${segment(uploadId)}/content`),
+    listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
+    createProvider: (input) => json('POST', '/api/providers', { body: input }),
+    updateProvider: (id, changes) => json('PATCH', `/api/providers/${segment(id)}`, { body: changes }),
+    deleteProvider: async (id) => {
+      await json('DELETE', `/api/providers/${segment(id)}`);
+    },
+    testProvider: async (target) => {
+      const started = performance.now();
+      const result =
+        typeof target === 'string'
+          ? await json<ProviderTest>('POST', `/api/providers/${segment(target)}/test`)
+          : await json<ProviderTest>('POST', '/api/providers/test', {
+              body: {
+                kind: target.kind,
+                base_url: target.base_url,
+                name: target.name,
+                ...(target.api_key === undefined ? {} : { api_key: target.api_key }),
+              },
+            });
+      return { ...result, latency_ms: Math.round(performance.now() - started) };
+    },
+    listModels: () => json('GET', '/api/models'),
+    setDefaultModel: async (modelId) => {
+      await json('PUT', '/api/models/default', { body: { model_id: modelId } });
+    },
+    listComponents: (projectId) => json('GET', '/api/components', { query: projectQuery(projectId) }),
+    readComponent: (kind, name, layer, projectId) =>
+      json('GET', `/api/components/${segment(kind)}/${segment(name)}`, {
+        query: { layer, ...projectQuery(projectId) },
+      }),
+    createComponent: (draft, projectId) =>
+      json('POST', '/api/components', {
+        body: {
+          kind: draft.kind,
+          name: draft.name,
+          layer: draft.layer,
+          ...projectQuery(projectId),
+          ...(draft.frontMatter === undefined ? {} : { front_matter: { ...draft.frontMatter } }),
+          ...(draft.body === undefined ? {} : { body: draft.body }),
+          ...(draft.files === undefined ? {} : { files: draft.files }),
+        },
+      }),
+    updateComponent: (kind, name, layer, changes, projectId) =>
+      json('PATCH', `/api/components/${segment(kind)}/${segment(name)}`, {
+        body: {
+          layer,
+          ...projectQuery(projectId),
+          ...(changes.frontMatter === undefined ? {} : { front_matter: { ...changes.frontMatter } }),
+          ...(changes.body === undefined ? {} : { body: changes.body }),
+        },
+      }),
+    deleteComponent: async (kind, name, layer, projectId) => {
+      await json('DELETE', `/api/components/${segment(kind)}/${segment(name)}`, {
+        query: { layer, ...projectQuery(projectId) },
+      });
+    },
+    setPluginEnabled: async (name, enabled, scope, projectId) => {
+      await json('POST', `/api/components/plugin/${segment(name)}/toggle`, {
+        body: { enabled, scope, ...projectQuery(projectId) },
+      });
+    },
+    getPreferences: async () =>
+      (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
+    putPreferences: async (preferences) => {
+      await json('PUT', '/api/preferences', { body: { preferences: { ...preferences } } });
+    },
+    detectOllama: () => json('GET', '/api/providers/detect/ollama'),
+  };
+}
