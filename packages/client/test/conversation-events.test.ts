@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkbenchEvent } from '@youyou/contracts';
-import { ApiError, readConversationEvents, type StreamState } from '../src/index.ts';
+import { ApiError, readConversationEvents, type StreamState } from '@youyou/client';
 
 function event(seq: number, type: string, payload: Record<string, unknown>): WorkbenchEvent {
   return {

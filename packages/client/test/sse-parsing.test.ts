@@ -3,7 +3,7 @@
 // against both, so the edge cases are specified once.
 import { SseParser, readSseBatches } from '@youyou/providers';
 import { describe, expect, it } from 'vitest';
-import { readServerSentEvents } from '../src/index.ts';
+import { readServerSentEvents } from '@youyou/client';
 
 interface Parsed {
   event: string;

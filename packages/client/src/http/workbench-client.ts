@@ -87,10 +87,8 @@ export interface WorkbenchClient {
     conversationId: string,
     options: Omit<ConversationEventsOptions, 'conversationId' | keyof ConnectionOptions>,
   ): AsyncGenerator<WorkbenchEvent>;
-  upload(
-    file: Blob,
-    options?: { name?: string; conversationId?: string; projectId?: string },
-  ): Promise<Upload>;
+  /** Uploads a file (a browser's `File`, or `new File([bytes], name)` in Node and Deno). */
+  upload(file: File, options?: { conversationId?: string; projectId?: string }): Promise<Upload>;
   uploadUrl(uploadId: string): string;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
@@ -207,8 +205,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     events: (conversationId, stream) => readConversationEvents({ ...options, ...stream, conversationId }),
     upload: async (file, upload = {}) => {
       const form = new FormData();
-      const name = upload.name ?? ('name' in file && typeof file.name === 'string' ? file.name : 'upload');
-      form.set('file', file, name);
+      form.set('file', file, file.name);
       if (upload.conversationId !== undefined) form.set('conversation_id', upload.conversationId);
       if (upload.projectId !== undefined) form.set('project_id', upload.projectId);
       const response = await connection.fetch(connection.url('/api/uploads'), { method: 'POST', body: form });
