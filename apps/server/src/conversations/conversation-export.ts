@@ -106,7 +106,10 @@ export function conversationMarkdown(exported: ConversationExport): string {
           lines.push(`\`/${part.name}${part.arguments ? ` ${part.arguments}` : ''}\``, '');
           break;
         case 'artifact':
-          lines.push(`🗎 Artifact “${part.title}” (${part.kind}, version ${part.version}, ${part.change})`, '');
+          lines.push(
+            `🗎 Artifact “${part.title}” (${part.kind}, version ${part.version}, ${part.change})`,
+            '',
+          );
           break;
       }
     }
