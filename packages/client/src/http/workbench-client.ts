@@ -1,9 +1,14 @@
 import type {
+  AgentTree,
+  Artifact,
+  ArtifactDiff,
+  ArtifactVersion,
   ComponentDocument,
   ComponentKind,
   ComponentList,
   Conversation,
   ConversationPage,
+  ConversationUpdate,
   ConversationView,
   EventPage,
   FileLayer,
@@ -62,6 +67,8 @@ export interface WorkbenchClient {
     modelId?: string | null;
   }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
+  /** Moves a conversation to another project (`null`: no project), or changes its model. */
+  updateConversation(id: string, changes: ConversationUpdate): Promise<Conversation>;
   deleteConversation(id: string): Promise<void>;
   /** The user has read the conversation up to this seq (it never moves back). */
   markRead(id: string, seq: number): Promise<void>;
@@ -90,6 +97,21 @@ export interface WorkbenchClient {
   /** Uploads a file (a browser's `File`, or `new File([bytes], name)` in Node and Deno). */
   upload(file: File, options?: { conversationId?: string; projectId?: string }): Promise<Upload>;
   uploadUrl(uploadId: string): string;
+  /** Artifacts the agent wrote and the uploads, newest first. */
+  listArtifacts(conversationId: string): Promise<Artifact[]>;
+  getArtifact(id: string): Promise<{ artifact: Artifact; versions: ArtifactVersion[] }>;
+  getArtifactVersion(id: string, version: number): Promise<ArtifactVersion>;
+  diffArtifact(id: string, from: number, to: number): Promise<ArtifactDiff>;
+  deleteArtifact(id: string): Promise<void>;
+  /** Where the sandboxed page of an html, svg or docx artifact is (for an iframe). */
+  artifactRenderUrl(id: string, version?: number): string;
+  artifactDownloadUrl(id: string, version?: number): string;
+  /** An uploaded PDF or image inline, for the browser's own viewer. */
+  artifactViewUrl(id: string): string;
+  /** The sub-agent task tree of a conversation. */
+  agentTree(conversationId: string): Promise<AgentTree>;
+  /** Stored events of one run (a sub-agent's process, replayed). */
+  runEvents(runId: string): Promise<WorkbenchEvent[]>;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
   updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
@@ -171,6 +193,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       }),
     renameConversation: (id, title) =>
       json('PATCH', `/api/conversations/${segment(id)}`, { body: { title } }),
+    updateConversation: (id, changes) =>
+      json('PATCH', `/api/conversations/${segment(id)}`, { body: changes }),
     deleteConversation: async (id) => {
       await json('DELETE', `/api/conversations/${segment(id)}`);
     },
@@ -213,6 +237,28 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       return (await response.json()) as Upload;
     },
     uploadUrl: (uploadId) => connection.url(`/api/uploads/${segment(uploadId)}/content`),
+    listArtifacts: async (conversationId) =>
+      (
+        await json<{ artifacts: Artifact[] }>(
+          'GET',
+          `/api/conversations/${segment(conversationId)}/artifacts`,
+        )
+      ).artifacts,
+    getArtifact: (id) => json('GET', `/api/artifacts/${segment(id)}`),
+    getArtifactVersion: (id, version) =>
+      json('GET', `/api/artifacts/${segment(id)}/versions/${String(version)}`),
+    diffArtifact: (id, from, to) =>
+      json('GET', `/api/artifacts/${segment(id)}/diff`, { query: { from, to } }),
+    deleteArtifact: async (id) => {
+      await json('DELETE', `/api/artifacts/${segment(id)}`);
+    },
+    artifactRenderUrl: (id, version) => connection.url(`/api/artifacts/${segment(id)}/render`, { version }),
+    artifactDownloadUrl: (id, version) =>
+      connection.url(`/api/artifacts/${segment(id)}/download`, { version }),
+    artifactViewUrl: (id) => connection.url(`/api/artifacts/${segment(id)}/view`),
+    agentTree: (conversationId) => json('GET', `/api/conversations/${segment(conversationId)}/agents`),
+    runEvents: async (runId) =>
+      (await json<{ events: WorkbenchEvent[] }>('GET', `/api/runs/${segment(runId)}/events`)).events,
     listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
     createProvider: (input) => json('POST', '/api/providers', { body: input }),
     updateProvider: (id, changes) => json('PATCH', `/api/providers/${segment(id)}`, { body: changes }),
