@@ -115,6 +115,8 @@ export interface WorkbenchClient {
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
   updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
+  /** Asks the provider's server for its models again (new ones added, the user's edits kept). */
+  refreshProvider(id: string): Promise<Provider>;
   deleteProvider(id: string): Promise<void>;
   /** Tests a saved provider (by id) or one not saved yet (its settings); `latency_ms` is measured here. */
   testProvider(target: string | ProviderCreate): Promise<ProviderTest>;
@@ -262,6 +264,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
     createProvider: (input) => json('POST', '/api/providers', { body: input }),
     updateProvider: (id, changes) => json('PATCH', `/api/providers/${segment(id)}`, { body: changes }),
+    refreshProvider: (id) => json('POST', `/api/providers/${segment(id)}/refresh`),
     deleteProvider: async (id) => {
       await json('DELETE', `/api/providers/${segment(id)}`);
     },
