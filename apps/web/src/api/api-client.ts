@@ -43,7 +43,11 @@ export interface ApiClient {
     cursor?: string;
     limit?: number;
   }): Promise<ConversationPage>;
-  createConversation(input: { projectId?: string | null; title?: string }): Promise<Conversation>;
+  createConversation(input: {
+    projectId?: string | null;
+    title?: string;
+    profileId?: string;
+  }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
   deleteConversation(id: string): Promise<void>;
   /** The user has read the conversation up to this seq (it never moves back). */
@@ -159,6 +163,7 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
             json: {
               ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
               ...(input.title === undefined ? {} : { title: input.title }),
+              ...(input.profileId === undefined ? {} : { profile_id: input.profileId }),
             },
           }),
         )

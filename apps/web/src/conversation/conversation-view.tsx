@@ -4,6 +4,7 @@ import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import type { RunView } from '../conversation-state/index.ts';
+import { NewConversationProfilePicker, ProfilePicker } from '../customise/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon } from '../icons/index.ts';
@@ -64,6 +65,7 @@ export function ConversationView(): ReactElement {
     );
   }, [snapshot.activeRun, snapshot.runs, t]);
 
+  const [newProfileId, setNewProfileId] = useState<string | undefined>(undefined);
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
   const sendError = actions.send.error ?? actions.regenerate.error;
@@ -80,9 +82,10 @@ export function ConversationView(): ReactElement {
       return;
     }
     create.mutate(
-      { projectId: projectId ?? null },
+      { projectId: projectId ?? null, ...(newProfileId === undefined ? {} : { profileId: newProfileId }) },
       {
         onSuccess: (conversation) => {
+          setNewProfileId(undefined);
           markSeen(conversation.id, conversation.last_seq);
           openConversation(conversation.id);
           actions.send.mutate({ id: conversation.id, input: requestOf(submission) });
@@ -121,6 +124,13 @@ export function ConversationView(): ReactElement {
     <div className="conversation-view">
       <header className="conversation-header">
         <h1 className="conversation-heading">{title}</h1>
+        {conversationId === undefined ? (
+          <NewConversationProfilePicker value={newProfileId} onChange={setNewProfileId} />
+        ) : (
+          query.data !== undefined && (
+            <ProfilePicker conversationId={conversationId} profileId={query.data.conversation.profile_id} />
+          )
+        )}
         {streamState === 'reconnecting' && (
           <span className="stream-state" role="status">
             <span className="spinner" aria-hidden="true" /> {t('conversation.reconnecting')}
