@@ -13,7 +13,8 @@ import { customiseApi } from './customise-api.ts';
 
 export const SETTINGS_KEY = ['settings'] as const;
 export const PROFILES_KEY = ['profiles'] as const;
-export const COMMANDS_KEY = ['commands'] as const;
+/** Under the components' key: a skill added or removed changes the commands. */
+export const COMMANDS_KEY = ['components', 'commands'] as const;
 export const MACROS_KEY = ['macros'] as const;
 export const SNIPPETS_KEY = ['snippets'] as const;
 
