@@ -334,7 +334,8 @@ export const zhCn: Record<MessageKey, string> = {
   'profiles.new': '新建画像',
   'profiles.picker': '本会话的画像',
   'profiles.pickerHint': '智能体画像；修改从下一次运行起生效。',
-  'library.intro': '宏把 /名称 展开为提示词模板，模板中的 {{variables}} 变量由输入框内的表单填写。片段用 ❝ 按钮插入。',
+  'library.intro':
+    '宏把 /名称 展开为提示词模板，模板中的 {{variables}} 变量由输入框内的表单填写。片段用 ❝ 按钮插入。',
   'library.macros': '宏',
   'library.noMacros': '还没有宏。',
   'library.newMacro': '新建宏',
