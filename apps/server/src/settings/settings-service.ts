@@ -5,8 +5,8 @@ import type {
   SettingsChangedPayload,
   WritableSettingLayer,
 } from '@youyou/contracts';
-import { writeFileAtomic } from '@youyou/agent';
 import type { Kysely } from 'kysely';
+import writeFileAtomic from 'write-file-atomic';
 import type { Schema } from '../database/index.ts';
 import { ApiError, notFound } from '../errors/index.ts';
 import type { SecretRedactor } from '../logging/index.ts';
