@@ -48,6 +48,7 @@ beforeEach(() => {
 function renderComposer(
   props: {
     running?: boolean;
+    vision?: boolean;
     onSend?: (submission: ComposerSubmission) => Promise<void>;
     onStop?: () => void;
   } = {},
@@ -65,6 +66,7 @@ function renderComposer(
             provider_id: 'fake',
             provider_name: 'fake',
             name: 'm',
+            ...(props.vision === undefined ? {} : { capabilities: { vision: props.vision } }),
           },
         ],
         default_model: 'fake/m',
@@ -90,6 +92,21 @@ function renderComposer(
   );
   return { input: screen.getByRole('textbox', { name: 'Message' }), onSend, onStop };
 }
+
+describe('Composer and what the chosen model accepts', () => {
+  it('an image for a model without vision is marked with the reason, and sending waits', async () => {
+    const { input, onSend } = renderComposer({ vision: false });
+    const file = new File(['png'], 'photo.png', { type: 'image/png' });
+    const picker = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (picker === null) throw new Error('no file input');
+    fireEvent.change(picker, { target: { files: [file] } });
+    await screen.findByTestId('attachment-unsupported');
+    expect(screen.getByTestId('attachment-unsupported').textContent).toContain('cannot read images');
+    fireEvent.change(input, { target: { value: 'what is in it?' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+  });
+});
 
 describe('Composer', () => {
   it('a send that fails puts the text back in the composer, so nothing typed is lost', async () => {

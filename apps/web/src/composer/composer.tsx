@@ -22,8 +22,8 @@ import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.
 import { CommandForm, type ParameterChoices } from './command-form.tsx';
 import { AttachmentTray } from './attachment-tray.tsx';
 import { ACCEPT_ATTRIBUTE, checkAttachment } from './attachment-rules.ts';
-import { useComposerStore } from './composer-store.ts';
-import { ModelPicker } from './model-picker.tsx';
+import { useComposerStore, type PendingAttachment } from './composer-store.ts';
+import { ModelPicker, useSelectedModel } from './model-picker.tsx';
 import { paletteEntries, parseSkillMessage, slashQuery, type PaletteEntry } from './slash-commands.ts';
 import { SlashPalette } from './slash-palette.tsx';
 import './composer.css';
@@ -109,7 +109,14 @@ export function Composer(props: ComposerProps): ReactElement {
   );
   const uploading = attachments.some((item) => item.status === 'uploading');
   const ready = attachments.filter((item) => item.status === 'ready');
-  const canSend = !running && !disabled && !uploading && (text.trim() !== '' || ready.length > 0);
+  const model = useSelectedModel();
+  // What the chosen model cannot take is said before sending instead of failing the turn.
+  const unsupportedReason = (item: PendingAttachment): string | undefined =>
+    model !== undefined && item.mediaType.startsWith('image/') && model.capabilities?.vision === false
+      ? t('composer.noVision', { model: model.display_name })
+      : undefined;
+  const blocked = attachments.some((item) => unsupportedReason(item) !== undefined);
+  const canSend = !running && !disabled && !uploading && !blocked && (text.trim() !== '' || ready.length > 0);
 
   const setText = (value: string): void => {
     store().setDraft(draftKey, value);
@@ -383,6 +390,7 @@ export function Composer(props: ComposerProps): ReactElement {
       <AttachmentTray
         attachments={attachments}
         t={t}
+        unsupportedReason={unsupportedReason}
         onRemove={(localId) => store().removeAttachment(draftKey, localId)}
       />
       {error !== undefined && (

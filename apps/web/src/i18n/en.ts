@@ -99,6 +99,8 @@ export const en = {
   'composer.dropHere': 'Drop files to attach them',
   'composer.hintEnter': 'Enter to send, Shift+Enter for a new line',
   'composer.hintCtrlEnter': 'Ctrl+Enter to send, Enter for a new line',
+  'composer.noVision':
+    '{model} cannot read images: pick a model that can (Settings → Models marks them) or remove the image.',
   'composer.model': 'Model',
   'composer.noModels': 'No models',
   'composer.palette': 'Skills and commands',

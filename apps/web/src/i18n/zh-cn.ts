@@ -101,6 +101,8 @@ export const zhCn: Record<MessageKey, string> = {
   'composer.dropHere': '松开以添加附件',
   'composer.hintEnter': 'Enter 发送，Shift+Enter 换行',
   'composer.hintCtrlEnter': 'Ctrl+Enter 发送，Enter 换行',
+  'composer.noVision':
+    '{model} 不能读取图片：请换一个支持图片的模型（在“设置 → 模型”中标注），或移除这张图片。',
   'composer.model': '模型',
   'composer.noModels': '没有模型',
   'composer.palette': '技能与命令',
