@@ -1,4 +1,9 @@
 import type {
+  EffectiveSettingsResponse,
+  SettingScope,
+  SettingsSchemaResponse,
+  SettingsWrite,
+  SettingsWriteResult,
   AgentTree,
   Artifact,
   ArtifactDiff,
@@ -65,6 +70,7 @@ export interface WorkbenchClient {
     projectId?: string | null;
     title?: string;
     modelId?: string | null;
+    profileId?: string;
   }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
   /** Moves a conversation to another project (`null`: no project), or changes its model. */
@@ -144,6 +150,17 @@ export interface WorkbenchClient {
     scope: FileLayer,
     projectId?: string,
   ): Promise<void>;
+  /** Every declared setting (spec §4.9): type, default, effect timing, labels. */
+  getSettingsSchema(): Promise<SettingsSchemaResponse>;
+  /** The value each setting has for a project or conversation, and the layer it comes from. */
+  getEffectiveSettings(scope?: {
+    projectId?: string;
+    conversationId?: string;
+  }): Promise<EffectiveSettingsResponse>;
+  /** Writes values at one layer; one bad value writes nothing. */
+  writeSettings(write: SettingsWrite): Promise<SettingsWriteResult>;
+  /** Removes a key's value at one layer, so the layer below shows through. */
+  resetSetting(key: string, scope: SettingScope): Promise<SettingsWriteResult>;
   /** The UI preferences kept on the server (spec §4.15). */
   getPreferences(): Promise<UserPreferences>;
   putPreferences(preferences: UserPreferences): Promise<void>;
@@ -191,6 +208,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
           ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
           ...(input.title === undefined ? {} : { title: input.title }),
           ...(input.modelId === undefined ? {} : { model_id: input.modelId }),
+          ...(input.profileId === undefined ? {} : { profile_id: input.profileId }),
         },
       }),
     renameConversation: (id, title) =>
@@ -323,6 +341,16 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
         body: { enabled, scope, ...projectQuery(projectId) },
       });
     },
+    getSettingsSchema: () => json('GET', '/api/settings/schema'),
+    getEffectiveSettings: (scope = {}) =>
+      json('GET', '/api/settings/effective', {
+        query: { project_id: scope.projectId, conversation_id: scope.conversationId },
+      }),
+    writeSettings: (write) => json('PUT', '/api/settings/values', { body: write }),
+    resetSetting: (key, scope) =>
+      json('DELETE', `/api/settings/values/${segment(key)}`, {
+        query: { layer: scope.layer, scope_id: scope.scope_id },
+      }),
     getPreferences: async () =>
       (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
     putPreferences: async (preferences) => {
