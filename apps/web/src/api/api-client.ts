@@ -16,6 +16,7 @@ import type {
   ProviderCreate,
   ProviderTest,
   ProviderUpdate,
+  Usage,
   SendMessage,
   SendResult,
   Upload,
@@ -94,6 +95,8 @@ export interface ApiClient {
   /** Tests a saved provider (by id) or one not saved yet (its settings). */
   testProvider(target: string | ProviderCreate): Promise<ProviderTest>;
   listModels(): Promise<ModelList>;
+  /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
+  usage(groupBy: Usage['group_by']): Promise<Usage>;
   setDefaultModel(modelId: string): Promise<void>;
   listComponents(projectId?: string): Promise<ComponentList>;
   readComponent(
@@ -320,6 +323,7 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       return { ...result, latency_ms: Math.round(performance.now() - started) };
     },
     listModels: async () => (await checked(api.models.$get())).json(),
+    usage: async (groupBy) => (await checked(api.usage.$get({ query: { group_by: groupBy } }))).json(),
     setDefaultModel: async (modelId) => {
       await checked(api.models.default.$put({ json: { model_id: modelId } }));
     },

@@ -6,6 +6,7 @@ import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
 import { ComponentsSection } from './components-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
+import { UsageSection } from './usage-section.tsx';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -14,6 +15,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
+  usage: 'settings.usage',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -28,6 +30,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <BehaviourSection />;
     case 'language':
       return <LanguageSection />;
+    case 'usage':
+      return <UsageSection />;
   }
 }
 
