@@ -7,10 +7,42 @@ import { Composer, useComposerStore, type ComposerSubmission } from '../src/comp
 import { usePreferences } from '../src/preferences/index.ts';
 import { fakeApi, skillEntry, testServices, uploadOf } from './fake-api.ts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 beforeEach(() => {
   usePreferences.getState().set({ sendKey: 'enter', language: 'en' });
   useComposerStore.setState({ drafts: {}, attachments: {} });
+  // The command registry, macros, profiles and snippets come from the server's own endpoints.
+  const bodies: Record<string, unknown> = {
+    '/api/commands': {
+      commands: [
+        {
+          name: 'haiku',
+          source: 'skill',
+          action: 'skill',
+          description: { en: 'Answer in a haiku.', 'zh-CN': 'Answer in a haiku.' },
+          parameters: [],
+        },
+        {
+          name: 'new',
+          source: 'builtin',
+          action: 'client',
+          description: { en: 'Start a new conversation', 'zh-CN': '新建会话' },
+          parameters: [],
+        },
+      ],
+    },
+    '/api/macros': { macros: [] },
+    '/api/profiles': { profiles: [] },
+    '/api/snippets': { snippets: [] },
+  };
+  vi.stubGlobal('fetch', (input: string) =>
+    Promise.resolve(
+      new Response(JSON.stringify(bodies[new URL(input, 'http://x').pathname] ?? {}), { status: 200 }),
+    ),
+  );
 });
 
 function renderComposer(

@@ -1,8 +1,20 @@
 import { create } from 'zustand';
 
-export type SettingsSection = 'providers' | 'components' | 'appearance' | 'behaviour' | 'language' | 'usage';
+export type SettingsSection =
+  | 'providers'
+  | 'preferences'
+  | 'profiles'
+  | 'library'
+  | 'components'
+  | 'appearance'
+  | 'behaviour'
+  | 'language'
+  | 'usage';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
+  'preferences',
+  'profiles',
+  'library',
   'components',
   'appearance',
   'behaviour',

@@ -252,6 +252,7 @@ function ErrorPart({ part }: PartProps<PartOf<'error'>>): ReactElement {
         <div className="error-title">{t('error.title', { code: part.error.code })}</div>
         <div className="error-message">{part.error.message}</div>
         {part.error.retryable && <div className="error-hint">{t('error.retryable')}</div>}
+        {part.error.code.startsWith('BUDGET_') && <div className="error-hint">{t('error.budget')}</div>}
       </div>
     </div>
   );
