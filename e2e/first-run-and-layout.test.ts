@@ -165,3 +165,17 @@ describe('providers done right', () => {
     await dialog.getByRole('button', { name: 'Close settings' }).click();
   }, 60_000);
 });
+
+describe('usage', () => {
+  it('the usage page charts tokens by day and by model, with a table', async () => {
+    await page.getByRole('button', { name: 'Settings' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Usage' }).click();
+    await dialog.getByTestId('usage-chart').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await dialog.locator('.usage-bar.usage-input').count()).toBeGreaterThan(0);
+    await dialog.getByLabel('Group by').selectOption('model');
+    await dialog.getByRole('rowheader', { name: 'local/fake-model' }).waitFor({ timeout: STEP_TIMEOUT });
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-usage.png') });
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+  }, 60_000);
+});

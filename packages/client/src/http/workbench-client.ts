@@ -31,6 +31,7 @@ import type {
   SendMessage,
   SendResult,
   Upload,
+  Usage,
   UserPreferences,
   WorkbenchEvent,
 } from '@youyou/contracts';
@@ -161,6 +162,8 @@ export interface WorkbenchClient {
   writeSettings(write: SettingsWrite): Promise<SettingsWriteResult>;
   /** Removes a key's value at one layer, so the layer below shows through. */
   resetSetting(key: string, scope: SettingScope): Promise<SettingsWriteResult>;
+  /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
+  usage(groupBy: Usage['group_by']): Promise<Usage>;
   /** The UI preferences kept on the server (spec §4.15). */
   getPreferences(): Promise<UserPreferences>;
   putPreferences(preferences: UserPreferences): Promise<void>;
@@ -351,6 +354,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       json('DELETE', `/api/settings/values/${segment(key)}`, {
         query: { layer: scope.layer, scope_id: scope.scope_id },
       }),
+    usage: (groupBy) => json('GET', '/api/usage', { query: { group_by: groupBy } }),
     getPreferences: async () =>
       (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
     putPreferences: async (preferences) => {
