@@ -4,3 +4,7 @@
  * `index.ts`; this file re-exports them. It depends on zod and nothing else.
  */
 export const CONTRACTS_VERSION = 1;
+
+export * from './hitl/index.ts';
+export * from './plan/index.ts';
+export * from './tools/index.ts';

@@ -1,4 +1,12 @@
-import { AgentBuilder, FileComponentSource, type Agent, type SessionStorage } from '@youyou/agent';
+import {
+  AgentBuilder,
+  FileComponentSource,
+  type Agent,
+  type ComponentSource,
+  type Plugin,
+  type SessionStorage,
+  type ToolHandler,
+} from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 
@@ -18,6 +26,14 @@ interface PoolEntry {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** What the workbench adds to every agent: its tools and plugins, and a filter over component folders. */
+export interface AgentExtensions {
+  components(): Promise<{ tools: ToolHandler[]; plugins: Plugin[] }>;
+  wrapSource(source: ComponentSource): ComponentSource;
+  /** Changes when the agents must be rebuilt (say, a tool was disabled). */
+  fingerprint(): Promise<string>;
+}
+
 export interface AgentPoolOptions {
   providers: ProviderRegistry;
   sessionStorage: SessionStorage;
@@ -26,6 +42,7 @@ export interface AgentPoolOptions {
   logger: ServerLogger;
   /** An idle agent is shut down after this long; default five minutes. */
   idleMs?: number;
+  extensions?: AgentExtensions;
 }
 
 /**
@@ -53,7 +70,7 @@ export class AgentPool {
 
   async acquire(conversationId: string, cwd: string): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    const fingerprint = await this.#options.providers.fingerprint();
+    const fingerprint = `${await this.#options.providers.fingerprint()}|${(await this.#options.extensions?.fingerprint()) ?? ''}`;
     let entry = this.#entries.get(conversationId);
     if (entry !== undefined && (entry.cwd !== cwd || entry.fingerprint !== fingerprint) && !entry.busy) {
       this.#evict(conversationId, entry);
@@ -113,12 +130,18 @@ export class AgentPool {
   }
 
   async #build(cwd: string): Promise<Agent> {
-    const { providers, sessionStorage, home, logger } = this.#options;
+    const { providers, sessionStorage, home, logger, extensions } = this.#options;
     const agentLogger = logger.child({ component: 'agent' });
+    const files = new FileComponentSource({ logger: agentLogger });
     const builder = new AgentBuilder({ cwd, home })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
-      .addComponentSource(new FileComponentSource({ logger: agentLogger }));
+      .addComponentSource(extensions === undefined ? files : extensions.wrapSource(files));
+    if (extensions !== undefined) {
+      const { tools, plugins } = await extensions.components();
+      for (const tool of tools) builder.addTool(tool);
+      for (const plugin of plugins) builder.addPlugin(plugin);
+    }
     for (const provider of await providers.build()) builder.addProvider(provider);
     return builder.build();
   }

@@ -1,2 +1,2 @@
 export { AgentPool } from './agent-pool.ts';
-export type { AgentLease, AgentPoolOptions } from './agent-pool.ts';
+export type { AgentExtensions, AgentLease, AgentPoolOptions } from './agent-pool.ts';

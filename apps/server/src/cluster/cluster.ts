@@ -6,11 +6,15 @@ import { createPostgresClient, type WorkbenchDatabase } from '../database/index.
 import { EVENTS_CHANNEL, type EventHub, type EventsNotification } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 
-/** Messages servers send each other besides events: cancel a run another server executes. */
+/**
+ * Messages servers send each other besides events: cancel a run another server executes; a card
+ * of a run another server executes was resolved (it wakes the waiting tool call).
+ */
 export interface ControlMessage {
   instance: string;
-  type: 'cancel';
+  type: 'cancel' | 'hitl_resolved';
   run_id: string;
+  card_id?: string;
 }
 
 export const CONTROL_CHANNEL = 'youyou_control';

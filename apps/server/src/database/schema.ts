@@ -1,3 +1,5 @@
+import type { HitlSchema } from './hitl-schema.ts';
+
 /** Run states (spec §4.2). Terminal: completed, failed, cancelled, interrupted. */
 export const RUN_STATUSES = [
   'pending',
@@ -200,7 +202,7 @@ export interface InstancesTable {
 }
 
 /** Every table, as Kysely sees them. */
-export interface Schema {
+export interface Schema extends HitlSchema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
   runs: RunsTable;

@@ -1,4 +1,10 @@
 import type { AgentErrorSource, SessionRecord } from '@youyou/agent';
+import type {
+  HitlRequestPayload,
+  HitlResolvedPayload,
+  PlanUpdatePayload,
+  TodoUpdatePayload,
+} from '@youyou/contracts';
 import type { RunKind, RunPhase, RunStatus } from '../database/index.ts';
 
 /**
@@ -95,7 +101,8 @@ export interface EventPayloads {
   error: { message_id: string; error: EventError };
   'run.completed': { message_id: string; usage: RunUsage };
   'run.failed': { message_id: string; error: EventError; usage?: RunUsage };
-  'run.cancelled': { message_id: string; usage?: RunUsage };
+  /** `superseded`: the user's reply to a waiting card was another request, which started a new turn. */
+  'run.cancelled': { message_id: string; usage?: RunUsage; reason?: 'superseded' };
   'run.interrupted': { message_id: string; reason: 'crash' | 'shutdown' };
   /** What changed: only the fields present. */
   'conversation.updated': {
@@ -109,6 +116,14 @@ export interface EventPayloads {
     model_id?: string | null;
     project_id?: string | null;
   };
+  /** A HITL card the run waits on (spec §4.5). */
+  'hitl.request': HitlRequestPayload;
+  /** How a card ended: answered (and how free input was routed), expired, cancelled, superseded. */
+  'hitl.resolved': HitlResolvedPayload;
+  /** The conversation's whole plan, with its version. */
+  'plan.update': PlanUpdatePayload;
+  /** The conversation's whole todo list, with its version. */
+  'todo.update': TodoUpdatePayload;
   /** A record of the agent's session (one source of truth); stored, never streamed. */
   'session.record': { record: SessionRecord };
 }
@@ -122,10 +137,6 @@ export type WorkbenchEventType = keyof EventPayloads;
  * RESERVED_EVENT_TYPES.includes('hitl.request'); // true
  */
 export const RESERVED_EVENT_TYPES = [
-  'hitl.request',
-  'hitl.resolved',
-  'plan.update',
-  'todo.update',
   'agent.spawn',
   'agent.progress',
   'agent.result',

@@ -10,8 +10,11 @@ import { conversationRoutes } from './routes/conversations.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
+import { hitlRoutes } from './routes/hitl.ts';
+import { planboardRoutes } from './routes/planboard.ts';
 import { createRouter } from './routes/router.ts';
 import { systemRoutes } from './routes/system.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
@@ -24,6 +27,9 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
     .route('/', componentRoutes(services))
+    .route('/', hitlRoutes(services))
+    .route('/', toolRoutes(services))
+    .route('/', planboardRoutes(services))
     .route('/', systemRoutes(services));
 }
 

@@ -2,7 +2,9 @@ import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
+import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
+import type { PlanboardRepository } from '../planboard/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
 import type {
@@ -14,6 +16,7 @@ import type {
   UploadRepository,
   UsageRepository,
 } from '../storage/index.ts';
+import type { ToolAuditRepository, ToolCatalog, ToolGrantRepository } from '../tools/index.ts';
 
 /** Settings of the HTTP edge. */
 export interface HttpConfig {
@@ -51,6 +54,11 @@ export interface ServerServices {
   conversations: ConversationRepository;
   uploads: UploadRepository;
   usage: UsageRepository;
+  hitl: HitlService;
+  catalog: ToolCatalog;
+  audit: ToolAuditRepository;
+  grants: ToolGrantRepository;
+  planboards: PlanboardRepository;
   logger: ServerLogger;
   instanceId: string;
   version: string;

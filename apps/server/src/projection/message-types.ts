@@ -1,3 +1,4 @@
+import type { HitlCard, HitlCardStatus, HitlResolvedPayload } from '@youyou/contracts';
 import type { EventError, RunDescription, RunUsage } from '../events/index.ts';
 
 /** `streaming` while text still arrives; `incomplete` when the run ended before the part did. */
@@ -26,7 +27,16 @@ export type MessagePart =
       size: number;
       status: PartStatus;
     }
-  | { type: 'skill'; name: string; arguments?: string; status: PartStatus };
+  | { type: 'skill'; name: string; arguments?: string; status: PartStatus }
+  /** A HITL card (spec §4.5): `running` while it waits, with its resolution once it has one. */
+  | {
+      type: 'hitl';
+      call_id: string;
+      card: HitlCard;
+      card_status: HitlCardStatus;
+      resolution?: HitlResolvedPayload;
+      status: PartStatus;
+    };
 
 export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'failed' | 'cancelled' | 'interrupted';
 

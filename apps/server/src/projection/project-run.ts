@@ -168,8 +168,31 @@ export function applyRunEvent(
       projection.run.phase = 'done';
       finish(projection, 'interrupted');
       break;
+    case 'hitl.request':
+      closeOpenPart(message.parts, 'complete');
+      message.parts.push({
+        type: 'hitl',
+        call_id: event.payload.call_id,
+        card: event.payload.card,
+        card_status: 'pending',
+        status: 'running',
+      });
+      break;
+    case 'hitl.resolved': {
+      const card = message.parts.findLast(
+        (part) => part.type === 'hitl' && part.card.id === event.payload.card_id,
+      );
+      if (card?.type === 'hitl') {
+        card.card_status = event.payload.status;
+        card.resolution = event.payload;
+        card.status = 'complete';
+      }
+      break;
+    }
     case 'context.compacted':
     case 'conversation.updated':
+    case 'plan.update':
+    case 'todo.update':
     case 'session.record':
       break;
   }

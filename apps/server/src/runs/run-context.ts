@@ -3,7 +3,9 @@ import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import type { HitlService } from '../hitl/index.ts';
 import type { ObjectStore, SettingsRepository, WorkbenchSessionStorage } from '../storage/index.ts';
+import type { RunBindings } from '../tools/index.ts';
 
 /** What runs need from the server. */
 export interface RunContext {
@@ -20,4 +22,8 @@ export interface RunContext {
   /** The working directory of conversations whose project has no directory. */
   scratchDirectory: string;
   logger: ServerLogger;
+  /** What the workbench's tools know of the runs this server executes. */
+  bindings: RunBindings;
+  /** HITL cards: a run that ends without its card expires it. */
+  hitl: HitlService;
 }

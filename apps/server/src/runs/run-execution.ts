@@ -11,7 +11,14 @@ import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConversationWriter, EventError, MessageInput, NewEvent, RunUsage } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
-import { RunRepository, UsageRepository, type RunRow } from '../storage/index.ts';
+import { RunRepository, UploadRepository, UsageRepository, type RunRow } from '../storage/index.ts';
+import {
+  outcomeOf,
+  summarizeArguments,
+  ToolAuditRepository,
+  type RunBinding,
+  type ToolDecision,
+} from '../tools/index.ts';
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
@@ -65,8 +72,11 @@ export class RunExecution {
   readonly #controller = new AbortController();
   readonly #toolRuns = new Map<string, string>();
   readonly #started = Date.now();
+  readonly #toolStarts = new Map<string, { at: number; arguments: string }>();
+  readonly #decisions = new Map<string, ToolDecision>();
   #phase: RunPhase = 'pending';
   #shutdown = false;
+  #cancelReason: 'user' | 'superseded' = 'user';
   #storageFailure: unknown;
   #writer: ConversationWriter | undefined;
 
@@ -82,8 +92,9 @@ export class RunExecution {
     return this.#options.run.conversation_id;
   }
 
-  /** Stops the turn; it ends `cancelled` (partial output kept). */
-  cancel(): void {
+  /** Stops the turn; it ends `cancelled` (partial output kept), `superseded` when a new request replaced it. */
+  cancel(reason: 'user' | 'superseded' = 'user'): void {
+    if (!this.#controller.signal.aborted) this.#cancelReason = reason;
     this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run was cancelled.'));
   }
 
@@ -97,6 +108,7 @@ export class RunExecution {
     const { context, run } = this.#options;
     const writer = context.eventLog.retain(run.conversation_id);
     this.#writer = writer;
+    const unbind = context.bindings.register(this.#binding(writer));
     let lease: AgentLease | undefined;
     let session: Session | undefined;
     let outcome: Outcome;
@@ -139,9 +151,34 @@ export class RunExecution {
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
       outcome = { status: 'failed', error: this.#failureOf(this.#storageFailure) };
     }
+    unbind();
     await this.#finish(writer, outcome);
     context.eventLog.release(run.conversation_id);
     return outcome.status === 'completed' ? 'completed' : outcome.status;
+  }
+
+  /** What the workbench's tools and plugins see of this run. */
+  #binding(writer: ConversationWriter): RunBinding {
+    const { context, run, cwd, storagePaths } = this.#options;
+    return {
+      runId: run.id,
+      conversationId: run.conversation_id,
+      projectId: run.project_id,
+      cwd,
+      uploadFiles: async () => {
+        const uploads = await new UploadRepository(context.database.db).ofConversation(run.conversation_id);
+        const paths = new Set([...storagePaths.values(), ...uploads.map((upload) => upload.storage_path)]);
+        return [...paths].map((path) => context.objects.resolve(path));
+      },
+      signal: this.#controller.signal,
+      interrupted: () => this.#shutdown,
+      append: (events, apply) => writer.append(events, apply),
+      transact: async (work) => {
+        await writer.flushed();
+        return context.eventLog.transact(run.conversation_id, work);
+      },
+      decisions: this.#decisions,
+    };
   }
 
   async #openSession(lease: AgentLease): Promise<Session> {
@@ -208,6 +245,7 @@ export class RunExecution {
         this.#setPhase('acting');
         const toolRunId = randomUUID();
         this.#toolRuns.set(event.callId, toolRunId);
+        this.#toolStarts.set(event.callId, { at: Date.now(), arguments: event.arguments });
         this.#append(
           [
             this.#event({
@@ -242,12 +280,14 @@ export class RunExecution {
               },
             }),
           ],
-          (transaction) =>
-            new RunRepository(transaction).setState(
+          async (transaction) => {
+            await new RunRepository(transaction).setState(
               toolRunId,
               { status: event.success ? 'completed' : 'failed', phase: 'done', ended_at: Date.now() },
               transaction,
-            ),
+            );
+            await this.#audit(transaction, event);
+          },
         );
         return undefined;
       }
@@ -296,6 +336,42 @@ export class RunExecution {
       if (this.#storageFailure === undefined) this.#storageFailure = error;
       this.cancel();
     });
+  }
+
+  /** The call's audit row (spec §4.8), in the transaction of its result. */
+  async #audit(
+    transaction: Transaction<Schema>,
+    event: Extract<AgentEvent, { type: 'ToolCallEnd' }>,
+  ): Promise<void> {
+    const { run } = this.#options;
+    const ended = Date.now();
+    const started = this.#toolStarts.get(event.callId);
+    this.#toolStarts.delete(event.callId);
+    const decision = this.#decisions.get(event.callId);
+    this.#decisions.delete(event.callId);
+    const { outcome, errorCode } = outcomeOf(event.output, event.success, decision?.denied === true);
+    await new ToolAuditRepository(transaction).insert(
+      {
+        id: randomUUID(),
+        conversation_id: run.conversation_id,
+        project_id: run.project_id,
+        run_id: run.id,
+        call_id: event.callId,
+        tool_name: event.toolName,
+        arguments_summary: summarizeArguments(
+          event.arguments === undefined ? (started?.arguments ?? '') : JSON.stringify(event.arguments),
+        ),
+        outcome,
+        error_code: errorCode,
+        duration_ms: event.durationMs,
+        policy: decision?.policy ?? 'auto',
+        decided_by: decision?.decided_by ?? 'policy',
+        card_id: decision?.card_id ?? null,
+        started_at: started?.at ?? ended - event.durationMs,
+        ended_at: ended,
+      },
+      transaction,
+    );
   }
 
   async #insertToolRun(transaction: Transaction<Schema>, toolRunId: string): Promise<void> {
@@ -375,7 +451,16 @@ export class RunExecution {
         );
         break;
       case 'cancelled':
-        events.push(this.#event({ type: 'run.cancelled', payload: { message_id: runId, usage } }));
+        events.push(
+          this.#event({
+            type: 'run.cancelled',
+            payload: {
+              message_id: runId,
+              usage,
+              ...(this.#cancelReason === 'superseded' ? { reason: 'superseded' as const } : {}),
+            },
+          }),
+        );
         break;
       case 'interrupted':
         events.push(

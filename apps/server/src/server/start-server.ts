@@ -7,7 +7,10 @@ import { AgentPool } from '../agents/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
+import { HitlService, lightweightClassifier } from '../hitl/index.ts';
+import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
+import { ApiError } from '../errors/index.ts';
 import { createLogger } from '../logging/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { RunManager } from '../runs/index.ts';
@@ -24,6 +27,14 @@ import {
   UsageRepository,
   WorkbenchSessionStorage,
 } from '../storage/index.ts';
+import {
+  RunBindings,
+  ToolAuditRepository,
+  ToolCatalog,
+  ToolGrantRepository,
+  WorkbenchToolset,
+} from '../tools/index.ts';
+import { resolveLightweightModel } from './lightweight-model.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -111,16 +122,38 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
     const providers = new ProviderRegistry(database.db, secrets, redactor);
     const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
+    const settingsRepository = new SettingsRepository(database.db);
+    const bindings = new RunBindings();
+    const hitl = new HitlService({
+      database,
+      eventLog,
+      logger,
+      classifier: lightweightClassifier((kind) =>
+        resolveLightweightModel({ kind, providers, settings: settingsRepository }),
+      ),
+    });
+    const catalog = new ToolCatalog(settingsRepository);
+    const grants = new ToolGrantRepository(database.db);
+    const planboards = new PlanboardRepository(database.db);
+    const toolset = new WorkbenchToolset({
+      database,
+      settings: settingsRepository,
+      catalog,
+      bindings,
+      hitl,
+      grants,
+      planboards,
+    });
     const pool = new AgentPool({
       providers,
       sessionStorage,
       home: settings.home,
       logger,
       idleMs: settings.agentIdleMs,
+      extensions: toolset,
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
-    const settingsRepository = new SettingsRepository(database.db);
     const runs = new RunManager({
       database,
       eventLog,
@@ -133,6 +166,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      bindings,
+      hitl,
+    });
+    hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
+      await runs.cancel(supersededRunId, 'superseded');
+      // Another server may still be ending the superseded run: wait for its slot.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await runs.send(conversationId, { text })).run.id;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
+            throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
     });
     const cluster = await Cluster.join({
       database,
@@ -141,10 +189,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       onControl: (message) => {
         if (message.type === 'cancel') runs.cancelLocal(message.run_id);
+        if (message.type === 'hitl_resolved' && message.card_id !== undefined)
+          void hitl.wakeFromRemote(message.card_id);
       },
     });
     cleanups.push(() => cluster.leave());
     runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
+    hitl.setRemoteNotifier((runId, cardId) =>
+      cluster.send({ type: 'hitl_resolved', run_id: runId, card_id: cardId }),
+    );
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
     await cluster.prune(live);
@@ -177,6 +230,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
       usage: new UsageRepository(database.db),
+      hitl,
+      catalog,
+      audit: new ToolAuditRepository(database.db),
+      grants,
+      planboards,
       logger,
       instanceId,
       version: SERVER_VERSION,

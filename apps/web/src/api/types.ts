@@ -4,6 +4,7 @@
  * against the typed client in api-client.ts. The UI ignores event and part types it does not
  * know (spec §5).
  */
+import type { HitlCard, HitlCardStatus, HitlResolvedPayload } from '@youyou/contracts';
 import type { RunDescription as ServerRunDescription } from '@youyou/server/client';
 
 export type {
@@ -56,7 +57,15 @@ export type MessagePart =
       size: number;
       status: PartStatus;
     }
-  | { type: 'skill'; name: string; arguments?: string | undefined; status: PartStatus };
+  | { type: 'skill'; name: string; arguments?: string | undefined; status: PartStatus }
+  | {
+      type: 'hitl';
+      call_id: string;
+      card: HitlCard;
+      card_status: HitlCardStatus;
+      resolution?: HitlResolvedPayload | undefined;
+      status: PartStatus;
+    };
 
 export type MessageStatus = 'pending' | 'streaming' | 'complete' | 'failed' | 'cancelled' | 'interrupted';
 

@@ -1,8 +1,13 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
+import { hitlToolsPlanboardMigration } from './0010-hitl-tools-planboard.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
 
 /** Every migration, oldest first. Add new ones at the end; never edit one that has shipped. */
-export const MIGRATIONS: readonly WorkbenchMigration[] = [initialMigration, readCursorMigration];
+export const MIGRATIONS: readonly WorkbenchMigration[] = [
+  initialMigration,
+  readCursorMigration,
+  hitlToolsPlanboardMigration,
+];

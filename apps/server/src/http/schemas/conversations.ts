@@ -1,3 +1,4 @@
+import { HITL_CARD_STATUSES, hitlCardSchema, hitlResolvedPayloadSchema } from '@youyou/contracts';
 import { z } from '@hono/zod-openapi';
 import { ISODate } from './common.ts';
 
@@ -122,6 +123,14 @@ export const MessagePartSchema = z
       type: z.literal('skill'),
       name: z.string(),
       arguments: z.string().optional(),
+      status: PartStatus,
+    }),
+    z.object({
+      type: z.literal('hitl'),
+      call_id: z.string(),
+      card: hitlCardSchema,
+      card_status: z.enum(HITL_CARD_STATUSES),
+      resolution: hitlResolvedPayloadSchema.optional(),
       status: PartStatus,
     }),
   ])

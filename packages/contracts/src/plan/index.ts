@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * The planboard (spec agent-system-skeleton-design-r4 §1.1 right column, §4.3): a conversation's
+ * plan (steps, one in progress at a time) and its todos. Each `plan.update` / `todo.update` event
+ * carries the whole list with a version that grows by one per change.
+ */
+
+export const PLAN_STEP_STATUSES = ['pending', 'in_progress', 'done', 'skipped'] as const;
+export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
+
+export const planStepSchema = z.object({
+  id: z.string().min(1).max(64),
+  title: z.string().min(1).max(500),
+  status: z.enum(PLAN_STEP_STATUSES),
+  note: z.string().max(2000).optional(),
+});
+export type PlanStep = z.infer<typeof planStepSchema>;
+
+export const todoItemSchema = z.object({
+  id: z.string().min(1).max(64),
+  text: z.string().min(1).max(1000),
+  done: z.boolean(),
+});
+export type TodoItem = z.infer<typeof todoItemSchema>;
+
+/** Who made a change. */
+export type PlanboardAuthor = 'model' | 'user';
+
+/** The payload of `plan.update`. */
+export interface PlanUpdatePayload {
+  steps: PlanStep[];
+  version: number;
+  /** The model's one-line explanation of the change, when it gave one. */
+  explanation?: string;
+  updated_by: PlanboardAuthor;
+  run_id: string | null;
+}
+
+/** What the user changed in the todos (the model is told at its next step). */
+export interface TodoChange {
+  kind: 'added' | 'ticked' | 'unticked' | 'edited' | 'removed';
+  id: string;
+  text: string;
+  /** For `edited`: the text before. */
+  previous_text?: string;
+}
+
+/** The payload of `todo.update`. */
+export interface TodoUpdatePayload {
+  todos: TodoItem[];
+  version: number;
+  updated_by: PlanboardAuthor;
+  /** For a user's change: what changed. */
+  changes?: TodoChange[];
+  run_id: string | null;
+}
+
+/** A conversation's planboard as `GET /api/conversations/:id/planboard` returns it. */
+export interface PlanboardView {
+  plan: { steps: PlanStep[]; version: number; explanation?: string };
+  todos: { items: TodoItem[]; version: number };
+}
+
+/** `POST /api/conversations/:id/todos`: a todo the user adds. */
+export const todoCreateSchema = z.object({ text: z.string().trim().min(1).max(1000) });
+
+/** `PATCH /api/conversations/:id/todos/:todo_id`: tick, untick or edit. */
+export const todoPatchSchema = z
+  .object({ done: z.boolean().optional(), text: z.string().trim().min(1).max(1000).optional() })
+  .refine((value) => value.done !== undefined || value.text !== undefined, 'give done or text');
+
+/**
+ * Problems with a plan the model proposes: unique step ids, at most one step in progress.
+ *
+ * @example
+ * planProblems([{ id: 'a', title: 'A', status: 'in_progress' }, { id: 'b', title: 'B', status: 'in_progress' }]);
+ * // ['at most one step may be in_progress (a, b are)']
+ */
+export function planProblems(steps: readonly PlanStep[]): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  for (const step of steps) {
+    if (ids.has(step.id)) problems.push(`duplicate step id "${step.id}"`);
+    ids.add(step.id);
+  }
+  const running = steps.filter((step) => step.status === 'in_progress');
+  if (running.length > 1) {
+    problems.push(`at most one step may be in_progress (${running.map((step) => step.id).join(', ')} are)`);
+  }
+  return problems;
+}
