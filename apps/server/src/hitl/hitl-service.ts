@@ -217,11 +217,12 @@ export class HitlService {
     }
     const won = await this.#store(conversationId, row, resolution, clientKey);
     if (!won) return this.#alreadyResolved((await this.#cards.find(row.id)) ?? row, clientKey);
-    await this.#wake(row, resolution);
     if (resolution.route?.path === 'new_request' && answer.type === 'text') {
       const start = this.#startNewRequest;
       if (start !== undefined) {
+        // The run is cancelled before its tool call wakes, so it never asks the model again.
         const newRunId = await start(conversationId, row.run_id, answer.text);
+        await this.#wake(row, resolution);
         return {
           card: cardViewOfRow({
             ...row,
@@ -234,6 +235,7 @@ export class HitlService {
         };
       }
     }
+    await this.#wake(row, resolution);
     return {
       card: cardViewOfRow({
         ...row,

@@ -213,48 +213,68 @@ export interface CardProblem {
  * // [{ path: 'choices', message: 'a choice card needs at least two choices' }]
  */
 export function cardDraftProblems(input: unknown): CardProblem[] {
+  const problems: CardProblem[] = [];
   const parsed = hitlCardDraftSchema.safeParse(input);
   if (!parsed.success) {
-    return parsed.error.issues.map((issue) => ({
-      path: issue.path.join('.') || '(card)',
-      message:
-        issue.path.at(-1) === 'impact' && issue.code === 'invalid_type'
-          ? 'every choice needs an impact: what picking it will do'
-          : issue.message,
-    }));
+    for (const issue of parsed.error.issues) {
+      problems.push({
+        path: issue.path.join('.') || '(card)',
+        message:
+          issue.path.at(-1) === 'impact' && issue.code === 'invalid_type'
+            ? 'every choice needs an impact: what picking it will do'
+            : issue.message,
+      });
+    }
   }
-  const card = parsed.data;
-  const problems: CardProblem[] = [];
-  const choices = card.choices ?? [];
+  // The rules below read the raw input too, so one answer lists everything to fix.
+  const card = (typeof input === 'object' && input !== null ? input : {}) as {
+    kind?: unknown;
+    choices?: unknown;
+    fields?: unknown;
+    allowFreeInput?: unknown;
+  };
+  const choices = Array.isArray(card.choices)
+    ? (card.choices as { id?: unknown; recommended?: unknown }[])
+    : [];
   if (card.kind === 'choice' && choices.length < 2) {
     problems.push({ path: 'choices', message: 'a choice card needs at least two choices' });
   }
-  if (card.kind !== 'choice' && choices.length > 0) {
+  if (typeof card.kind === 'string' && card.kind !== 'choice' && choices.length > 0) {
     problems.push({ path: 'choices', message: `a ${card.kind} card has no choices; use kind "choice"` });
   }
-  const seen = new Set<string>();
+  const seen = new Set<unknown>();
   for (const [index, choice] of choices.entries()) {
-    if (seen.has(choice.id))
-      problems.push({ path: `choices.${index}.id`, message: `duplicate choice id "${choice.id}"` });
-    seen.add(choice.id);
+    if (seen.has(choice?.id)) {
+      problems.push({ path: `choices.${index}.id`, message: `duplicate choice id "${String(choice?.id)}"` });
+    }
+    seen.add(choice?.id);
   }
-  if (choices.filter((choice) => choice.recommended === true).length > 1) {
+  if (choices.filter((choice) => choice?.recommended === true).length > 1) {
     problems.push({ path: 'choices', message: 'at most one choice may be recommended' });
   }
-  const fields = card.fields ?? [];
+  const fields = Array.isArray(card.fields)
+    ? (card.fields as { id?: unknown; type?: unknown; options?: unknown }[])
+    : [];
   if (card.kind === 'form' && fields.length === 0) {
     problems.push({ path: 'fields', message: 'a form card needs at least one field' });
   }
-  if (card.kind !== 'form' && fields.length > 0) {
+  if (typeof card.kind === 'string' && card.kind !== 'form' && fields.length > 0) {
     problems.push({ path: 'fields', message: `a ${card.kind} card has no fields; use kind "form"` });
   }
-  const fieldIds = new Set<string>();
+  const fieldIds = new Set<unknown>();
   for (const [index, field] of fields.entries()) {
-    if (fieldIds.has(field.id))
-      problems.push({ path: `fields.${index}.id`, message: `duplicate field id "${field.id}"` });
-    fieldIds.add(field.id);
-    if ((field.type === 'select' || field.type === 'multiselect') && (field.options ?? []).length === 0) {
-      problems.push({ path: `fields.${index}.options`, message: `a ${field.type} field needs options` });
+    if (fieldIds.has(field?.id)) {
+      problems.push({ path: `fields.${index}.id`, message: `duplicate field id "${String(field?.id)}"` });
+    }
+    fieldIds.add(field?.id);
+    if (
+      (field?.type === 'select' || field?.type === 'multiselect') &&
+      !(Array.isArray(field.options) && field.options.length > 0)
+    ) {
+      problems.push({
+        path: `fields.${index}.options`,
+        message: `a ${String(field.type)} field needs options`,
+      });
     }
   }
   if (card.kind === 'input' && card.allowFreeInput === false) {

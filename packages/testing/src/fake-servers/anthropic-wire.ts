@@ -1,4 +1,4 @@
-import type { FakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
+import type { FakeStep, FakeStreamReply, RecordedRequest, ResolvedFakeReply } from './fake-script.ts';
 import { estimateTokens, splitText } from './wire-format.ts';
 import type { WireFormat, WireFrame, WireResponse } from './wire-format.ts';
 
@@ -168,7 +168,7 @@ export const anthropicWire: WireFormat = {
     return frames;
   },
 
-  renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse {
+  renderError(reply: Exclude<ResolvedFakeReply, FakeStreamReply>): WireResponse {
     const retryAfter = (seconds: number | undefined): Record<string, string> =>
       seconds === undefined ? {} : { 'retry-after': String(seconds) };
     switch (reply.type) {

@@ -1,9 +1,9 @@
 import type {
   ContextLengthShape,
-  FakeReply,
   FakeStep,
   FakeStreamReply,
   RecordedRequest,
+  ResolvedFakeReply,
 } from './fake-script.ts';
 import { estimateTokens, splitText } from './wire-format.ts';
 import type { WireFormat, WireFrame, WireResponse } from './wire-format.ts';
@@ -182,7 +182,7 @@ export const openAIWire: WireFormat = {
     return frames;
   },
 
-  renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse {
+  renderError(reply: Exclude<ResolvedFakeReply, FakeStreamReply>): WireResponse {
     switch (reply.type) {
       case 'rate_limited':
         return {

@@ -1,4 +1,4 @@
-import type { FakeReply, FakeStreamReply, RecordedRequest } from './fake-script.ts';
+import type { FakeStreamReply, RecordedRequest, ResolvedFakeReply } from './fake-script.ts';
 
 /** A piece of a rendered stream: bytes to write, a pause, or the connection dying. */
 export type WireFrame =
@@ -20,7 +20,7 @@ export interface WireFormat {
   readonly modelsPath: string;
   isAuthorized(headers: Readonly<Record<string, string>>, apiKey: string): boolean;
   renderStream(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireFrame[];
-  renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse;
+  renderError(reply: Exclude<ResolvedFakeReply, FakeStreamReply>): WireResponse;
   renderModels(models: readonly Readonly<Record<string, unknown>>[]): unknown;
 }
 
