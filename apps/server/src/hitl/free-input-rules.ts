@@ -120,6 +120,9 @@ const CHINESE_FILLER = [
   '一下',
   '请',
 ];
+const ENGLISH_FILLER_NORMALIZED = ENGLISH_FILLER.map((word) =>
+  word.toLocaleLowerCase().replace(/[.']/g, ' ').replace(/\s+/g, ' ').trim(),
+);
 const PUNCTUATION = /[\s.,!?;:'"`~()[\]{}<>，。！？；：、“”‘’（）【】《》…—-]+/gu;
 
 const YES_WORDS = new Set([
@@ -195,8 +198,10 @@ function normalized(text: string): string {
 /** The text with filler words removed, for comparing with a label, an id or an ordinal. */
 function core(text: string): string {
   let value = ` ${normalized(text)} `;
-  for (const word of ENGLISH_FILLER) value = value.replaceAll(` ${word} `, ' ');
-  for (const word of ENGLISH_FILLER) value = value.replaceAll(` ${word} `, ' ');
+  // Twice: removing one filler word can put two others side by side ("the … one").
+  for (let pass = 0; pass < 2; pass++) {
+    for (const word of ENGLISH_FILLER_NORMALIZED) value = value.replaceAll(` ${word} `, ' ');
+  }
   for (const word of CHINESE_FILLER) value = value.replaceAll(word, ' ');
   return value.replace(/\s+/g, ' ').trim();
 }

@@ -448,15 +448,13 @@ export class HitlService {
       if (final !== null) this.#waiters.get(cardId)?.resolve(final);
     } catch (error) {
       this.#options.logger.error({ err: error, cardId }, 'a card could not be ended');
-      this.#waiters
-        .get(cardId)
-        ?.resolve({
-          message_id: '',
-          card_id: cardId,
-          status: end.status,
-          reason: end.reason,
-          resolved_at: new Date().toISOString(),
-        });
+      this.#waiters.get(cardId)?.resolve({
+        message_id: '',
+        card_id: cardId,
+        status: end.status,
+        reason: end.reason,
+        resolved_at: new Date().toISOString(),
+      });
     }
   }
 }

@@ -88,12 +88,10 @@ export async function searchFiles(
           path: relativeOf.get(file) as string,
           line: number + 1,
           text: clip(line),
-          before: lines
-            .slice(Math.max(0, number - context), number)
-            .map((value, offset) => ({
-              line: Math.max(0, number - context) + offset + 1,
-              text: clip(value),
-            })),
+          before: lines.slice(Math.max(0, number - context), number).map((value, offset) => ({
+            line: Math.max(0, number - context) + offset + 1,
+            text: clip(value),
+          })),
           after: lines
             .slice(number + 1, number + 1 + context)
             .map((value, offset) => ({ line: number + offset + 2, text: clip(value) })),
