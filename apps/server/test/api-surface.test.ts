@@ -127,13 +127,13 @@ describe('the OpenAPI document and the typed client', () => {
       models: [{ id: 'fake/fake-model', provider_name: 'fake' }],
     });
     await server.call('PUT', '/api/models/default', { model_id: 'fake/fake-model' });
-    expect(await server.call('GET', '/api/settings')).toEqual({ default_model: 'fake/fake-model' });
+    expect(await server.call('GET', '/api/settings')).toEqual({ 'models.chat': 'fake/fake-model' });
     const schema = await server.call<{ settings: { key: string; effect: string }[] }>(
       'GET',
       '/api/settings/schema',
     );
     expect(schema.settings).toContainEqual(
-      expect.objectContaining({ key: 'default_model', effect: 'new-run' }),
+      expect.objectContaining({ key: 'models.chat', effect: 'new-run' }),
     );
     await server.call('PUT', '/api/preferences', { preferences: { theme: 'dark', density: 'compact' } });
     expect(await server.call('GET', '/api/preferences')).toEqual({

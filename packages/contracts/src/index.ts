@@ -4,7 +4,13 @@
  * `index.ts`; this file re-exports them. It depends on zod and nothing else.
  */
 export const CONTRACTS_VERSION = 1;
+export * from './artifacts/index.ts';
+export * from './agents/index.ts';
 
+export * from './settings/index.ts';
+export * from './profiles/index.ts';
+export * from './commands/index.ts';
+export * from './mcp/index.ts';
 export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';

@@ -3,6 +3,7 @@ import {
   FileComponentSource,
   type Agent,
   type ComponentSource,
+  type ModelProvider,
   type Plugin,
   type SessionStorage,
   type ToolHandler,
@@ -19,6 +20,7 @@ export interface AgentLease {
 interface PoolEntry {
   agent: Agent;
   cwd: string;
+  projectId: string | null;
   fingerprint: string;
   busy: boolean;
   /** Set when the entry must be rebuilt once its run ends. */
@@ -42,7 +44,41 @@ export interface AgentPoolOptions {
   logger: ServerLogger;
   /** An idle agent is shut down after this long; default five minutes. */
   idleMs?: number;
+  /**
+   * More registration channels for an agent of a project (MCP servers' tools); each is read
+   * again at every session start, like the `~/.youyou` folders.
+   */
+  componentSources?: (scope: { projectId: string | null; cwd: string }) => ComponentSource[];
+  /** The workbench's own tools (artifacts, sub-agents …), given to every agent. */
+  tools?: () => readonly ToolHandler[];
+  /** The workbench's programmatic plugins (tool-result overflow …). */
+  plugins?: () => readonly Plugin[];
+  /** The workbench's built-in tools and policy plugins, and a filter over every component source. */
   extensions?: AgentExtensions;
+}
+
+/** An agent of its own for one sub-agent run: a subset of the tools, metered providers. */
+export interface DetachedAgentOptions {
+  cwd: string;
+  projectId: string | null;
+  /** Only tools whose name passes are registered (workbench and file tools alike). */
+  allowTool: (name: string) => boolean;
+  /** Wraps each provider, e.g. to count tokens as they stream. */
+  wrapProvider?: (provider: ModelProvider) => ModelProvider;
+}
+
+/** A component source that keeps only the tools `allow` passes. */
+function filteredSource(source: ComponentSource, allow: (name: string) => boolean): ComponentSource {
+  return {
+    async load(options) {
+      const loaded = await source.load(options);
+      return {
+        ...loaded,
+        global: { ...loaded.global, tools: loaded.global.tools.filter((entry) => allow(entry.tool.name)) },
+        project: { ...loaded.project, tools: loaded.project.tools.filter((entry) => allow(entry.tool.name)) },
+      };
+    },
+  };
 }
 
 /**
@@ -68,18 +104,23 @@ export class AgentPool {
     return this.#entries.size;
   }
 
-  async acquire(conversationId: string, cwd: string): Promise<AgentLease> {
+  async acquire(conversationId: string, cwd: string, projectId: string | null = null): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
     const fingerprint = `${await this.#options.providers.fingerprint()}|${(await this.#options.extensions?.fingerprint()) ?? ''}`;
     let entry = this.#entries.get(conversationId);
-    if (entry !== undefined && (entry.cwd !== cwd || entry.fingerprint !== fingerprint) && !entry.busy) {
+    if (
+      entry !== undefined &&
+      (entry.cwd !== cwd || entry.projectId !== projectId || entry.fingerprint !== fingerprint) &&
+      !entry.busy
+    ) {
       this.#evict(conversationId, entry);
       entry = undefined;
     }
     if (entry === undefined) {
       entry = {
-        agent: await this.#build(cwd),
+        agent: await this.#build(cwd, projectId),
         cwd,
+        projectId,
         fingerprint,
         busy: false,
         stale: false,
@@ -129,20 +170,44 @@ export class AgentPool {
     await Promise.allSettled(agents.map((agent) => agent.shutdown()));
   }
 
-  async #build(cwd: string): Promise<Agent> {
-    const { providers, sessionStorage, home, logger, extensions } = this.#options;
+  /**
+   * An agent outside the pool, for one sub-agent run (the core allows one running session per
+   * agent, so a child cannot share its parent's). The caller shuts it down.
+   */
+  async buildDetached(options: DetachedAgentOptions): Promise<Agent> {
+    if (this.#closed) throw new Error('The agent pool is shut down.');
+    return this.#build(options.cwd, options.projectId, options);
+  }
+
+  async #build(cwd: string, projectId: string | null, detached?: DetachedAgentOptions): Promise<Agent> {
+    const { providers, sessionStorage, home, logger, componentSources, extensions } = this.#options;
+    // Disabled tools leave every source, and the tool catalog learns each tool's mutating flag.
+    const restrict = (source: ComponentSource): ComponentSource => {
+      const known = extensions === undefined ? source : extensions.wrapSource(source);
+      return detached === undefined ? known : filteredSource(known, detached.allowTool);
+    };
     const agentLogger = logger.child({ component: 'agent' });
-    const files = new FileComponentSource({ logger: agentLogger });
+    const files: ComponentSource = new FileComponentSource({ logger: agentLogger });
     const builder = new AgentBuilder({ cwd, home })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
-      .addComponentSource(extensions === undefined ? files : extensions.wrapSource(files));
+      .addComponentSource(restrict(files));
+    for (const source of componentSources?.({ projectId, cwd }) ?? [])
+      builder.addComponentSource(restrict(source));
+    for (const provider of await providers.build()) {
+      builder.addProvider(detached?.wrapProvider === undefined ? provider : detached.wrapProvider(provider));
+    }
+    for (const tool of this.#options.tools?.() ?? []) {
+      if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
+    }
+    for (const plugin of this.#options.plugins?.() ?? []) builder.addPlugin(plugin);
     if (extensions !== undefined) {
       const { tools, plugins } = await extensions.components();
-      for (const tool of tools) builder.addTool(tool);
+      for (const tool of tools) {
+        if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
+      }
       for (const plugin of plugins) builder.addPlugin(plugin);
     }
-    for (const provider of await providers.build()) builder.addProvider(provider);
     return builder.build();
   }
 

@@ -7,15 +7,21 @@ import { EVENTS_CHANNEL, type EventHub, type EventsNotification } from '../event
 import type { ServerLogger } from '../logging/index.ts';
 
 /**
- * Messages servers send each other besides events: cancel a run another server executes; a card
- * of a run another server executes was resolved (it wakes the waiting tool call).
+ * Messages servers send each other besides events: cancel a run another server executes; a
+ * workbench-wide event; a card of a run another server executes was resolved (it wakes the
+ * waiting tool call).
  */
-export interface ControlMessage {
-  instance: string;
-  type: 'cancel' | 'hitl_resolved';
-  run_id: string;
-  card_id?: string;
-}
+export type ControlMessage =
+  | { instance: string; type: 'cancel'; run_id: string }
+  /** A workbench-wide event (settings.changed …) for the other servers' tabs. */
+  | { instance: string; type: 'workbench-event'; event_type: string; payload: unknown }
+  | { instance: string; type: 'hitl_resolved'; run_id: string; card_id: string };
+
+/** A control message as sent: the cluster adds the sender. */
+export type ControlMessageBody =
+  | { type: 'cancel'; run_id: string }
+  | { type: 'workbench-event'; event_type: string; payload: unknown }
+  | { type: 'hitl_resolved'; run_id: string; card_id: string };
 
 export const CONTROL_CHANNEL = 'youyou_control';
 /** The first key of every instance's advisory lock ("YY"). */
@@ -104,7 +110,7 @@ export class Cluster {
   }
 
   /** Sends a control message to the other servers (PostgreSQL); a no-op on SQLite. */
-  async send(message: Omit<ControlMessage, 'instance'>): Promise<void> {
+  async send(message: ControlMessageBody): Promise<void> {
     const { database, instanceId } = this.#options;
     if (database.dialect !== 'postgres') return;
     const payload = JSON.stringify({ ...message, instance: instanceId });

@@ -26,6 +26,9 @@ async function migrator(database: WorkbenchDatabase): Promise<Migrator> {
     provider: { getMigrations: async () => migrations },
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
+    // Each capability numbers its migrations in its own range (0020–, 0030– …), and they land in
+    // any order: a database at 0040 still takes a 0020 that arrives later.
+    allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
 }

@@ -119,13 +119,63 @@ export interface UploadsTable extends Owned {
 export interface ArtifactsTable extends Owned {
   id: string;
   conversation_id: string;
+  project_id: string | null;
   run_id: string | null;
+  /** The title. */
   name: string;
+  /** markdown | code | html | svg | mermaid | csv | json | text (0020). */
+  kind: string;
+  language: string | null;
   media_type: string;
+  /** Unused since 0020: versions keep their text in artifact_versions. */
   storage_path: string;
+  /** The newest version. */
   version: number;
+  /** Bytes of the newest version. */
+  size: number;
   created_at: number;
   updated_at: number;
+}
+
+/** Every version of an artifact, whole (0020). */
+export interface ArtifactVersionsTable {
+  id: string;
+  artifact_id: string;
+  version: number;
+  /** create | replace | edit. */
+  change: string;
+  run_id: string | null;
+  content: string;
+  size: number;
+  lines: number;
+  sha256: string;
+  created_at: number;
+}
+
+/** The task of a sub-agent run and its progress (0020); the run row holds its state. */
+export interface SubagentTasksTable {
+  run_id: string;
+  conversation_id: string;
+  parent_run_id: string;
+  root_run_id: string;
+  call_id: string;
+  task: string;
+  instructions: string | null;
+  expected_output: string | null;
+  /** JSON array of tool names. */
+  tools: string;
+  profile_id: string | null;
+  depth: number;
+  /** JSON SubagentBudget. */
+  budget: string;
+  current_tool: string | null;
+  last_text: string;
+  input_tokens: number;
+  output_tokens: number;
+  tool_calls: number;
+  /** The final answer. */
+  result: string | null;
+  created_at: number;
 }
 
 export interface SettingsTable {
@@ -202,6 +252,25 @@ export interface InstancesTable {
 }
 
 /** Every table, as Kysely sees them. */
+/** An MCP server's configuration (migration 0040). */
+export interface McpServersTable extends Owned {
+  id: string;
+  name: string;
+  scope: 'user' | 'project';
+  project_id: string | null;
+  /** 'user', or the project id: names are unique within it. */
+  scope_key: string;
+  enabled: number;
+  /** The transport as JSON (McpTransport), secret headers left out. */
+  transport: string;
+  /** JSON: header name → secret id. */
+  secret_headers: string;
+  tool_timeout_ms: number | null;
+  idle_timeout_ms: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Schema extends HitlSchema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
@@ -210,12 +279,15 @@ export interface Schema extends HitlSchema {
   agent_sessions: AgentSessionsTable;
   uploads: UploadsTable;
   artifacts: ArtifactsTable;
+  artifact_versions: ArtifactVersionsTable;
+  subagent_tasks: SubagentTasksTable;
   settings: SettingsTable;
   secrets: SecretsTable;
   provider_configs: ProviderConfigsTable;
   usage: UsageTable;
   memories: MemoriesTable;
   instances: InstancesTable;
+  mcp_servers: McpServersTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
 }

@@ -1,5 +1,11 @@
 import type { AgentErrorSource, SessionRecord } from '@youyou/agent';
 import type {
+  AgentProgressPayload,
+  AgentResultPayload,
+  AgentSpawnPayload,
+  ArtifactCreatedPayload,
+  ArtifactDeletedPayload,
+  ArtifactUpdatedPayload,
   HitlRequestPayload,
   HitlResolvedPayload,
   PlanUpdatePayload,
@@ -62,7 +68,7 @@ export interface RunDescription {
   created_at: string;
 }
 
-/** The payload of each event type. Types the capabilities issue adds are listed in RESERVED_EVENT_TYPES. */
+/** The payload of each event type. */
 export interface EventPayloads {
   'run.created': {
     run: RunDescription;
@@ -116,6 +122,14 @@ export interface EventPayloads {
     model_id?: string | null;
     project_id?: string | null;
   };
+  /** Artifacts (spec §4.3); run_id is the run (turn or sub-agent) that wrote it. */
+  'artifact.created': ArtifactCreatedPayload;
+  'artifact.updated': ArtifactUpdatedPayload;
+  'artifact.deleted': ArtifactDeletedPayload;
+  /** Sub-agents (spec §4.2); run_id is the sub-agent's own run. */
+  'agent.spawn': AgentSpawnPayload;
+  'agent.progress': AgentProgressPayload;
+  'agent.result': AgentResultPayload;
   /** A HITL card the run waits on (spec §4.5). */
   'hitl.request': HitlRequestPayload;
   /** How a card ended: answered (and how free input was routed), expired, cancelled, superseded. */
@@ -129,20 +143,6 @@ export interface EventPayloads {
 }
 
 export type WorkbenchEventType = keyof EventPayloads;
-
-/**
- * Types spec §4.2 names for later issues (HITL, plans, sub-agents, artifacts); clients ignore unknown ones.
- *
- * @example
- * RESERVED_EVENT_TYPES.includes('hitl.request'); // true
- */
-export const RESERVED_EVENT_TYPES = [
-  'agent.spawn',
-  'agent.progress',
-  'agent.result',
-  'artifact.created',
-  'artifact.updated',
-] as const;
 
 /**
  * Events that live in the log but are not sent to clients.

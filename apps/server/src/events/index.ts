@@ -5,5 +5,5 @@ export { EventLog } from './event-log.ts';
 export type { EventLogOptions, InsertEvents } from './event-log.ts';
 export { EVENTS_CHANNEL, eventOfRow, lastSeqOf, readEvents } from './event-store.ts';
 export type { EventsNotification, ReadEventsOptions } from './event-store.ts';
-export { EVENT_VERSION, INTERNAL_EVENT_TYPES, RESERVED_EVENT_TYPES } from './event-types.ts';
+export { EVENT_VERSION, INTERNAL_EVENT_TYPES } from './event-types.ts';
 export type * from './event-types.ts';

@@ -5,14 +5,17 @@ import { serveWeb } from '../web/index.ts';
 import { errorHandler, validationHook } from './middleware/errors.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
 import { hitlRoutes } from './routes/hitl.ts';
 import { planboardRoutes } from './routes/planboard.ts';
 import { createRouter } from './routes/router.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
@@ -26,7 +29,10 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', messageRoutes(services))
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
+    .route('/', artifactRoutes(services))
     .route('/', componentRoutes(services))
+    .route('/', settingsRoutes(services))
+    .route('/', mcpRoutes(services))
     .route('/', hitlRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))

@@ -1,12 +1,15 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
+import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
+import type { McpManager } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
+import type { SettingsService } from '../settings/index.ts';
 import type {
   ConversationRepository,
   ObjectStore,
@@ -17,6 +20,7 @@ import type {
   UsageRepository,
 } from '../storage/index.ts';
 import type { ToolAuditRepository, ToolCatalog, ToolGrantRepository } from '../tools/index.ts';
+import type { WorkbenchStream } from '../workbench-stream/index.ts';
 
 /** Settings of the HTTP edge. */
 export interface HttpConfig {
@@ -48,11 +52,17 @@ export interface ServerServices {
   runRepository: RunRepository;
   providers: ProviderRegistry;
   pool: AgentPool;
+  mcp: McpManager;
   objects: ObjectStore;
   settings: SettingsRepository;
+  /** The layered, schema-checked settings (spec §4.9); extensions register into `settingsService.registry`. */
+  settingsService: SettingsService;
+  /** Workbench-wide events (`GET /api/events`). */
+  workbenchStream: WorkbenchStream;
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;
+  artifacts: ArtifactService;
   usage: UsageRepository;
   hitl: HitlService;
   catalog: ToolCatalog;

@@ -28,6 +28,17 @@ export type MessagePart =
       status: PartStatus;
     }
   | { type: 'skill'; name: string; arguments?: string; status: PartStatus }
+  /** An artifact the turn wrote or changed (spec §4.2 artifact_ref): the chip that opens the viewer. */
+  | {
+      type: 'artifact';
+      artifact_id: string;
+      title: string;
+      kind: string;
+      version: number;
+      change: 'create' | 'replace' | 'edit' | 'overflow';
+      call_id?: string;
+      status: PartStatus;
+    }
   /** A HITL card (spec §4.5): `running` while it waits, with its resolution once it has one. */
   | {
       type: 'hitl';

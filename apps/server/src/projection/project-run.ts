@@ -95,6 +95,40 @@ function toolResult(message: ConversationMessage, payload: EventPayloads['tool.r
   });
 }
 
+/** One chip per artifact in a message, showing its newest version. */
+function artifactPart(
+  message: ConversationMessage,
+  event: WorkbenchEvent & { type: 'artifact.created' | 'artifact.updated' },
+): void {
+  const { artifact } = event.payload;
+  const change =
+    event.type === 'artifact.created'
+      ? event.payload.overflow_of === undefined
+        ? 'create'
+        : 'overflow'
+      : event.payload.change === 'edit'
+        ? 'edit'
+        : 'replace';
+  const existing = message.parts.find((part) => part.type === 'artifact' && part.artifact_id === artifact.id);
+  if (existing?.type === 'artifact') {
+    existing.version = artifact.version;
+    existing.title = artifact.title;
+    if (existing.change !== 'create' && existing.change !== 'overflow') existing.change = change;
+    return;
+  }
+  closeOpenPart(message.parts, 'complete');
+  message.parts.push({
+    type: 'artifact',
+    artifact_id: artifact.id,
+    title: artifact.title,
+    kind: artifact.kind,
+    version: artifact.version,
+    change,
+    ...(event.payload.call_id === undefined ? {} : { call_id: event.payload.call_id }),
+    status: 'complete',
+  });
+}
+
 /**
  * Applies one event to a run's projection and returns it (a new one for `run.created`). Events of
  * other runs, events before `run.created` and events already applied (seq ≤ last_seq) change
@@ -189,6 +223,14 @@ export function applyRunEvent(
       }
       break;
     }
+    case 'artifact.created':
+    case 'artifact.updated':
+      artifactPart(message, event);
+      break;
+    case 'artifact.deleted':
+    case 'agent.spawn':
+    case 'agent.progress':
+    case 'agent.result':
     case 'context.compacted':
     case 'conversation.updated':
     case 'plan.update':

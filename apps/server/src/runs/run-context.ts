@@ -1,4 +1,5 @@
 import type { AgentPool } from '../agents/index.ts';
+import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -22,6 +23,7 @@ export interface RunContext {
   /** The working directory of conversations whose project has no directory. */
   scratchDirectory: string;
   logger: ServerLogger;
+  artifacts: ArtifactService;
   /** What the workbench's tools know of the runs this server executes. */
   bindings: RunBindings;
   /** HITL cards: a run that ends without its card expires it. */

@@ -11,6 +11,7 @@ import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { ConversationWriter, EventError, MessageInput, NewEvent, RunUsage } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
+import { artifactReferenceBlocks } from '../artifacts/index.ts';
 import { RunRepository, UploadRepository, UsageRepository, type RunRow } from '../storage/index.ts';
 import {
   outcomeOf,
@@ -132,7 +133,7 @@ export class RunExecution {
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd);
+      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
       session = await this.#openSession(lease);
       outcome = await this.#drive(session);
     } catch (error) {
@@ -208,6 +209,7 @@ export class RunExecution {
       storagePaths,
       allowedRoots: [cwd, context.home],
     });
+    agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
     const turn = session.send(agentInput, { signal: this.#controller.signal });
     let outcome: Outcome = { status: 'cancelled' };
     let fatal: AgentErrorJSON | undefined;

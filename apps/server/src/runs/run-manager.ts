@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { isUniqueViolation } from '../database/index.ts';
+import { resolveArtifactReferences } from '../artifacts/index.ts';
 import { ApiError, notFound } from '../errors/index.ts';
 import type { AttachmentReference, MessageInput, NewEvent } from '../events/index.ts';
 import { ConversationTree } from '../conversations/conversation-tree.ts';
@@ -84,7 +85,7 @@ export class RunManager {
         previous = after;
       }
     }
-    const input = await this.#input(request);
+    const input = await this.#input(request, conversationId);
     if (input.text.trim() === '' && input.attachments.length === 0 && input.skills.length === 0) {
       throw new ApiError('INVALID_INPUT', 'A message needs text, an attachment or a skill.');
     }
@@ -209,10 +210,28 @@ export class RunManager {
     clearTimeout(timer);
   }
 
-  async #input(request: SendRequest): Promise<MessageInput> {
-    const uploads = new UploadRepository(this.#context.database.db);
+  async #input(request: SendRequest, conversationId: string): Promise<MessageInput> {
+    const { database, artifacts } = this.#context;
+    const uploads = new UploadRepository(database.db);
     const attachments: AttachmentReference[] = [];
-    for (const id of request.attachments ?? []) {
+    // `@artifact:` references: written artifacts go in as text at run time; uploads as attachments.
+    const referenced = await resolveArtifactReferences(
+      artifacts,
+      conversationId,
+      request.text ?? '',
+      async (reference) =>
+        database.db
+          .selectFrom('uploads')
+          .select('id')
+          .where('conversation_id', '=', conversationId)
+          .where((expression) =>
+            expression.or([expression('id', '=', reference), expression('name', '=', reference)]),
+          )
+          .executeTakeFirst(),
+    );
+    const uploadIds = [...(request.attachments ?? [])];
+    for (const id of referenced.uploads) if (!uploadIds.includes(id)) uploadIds.push(id);
+    for (const id of uploadIds) {
       const upload = await uploads.find(id);
       if (upload === undefined) throw notFound('upload', id);
       attachments.push({
@@ -243,7 +262,7 @@ export class RunManager {
     const preferred =
       requested ??
       conversation.model_id ??
-      (await this.#context.settings.get<string>('user', '', 'default_model')) ??
+      (await this.#context.settings.get<string>('user', '', 'models.chat')) ??
       models[0]?.id;
     if (!models.some((model) => model.id === preferred)) {
       throw new ApiError(

@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveYouyouHome } from '@youyou/agent';
+import { DEFAULT_TOOL_RESULT_BUDGET_BYTES } from '../artifacts/index.ts';
 import type { LogDestination } from '../logging/index.ts';
+import { DEFAULT_SUBAGENT_OPTIONS, type SubagentOptions } from '../subagents/index.ts';
 
 /** How `youyou serve` is configured; every field has a default. */
 export interface ServerOptions {
@@ -31,6 +33,12 @@ export interface ServerOptions {
   stallTimeoutMs?: number;
   deltaIntervalMs?: number;
   agentIdleMs?: number;
+  /** A tool result over this many bytes is stored as an artifact (spec §4.10); default 16 KB. */
+  toolResultBudgetBytes?: number;
+  /** Sub-agents: how many of one parent run at once (default 4), and their default budget. */
+  subagents?: Partial<SubagentOptions>;
+  /** The first restart of a crashed MCP server waits this long, doubling each time; default 1 s. */
+  mcpRestartBaseMs?: number;
   maxUploadBytes?: number;
   maxJsonBytes?: number;
   /** The built web UI; default `apps/web/dist` when it exists. */
@@ -62,6 +70,9 @@ export interface ResolvedServerOptions {
   stallTimeoutMs: number;
   deltaIntervalMs: number;
   agentIdleMs: number;
+  toolResultBudgetBytes: number;
+  subagents: SubagentOptions;
+  mcpRestartBaseMs: number | undefined;
   maxUploadBytes: number;
   maxJsonBytes: number;
   webRoot: string | undefined;
@@ -122,6 +133,9 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     stallTimeoutMs: options.stallTimeoutMs ?? 30_000,
     deltaIntervalMs: options.deltaIntervalMs ?? 8,
     agentIdleMs: options.agentIdleMs ?? 300_000,
+    toolResultBudgetBytes: options.toolResultBudgetBytes ?? DEFAULT_TOOL_RESULT_BUDGET_BYTES,
+    subagents: { ...DEFAULT_SUBAGENT_OPTIONS, ...options.subagents },
+    mcpRestartBaseMs: options.mcpRestartBaseMs,
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
     webRoot:

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { AgentPool } from '../agents/index.ts';
+import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
@@ -12,8 +13,15 @@ import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { createLogger } from '../logging/index.ts';
+import { McpManager, McpServerRepository } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { RunManager } from '../runs/index.ts';
+import {
+  ConfigYamlLayer,
+  registerBuiltinSettings,
+  SettingsRegistry,
+  SettingsService,
+} from '../settings/index.ts';
 import { isLoopbackAddress, loadAccessToken, TOKEN_FILE } from '../security/index.ts';
 import {
   ConversationRepository,
@@ -35,6 +43,7 @@ import {
   WorkbenchToolset,
 } from '../tools/index.ts';
 import { resolveLightweightModel } from './lightweight-model.ts';
+import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -144,16 +153,47 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       grants,
       planboards,
     });
+    const artifacts = new ArtifactService({ database, eventLog });
+    const workbenchTools = artifactTools(artifacts);
+    const workbenchPlugins = [
+      overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
+    ];
+    const mcp = new McpManager({
+      repository: new McpServerRepository(database.db, secrets, redactor),
+      db: database.db,
+      logger,
+      clientVersion: SERVER_VERSION,
+      defaultCwd: scratchDirectory,
+      ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
+    });
+    cleanups.push(() => mcp.shutdown());
     const pool = new AgentPool({
       providers,
       sessionStorage,
       home: settings.home,
       logger,
       idleMs: settings.agentIdleMs,
+      tools: () => workbenchTools,
+      plugins: () => workbenchPlugins,
+      componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
       extensions: toolset,
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
+    const workbenchStream = new WorkbenchStream();
+    const settingsRegistry = new SettingsRegistry();
+    registerBuiltinSettings(settingsRegistry);
+    const settingsService = new SettingsService({
+      db: database.db,
+      registry: settingsRegistry,
+      configYaml: new ConfigYamlLayer(settings.home),
+      secrets,
+      stream: workbenchStream,
+      redactor,
+    });
+    await settingsService.captureStartup();
+    const maxUploadBytes =
+      options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runs = new RunManager({
       database,
       eventLog,
@@ -166,6 +206,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      artifacts,
       bindings,
       hitl,
     });
@@ -191,6 +232,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         if (message.type === 'cancel') runs.cancelLocal(message.run_id);
         if (message.type === 'hitl_resolved' && message.card_id !== undefined)
           void hitl.wakeFromRemote(message.card_id);
+        if (message.type === 'workbench-event') workbenchStream.deliver(message.event_type, message.payload);
       },
     });
     cleanups.push(() => cluster.leave());
@@ -198,6 +240,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     hitl.setRemoteNotifier((runId, cardId) =>
       cluster.send({ type: 'hitl_resolved', run_id: runId, card_id: cardId }),
     );
+    workbenchStream.forward = (eventType, payload) => {
+      cluster
+        .send({ type: 'workbench-event', event_type: eventType, payload })
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'a workbench event could not reach the other servers'),
+        );
+    };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
     await cluster.prune(live);
@@ -224,11 +273,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       runRepository: new RunRepository(database.db),
       providers,
       pool,
+      mcp,
       objects,
       settings: settingsRepository,
+      settingsService,
+      workbenchStream,
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
+      artifacts,
       usage: new UsageRepository(database.db),
       hitl,
       catalog,
@@ -246,7 +299,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         workspaceRoots: settings.workspaceRoots,
         allowedHosts: settings.allowedHosts,
         maxJsonBytes: settings.maxJsonBytes,
-        maxUploadBytes: settings.maxUploadBytes,
+        maxUploadBytes,
         heartbeatMs: settings.heartbeatMs,
         stallTimeoutMs: settings.stallTimeoutMs,
         webRoot: settings.webRoot,

@@ -59,6 +59,16 @@ export type MessagePart =
     }
   | { type: 'skill'; name: string; arguments?: string | undefined; status: PartStatus }
   | {
+      type: 'artifact';
+      artifact_id: string;
+      title: string;
+      kind: string;
+      version: number;
+      change: 'create' | 'replace' | 'edit' | 'overflow';
+      call_id?: string | undefined;
+      status: PartStatus;
+    }
+  | {
       type: 'hitl';
       call_id: string;
       card: HitlCard;

@@ -1,5 +1,5 @@
 import type { AgentErrorJSON } from '../errors/index.ts';
-import type { Usage } from '../provider/index.ts';
+import type { FinishReason, Usage } from '../provider/index.ts';
 
 /** Fields every event carries (spec §7). `sequence` rises by one per event within a session. */
 export interface EventEnvelope {
@@ -19,7 +19,12 @@ export interface TurnSummary {
 
 /** The events of a turn, discriminated on `type` with the spec's names (spec §7). */
 export type AgentEventBody =
-  | { type: 'TextDelta'; text: string }
+  | {
+      type: 'TextDelta';
+      text: string;
+      /** Set when the text is the model's refusal (a provider's `refusal_delta`). */
+      refusal?: true;
+    }
   | { type: 'ReasoningDelta'; text: string }
   | { type: 'ToolCallStart'; callId: string; toolName: string; arguments: string }
   | {
@@ -40,7 +45,17 @@ export type AgentEventBody =
       tokensAfter: number;
       messagesRemoved: number;
     }
-  | ({ type: 'TurnComplete'; status: 'completed' | 'failed'; error?: AgentErrorJSON } & TurnSummary)
+  | ({
+      type: 'TurnComplete';
+      status: 'completed' | 'failed';
+      error?: AgentErrorJSON;
+      /**
+       * Why the turn's last model call ended, when the provider said: a UI shows `length` as "cut
+       * off at the token limit", `content_filter` as "blocked by the provider's filter" and
+       * `refusal` as a refusal. Absent when the turn failed before a reply ended.
+       */
+      finishReason?: FinishReason;
+    } & TurnSummary)
   | ({ type: 'TurnCancelled' } & TurnSummary)
   | {
       type: 'Error';

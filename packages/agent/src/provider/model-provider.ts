@@ -58,7 +58,13 @@ export interface Usage {
   cacheWriteTokens?: number;
 }
 
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+/**
+ * Why a model call ended, as the provider reported it: `length` — cut off at the token limit;
+ * `content_filter` — blocked by the provider's filter; `refusal` — the model declined (a provider
+ * that reports refusals as `stop` may leave it at that: the agent marks a reply with refusal text
+ * as `refusal` itself).
+ */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal' | 'other';
 
 /**
  * What a provider streams back (spec §3.2). A stream ends after `done`, `error` or
@@ -68,6 +74,11 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
 export type ChatEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
+  /**
+   * The model's refusal, streamed like text (OpenAI `delta.refusal`, Anthropic `stop_reason:
+   * refusal` with its text). The agent shows it as text marked as a refusal.
+   */
+  | { type: 'refusal_delta'; text: string }
   | { type: 'tool_call'; callId: string; toolName: string; arguments: string }
   | {
       type: 'done';

@@ -1,12 +1,21 @@
 import { AgentError } from '../errors/index.ts';
 import type { AgentEvent } from '../events/agent-event.ts';
-import type { ChatEvent, ChatRequest, ModelProvider, ToolCallRequest, Usage } from '../provider/index.ts';
+import type {
+  ChatEvent,
+  ChatRequest,
+  FinishReason,
+  ModelProvider,
+  ToolCallRequest,
+  Usage,
+} from '../provider/index.ts';
 
 /** The reply being streamed: filled in place, so every way out of a turn can keep what arrived. */
 export class Reply {
   // Pieces, joined on read: one array slot per delta instead of one cons-string per delta.
   readonly #parts: string[] = [];
   reasoning = '';
+  /** Set once the model streamed refusal text (kept in `text`, marked on its deltas). */
+  refused = false;
   readonly calls: ToolCallRequest[] = [];
 
   appendText(text: string): void {
@@ -24,6 +33,7 @@ export interface StreamOutcome {
   failure?: AgentError;
   overflow?: string;
   usage?: Usage;
+  finishReason?: FinishReason;
   providerMetadata?: Readonly<Record<string, unknown>>;
 }
 
@@ -42,6 +52,8 @@ export interface ModelStreamRequest {
   chunkTimeoutMs: number;
   /** Wraps a delta in the turn's envelope. */
   delta(type: 'TextDelta' | 'ReasoningDelta', text: string): AgentEvent;
+  /** Wraps refusal text as a TextDelta marked as a refusal. */
+  refusal(text: string): AgentEvent;
   /** Wraps a provider's retry notice in the turn's envelope, as a non-fatal error. */
   retrying(error: AgentError, attempt: number, delayMs: number): AgentEvent;
 }
@@ -133,6 +145,10 @@ export class ActiveStream {
       case 'text_delta':
         reply.appendText(event.text);
         return this.#deliver(this.#spec.delta('TextDelta', event.text));
+      case 'refusal_delta':
+        reply.appendText(event.text);
+        reply.refused = true;
+        return this.#deliver(this.#spec.refusal(event.text));
       case 'reasoning_delta':
         reply.reasoning += event.text;
         return this.#deliver(this.#spec.delta('ReasoningDelta', event.text));
@@ -141,6 +157,7 @@ export class ActiveStream {
         break;
       case 'done':
         if (event.usage !== undefined) this.#outcome.usage = event.usage;
+        if (event.finishReason !== undefined) this.#outcome.finishReason = event.finishReason;
         if (event.providerMetadata !== undefined) this.#outcome.providerMetadata = event.providerMetadata;
         return this.#settle();
       case 'error':

@@ -2,7 +2,7 @@ import type { UserInput } from '../content/content.ts';
 import { estimateTextTokens } from '../context/token-estimate.ts';
 import { AgentError } from '../errors/index.ts';
 import type { AgentEvent, AgentEventBody, TurnSummary } from '../events/agent-event.ts';
-import type { ChatRequest, ToolCallRequest, UserMessage } from '../provider/index.ts';
+import type { ChatRequest, FinishReason, ToolCallRequest, UserMessage } from '../provider/index.ts';
 import type { ToolCallOutcome } from '../tools/tool-dispatcher.ts';
 import { FAILED_NOTE, INTERRUPTED_NOTE } from './rebuild-context.ts';
 import type { SessionRecordInit } from './session-record.ts';
@@ -127,6 +127,8 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
   let turnStarted = false;
   /** The reply being streamed, kept so every way out can still store what arrived. */
   let partial: Reply | undefined;
+  /** Why the last model call ended (spec-external: the provider's `done.finishReason`). */
+  let finishReason: FinishReason | undefined;
   /** Calls of a stored reply that have no result yet. */
   let unanswered: ToolCallRequest[] = [];
 
@@ -257,6 +259,7 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
           firstChunkTimeoutMs: config.providerFirstChunkTimeoutMs,
           chunkTimeoutMs: config.providerChunkTimeoutMs,
           delta,
+          refusal: (text) => envelope({ type: 'TextDelta', text, refusal: true }),
           retrying: (error, attempt, delayMs) =>
             envelope({
               type: 'Error',
@@ -265,6 +268,10 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
             }),
         }) ?? {};
       const { failure, overflow, providerMetadata } = outcome;
+      finishReason =
+        reply.refused && (outcome.finishReason === undefined || outcome.finishReason === 'stop')
+          ? 'refusal'
+          : outcome.finishReason;
       if (outcome.usage !== undefined) {
         summary.usage.inputTokens += outcome.usage.inputTokens;
         summary.usage.outputTokens += outcome.usage.outputTokens;
@@ -343,7 +350,12 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     state.completedTurns++;
     settled = true;
     control.finish({ state: 'completed', summary });
-    yield envelope({ type: 'TurnComplete', status: 'completed', ...summary });
+    yield envelope({
+      type: 'TurnComplete',
+      status: 'completed',
+      ...(finishReason === undefined ? {} : { finishReason }),
+      ...summary,
+    });
   } catch (thrown) {
     if (signal.aborted && !(thrown instanceof AgentError && thrown.code === 'MAX_TOOL_CALLS_EXCEEDED')) {
       yield* await cancelledEvents();

@@ -1,6 +1,9 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
 import { hitlToolsPlanboardMigration } from './0010-hitl-tools-planboard.ts';
+import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
+import { settingsKeysMigration } from './0030-settings-keys.ts';
+import { mcpServersMigration } from './0040-mcp-servers.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -10,4 +13,7 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   initialMigration,
   readCursorMigration,
   hitlToolsPlanboardMigration,
+  artifactsMigration,
+  settingsKeysMigration,
+  mcpServersMigration,
 ];

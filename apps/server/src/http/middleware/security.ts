@@ -23,7 +23,8 @@ export function securityHeaders(): MiddlewareHandler<HttpEnv> {
       headers.set('content-security-policy', c.req.path.startsWith('/api/') ? API_CSP : PAGE_CSP);
     }
     headers.set('x-content-type-options', 'nosniff');
-    headers.set('x-frame-options', 'DENY');
+    // The artifact sandbox is framed by our own pages; it sets SAMEORIGIN itself.
+    if (!headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY');
     headers.set('referrer-policy', 'no-referrer');
     headers.set('cross-origin-opener-policy', 'same-origin');
     headers.set('cross-origin-resource-policy', 'same-origin');

@@ -175,14 +175,14 @@ export function providerRoutes(services: ServerServices) {
     .openapi(listModels, async (c) => c.json(await modelList(services), 200))
     .openapi(setDefaultModel, async (c) => {
       const { model_id: modelId } = c.req.valid('json');
-      if (modelId === null) await services.settings.remove('user', '', 'default_model');
+      if (modelId === null) await services.settingsService.reset({ layer: 'user' }, 'models.chat');
       else {
         if (!(await providers.models()).some((model) => model.id === modelId)) {
           throw new ApiError('MODEL_NOT_SUPPORTED', `No configured provider serves the model '${modelId}'.`, {
             details: { model_id: modelId },
           });
         }
-        await services.settings.set('user', '', 'default_model', modelId);
+        await services.settingsService.write({ layer: 'user' }, { 'models.chat': modelId });
       }
       return c.json(await modelList(services), 200);
     });
@@ -190,7 +190,7 @@ export function providerRoutes(services: ServerServices) {
 
 async function modelList(services: ServerServices) {
   const models = await services.providers.models();
-  const preferred = await services.settings.get<string>('user', '', 'default_model');
+  const preferred = await services.settings.get<string>('user', '', 'models.chat');
   const chosen =
     preferred !== undefined && models.some((model) => model.id === preferred)
       ? preferred

@@ -7,17 +7,13 @@ import {
   jsonBody,
   PreferencesSchema,
   SettingsSchema,
-  SettingsSchemaSchema,
   UsageSchema,
 } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
 import { createRouter } from './router.ts';
 
-/** User settings the API accepts, with their checks (spec §4.9 grows this list). */
-const USER_SETTINGS = z
-  .object({ default_model: z.string().min(1).max(200).nullable().optional() })
-  .strict()
-  .openapi('SettingsUpdate');
+/** User-layer settings by key; `default_model` is the older name of `models.chat`. */
+const USER_SETTINGS = z.record(z.string(), z.unknown()).openapi('SettingsUpdate');
 
 const health = createRoute({
   method: 'get',
@@ -27,37 +23,11 @@ const health = createRoute({
   responses: { 200: json(HealthSchema), ...errorResponses() },
 });
 
-/** The settings there are, with when a change takes effect (spec §4.9). */
-const SETTINGS_SCHEMA = [
-  {
-    key: 'default_model',
-    type: 'string' as const,
-    default: null,
-    effect: 'new-run' as const,
-    description: 'The model a conversation without its own uses; runs already going keep theirs.',
-  },
-  {
-    key: 'preferences',
-    type: 'object' as const,
-    default: {},
-    effect: 'hot' as const,
-    description: 'Interface preferences of the web app (layout, theme, behaviour), kept for every browser.',
-  },
-];
-
-const getSettingsSchema = createRoute({
-  method: 'get',
-  path: '/settings/schema',
-  tags: ['system'],
-  summary: 'Every setting: its type, default and when a change takes effect',
-  responses: { 200: json(SettingsSchemaSchema), ...errorResponses() },
-});
-
 const getSettings = createRoute({
   method: 'get',
   path: '/settings',
   tags: ['system'],
-  summary: 'User settings',
+  summary: 'Settings written at the user layer (secrets left out); see /settings/effective for every layer',
   responses: { 200: json(SettingsSchema), ...errorResponses() },
 });
 
@@ -65,7 +35,7 @@ const putSettings = createRoute({
   method: 'patch',
   path: '/settings',
   tags: ['system'],
-  summary: 'Change user settings; null removes one',
+  summary: 'Change user-layer settings; null removes one (same checks as PUT /settings/values)',
   request: { body: jsonBody(USER_SETTINGS) },
   responses: { 200: json(SettingsSchema), ...errorResponses(422) },
 });
@@ -96,6 +66,16 @@ const putPreferences = createRoute({
   responses: { 200: json(PreferencesSchema), ...errorResponses(413) },
 });
 
+/** The values set at the user layer, secrets left out. */
+async function userSettings(services: ServerServices): Promise<Record<string, unknown>> {
+  const { settings } = await services.settingsService.effective({});
+  return Object.fromEntries(
+    settings
+      .filter((setting) => !setting.secret && setting.set_at.includes('user'))
+      .map((setting) => [setting.key, setting.value]),
+  );
+}
+
 /** Health, settings, preferences, usage. */
 export function systemRoutes(services: ServerServices) {
   const { settings } = services;
@@ -114,25 +94,29 @@ export function systemRoutes(services: ServerServices) {
         200,
       ),
     )
-    .openapi(getSettingsSchema, (c) => c.json({ settings: SETTINGS_SCHEMA }, 200))
-    .openapi(getSettings, async (c) => c.json(await settings.all('user', ''), 200))
+    .openapi(getSettings, async (c) => c.json(await userSettings(services), 200))
     .openapi(putSettings, async (c) => {
       const body = c.req.valid('json');
-      if (body.default_model === null) await settings.remove('user', '', 'default_model');
-      else if (body.default_model !== undefined) {
-        const models = await services.providers.models();
-        if (!models.some((model) => model.id === body.default_model)) {
-          throw new ApiError(
-            'MODEL_NOT_SUPPORTED',
-            `No configured provider serves the model '${body.default_model}'.`,
-            {
-              details: { model_id: body.default_model },
-            },
-          );
-        }
-        await settings.set('user', '', 'default_model', body.default_model);
+      const values: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(body))
+        values[key === 'default_model' ? 'models.chat' : key] = value;
+      const chat = values['models.chat'];
+      if (
+        typeof chat === 'string' &&
+        !(await services.providers.models()).some((model) => model.id === chat)
+      ) {
+        throw new ApiError('MODEL_NOT_SUPPORTED', `No configured provider serves the model '${chat}'.`, {
+          details: { model_id: chat },
+        });
       }
-      return c.json(await settings.all('user', ''), 200);
+      const resets = Object.entries(values)
+        .filter(([, value]) => value === null)
+        .map(([key]) => key);
+      const writes = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
+      for (const key of resets) services.settingsService.registry.require(key);
+      if (Object.keys(writes).length > 0) await services.settingsService.write({ layer: 'user' }, writes);
+      for (const key of resets) await services.settingsService.reset({ layer: 'user' }, key);
+      return c.json(await userSettings(services), 200);
     })
     .openapi(getPreferences, async (c) =>
       c.json(

@@ -126,6 +126,16 @@ export const MessagePartSchema = z
       status: PartStatus,
     }),
     z.object({
+      type: z.literal('artifact'),
+      artifact_id: z.string(),
+      title: z.string(),
+      kind: z.string(),
+      version: z.number(),
+      change: z.enum(['create', 'replace', 'edit', 'overflow']),
+      call_id: z.string().optional(),
+      status: PartStatus,
+    }),
+    z.object({
       type: z.literal('hitl'),
       call_id: z.string(),
       card: hitlCardSchema,

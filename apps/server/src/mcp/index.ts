@@ -1,0 +1,6 @@
+export { McpManager } from './mcp-manager.ts';
+export type { McpManagerOptions } from './mcp-manager.ts';
+export { McpServerRepository, mcpServerViewOf } from './mcp-server-repository.ts';
+export type { McpServerRow } from './mcp-server-repository.ts';
+export { mapToolResult } from './mcp-tool-result.ts';
+export type { McpMediaBlock, McpResultMetadata } from './mcp-tool-result.ts';

@@ -1,0 +1,271 @@
+import { realpath } from 'node:fs/promises';
+import type { ComponentSource, LoadedComponents, LoadDiagnostic, ToolHandler } from '@youyou/agent';
+import type { McpServerStatus, McpToolInfo } from '@youyou/contracts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../database/index.ts';
+import type { ServerLogger } from '../logging/index.ts';
+import { McpConnection, type McpServerDefinition } from './mcp-connection.ts';
+import { transportOfRow, type McpServerRepository, type McpServerRow } from './mcp-server-repository.ts';
+import { mapToolResult } from './mcp-tool-result.ts';
+import { namespacedToolName } from './mcp-tool-names.ts';
+
+/** The same settings the agent's argument validator compiles with, so a schema we accept compiles there. */
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+
+const DEFAULT_IDLE_MS = 10 * 60_000;
+
+export interface McpManagerOptions {
+  repository: McpServerRepository;
+  db: Kysely<Schema>;
+  logger: ServerLogger;
+  clientVersion: string;
+  /** Where a user server's process runs when its config names no directory. */
+  defaultCwd: string;
+  /** How long a session start waits for a server that is still starting; it is ready next time. */
+  startupWaitMs?: number;
+  /** Backoff of restarts after a crash (tests shorten it). */
+  restartBaseMs?: number;
+}
+
+interface ToolSet {
+  handlers: ToolHandler[];
+  info: McpToolInfo[];
+  skipped: McpServerStatus['skipped_tools'];
+}
+
+/**
+ * The MCP client side of the workbench (spec §4.8): one connection per configured server, shared
+ * by every conversation it applies to; its tools offered to each agent session as ordinary
+ * `ToolHandler`s through a `ComponentSource` (read at every session start, so a tool list that
+ * changed is what the next turn sees).
+ *
+ * @example
+ * builder.addComponentSource(manager.componentSource(projectId));
+ * await manager.shutdown(); // every server process stopped, whole process groups
+ */
+export class McpManager {
+  readonly #options: McpManagerOptions;
+  readonly #connections = new Map<string, McpConnection>();
+  readonly #toolSets = new WeakMap<readonly Tool[], ToolSet>();
+  #closed = false;
+
+  constructor(options: McpManagerOptions) {
+    this.#options = options;
+  }
+
+  get repository(): McpServerRepository {
+    return this.#options.repository;
+  }
+
+  /** The tools of every server that applies to a conversation of `projectId`, for one session. */
+  componentSource(projectId: string | null): ComponentSource {
+    return {
+      load: async () => this.#load(projectId),
+    };
+  }
+
+  /** A server's live status (its connection is not started by asking). */
+  status(row: McpServerRow): McpServerStatus {
+    const connection = this.#connections.get(row.id);
+    const tools = connection === undefined ? undefined : this.#toolSet(row, connection);
+    const base = connection?.status() ?? {
+      state: 'idle' as const,
+      error: null,
+      restarts: 0,
+      retry_at: null,
+      server_info: null,
+      connected_at: null,
+      stderr_tail: [],
+    };
+    return {
+      ...base,
+      state: row.enabled === 1 ? base.state : 'disabled',
+      tool_count: tools?.handlers.length ?? 0,
+      tools: tools?.info ?? [],
+      skipped_tools: tools?.skipped ?? [],
+    };
+  }
+
+  /** Connects now (the "test connection" button), waiting up to `waitMs`, and reports the status. */
+  async connect(row: McpServerRow, waitMs = 30_000): Promise<McpServerStatus> {
+    if (row.enabled === 1) {
+      const connection = await this.#connection(row);
+      await withTimeout(connection.tools(), waitMs).catch(() => {});
+    }
+    return this.status(row);
+  }
+
+  /** The configuration changed or went: the old connection stops; the next use starts anew. */
+  async forget(serverId: string): Promise<void> {
+    const connection = this.#connections.get(serverId);
+    this.#connections.delete(serverId);
+    await connection?.stop();
+  }
+
+  /** Stops every server (process groups included) and refuses new connections. */
+  async shutdown(): Promise<void> {
+    this.#closed = true;
+    const connections = [...this.#connections.values()];
+    this.#connections.clear();
+    await Promise.allSettled(connections.map((connection) => connection.stop()));
+  }
+
+  async #load(projectId: string | null): Promise<LoadedComponents> {
+    const rows = await this.#options.repository.applicable(projectId);
+    const diagnostics: LoadDiagnostic[] = [];
+    const loaded = await Promise.all(
+      rows.map(async (row) => {
+        try {
+          const connection = await this.#connection(row);
+          await withTimeout(connection.tools(), this.#options.startupWaitMs ?? 15_000);
+          return { row, tools: this.#toolSet(row, connection).handlers };
+        } catch (error) {
+          diagnostics.push({
+            path: `mcp:${row.name}`,
+            reason: error instanceof Error ? error.message : String(error),
+            severity: 'warning',
+          });
+          return { row, tools: [] };
+        }
+      }),
+    );
+    const layer = (scope: 'user' | 'project') => ({
+      tools: loaded
+        .filter(({ row }) => row.scope === scope)
+        .flatMap(({ tools }) => tools.map((tool) => ({ tool }))),
+      skills: [],
+      plugins: [],
+    });
+    return { global: layer('user'), project: layer('project'), diagnostics };
+  }
+
+  async #connection(row: McpServerRow): Promise<McpConnection> {
+    if (this.#closed) throw new Error('The workbench is stopping.');
+    const existing = this.#connections.get(row.id);
+    if (existing !== undefined && existing.definition.version === row.updated_at) return existing;
+    if (existing !== undefined) void existing.stop();
+    const connection = new McpConnection({
+      definition: await this.#definition(row),
+      logger: this.#options.logger,
+      clientVersion: this.#options.clientVersion,
+      ...(this.#options.restartBaseMs === undefined ? {} : { restartBaseMs: this.#options.restartBaseMs }),
+    });
+    // Another caller may have made one while this one resolved the project directory.
+    const raced = this.#connections.get(row.id);
+    if (raced !== undefined && raced !== existing && raced.definition.version === row.updated_at) {
+      void connection.stop();
+      return raced;
+    }
+    this.#connections.set(row.id, connection);
+    return connection;
+  }
+
+  async #definition(row: McpServerRow): Promise<McpServerDefinition> {
+    let projectDirectory: string | undefined;
+    if (row.project_id !== null) {
+      const project = await this.#options.db
+        .selectFrom('projects')
+        .select('directory')
+        .where('id', '=', row.project_id)
+        .executeTakeFirst();
+      if (project?.directory !== null && project?.directory !== undefined) {
+        projectDirectory = await realpath(project.directory).catch(() => undefined);
+      }
+    }
+    return {
+      id: row.id,
+      name: row.name,
+      version: row.updated_at,
+      transport: transportOfRow(row),
+      cwd: projectDirectory ?? this.#options.defaultCwd,
+      roots: projectDirectory === undefined ? [] : [projectDirectory],
+      toolTimeoutMs: row.tool_timeout_ms ?? undefined,
+      idleTimeoutMs: row.idle_timeout_ms ?? DEFAULT_IDLE_MS,
+      secretHeaders: () => this.#options.repository.secretHeaders(row),
+    };
+  }
+
+  /** The handlers for a connection's current tool list, built once per list. */
+  #toolSet(row: McpServerRow, connection: McpConnection): ToolSet {
+    const listed = connection.listedTools;
+    const cached = this.#toolSets.get(listed);
+    if (cached !== undefined) return cached;
+    const set: ToolSet = { handlers: [], info: [], skipped: [] };
+    const seen = new Set<string>();
+    for (const tool of listed) {
+      const name = namespacedToolName(row.name, tool.name);
+      const skip = (reason: string) => set.skipped.push({ remote_name: tool.name, reason });
+      if (name === undefined || seen.has(name)) {
+        skip(name === undefined ? 'its name is empty' : `its name becomes '${name}', like another tool's`);
+        continue;
+      }
+      if (tool.execution?.taskSupport === 'required') {
+        skip('it runs only as an MCP task, which YouYou does not support yet');
+        continue;
+      }
+      const parameters = normalizeSchema(tool.inputSchema);
+      try {
+        ajv.compile(parameters);
+      } catch (error) {
+        skip(`its input schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      seen.add(name);
+      // Unannotated tools count as mutating (the safe side): one in a batch makes it serial, and
+      // the confirmation policy treats it as a tool with side effects.
+      const readOnly = tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true;
+      const destructive = !readOnly && tool.annotations?.destructiveHint !== false;
+      const timeoutMs = connection.definition.toolTimeoutMs;
+      const serverName = row.name;
+      set.handlers.push({
+        name,
+        description: tool.description ?? tool.title ?? `${tool.name} (from the MCP server ${serverName})`,
+        parameters,
+        mutating: !readOnly,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        execute: async (input, context) => {
+          const result = await connection.call(
+            tool.name,
+            { ...input.arguments },
+            { signal: context.signal, timeoutMs },
+          );
+          return mapToolResult(result, { server: serverName, tool: tool.name });
+        },
+      });
+      set.info.push({
+        name,
+        remote_name: tool.name,
+        description: tool.description ?? '',
+        mutating: !readOnly,
+        destructive,
+      });
+    }
+    this.#toolSets.set(listed, set);
+    return set;
+  }
+}
+
+/**
+ * An MCP input schema as the agent's validator takes it: always an object schema; the draft
+ * marker dropped (the validator speaks draft-07, and the keywords MCP servers use are the same).
+ */
+function normalizeSchema(schema: Tool['inputSchema']): Record<string, unknown> {
+  const { $schema: _draft, ...rest } = schema as Record<string, unknown>;
+  return { ...rest, type: 'object' };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`still starting after ${ms} ms; its tools come in a later turn`)),
+        ms,
+      );
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ProcessGroupTransportOptions {
+  command: string;
+  args: readonly string[];
+  /** Added to the SDK's minimal inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  /** Each line the server writes to stderr. */
+  onStderrLine: (line: string) => void;
+  /** How long the server has to exit after stdin closes and after SIGTERM. */
+  graceMs?: number;
+}
+
+/**
+ * MCP's stdio transport, with the server in a process group of its own. The SDK's transport kills
+ * only the process it started; servers are often launched through `npx`, `uvx` or a shell, whose
+ * children would outlive it. Here stop is: close stdin, then SIGTERM to the whole group, then
+ * SIGKILL — no orphans. The framing (newline-delimited JSON-RPC) is the SDK's own.
+ *
+ * @example
+ * const transport = new ProcessGroupTransport({ command: 'npx', args: ['-y', 'server'], env: {}, cwd, onStderrLine });
+ * await client.connect(transport);
+ */
+export class ProcessGroupTransport implements Transport {
+  readonly #options: ProcessGroupTransportOptions;
+  readonly #buffer = new ReadBuffer();
+  #child: ChildProcess | undefined;
+  #exit: Promise<void> | undefined;
+  #stderrRest = '';
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  constructor(options: ProcessGroupTransportOptions) {
+    this.#options = options;
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the process ended, for the status line ("exited with code 1", "killed by SIGKILL"). */
+  exitReason: string | undefined;
+
+  start(): Promise<void> {
+    if (this.#child !== undefined) throw new Error('The transport is already started.');
+    const { command, args, env, cwd } = this.#options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, [...args], {
+        env: { ...getDefaultEnvironment(), ...env },
+        cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // A group of its own: stop() signals every process the server started.
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+      this.#child = child;
+      this.#exit = new Promise((settle) => child.once('close', () => settle()));
+      child.once('error', (error) => {
+        this.exitReason = error.message;
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', (code, signal) => {
+        this.exitReason ??= signal === null ? `exited with code ${String(code)}` : `killed by ${signal}`;
+        this.#flushStderr();
+        this.#child = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.#buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.#buffer.readMessage();
+          } catch (error) {
+            // A line that is not JSON-RPC (a server printing to stdout): reported, skipped.
+            this.onerror?.(error as Error);
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (text: string) => {
+        const lines = (this.#stderrRest + text).split(/\r?\n/);
+        this.#stderrRest = lines.pop() ?? '';
+        for (const line of lines) if (line !== '') this.#options.onStderrLine(line);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (stdin === undefined || stdin === null || stdin.destroyed) {
+      return Promise.reject(new Error('The MCP server is not running.'));
+    }
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.#child;
+    const exit = this.#exit;
+    if (child === undefined || exit === undefined) return;
+    const grace = this.#options.graceMs ?? 2000;
+    const exited = (ms: number): Promise<boolean> =>
+      Promise.race([
+        exit.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+      ]);
+    child.stdin?.end();
+    if (!(await exited(grace))) {
+      this.#signalGroup(child, 'SIGTERM');
+      if (!(await exited(grace))) {
+        this.#signalGroup(child, 'SIGKILL');
+        await exited(grace);
+      }
+    } else {
+      // The leader is gone; whatever it started in its group goes too.
+      this.#signalGroup(child, 'SIGTERM');
+    }
+    this.#buffer.clear();
+  }
+
+  #signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  }
+
+  #flushStderr(): void {
+    if (this.#stderrRest !== '') this.#options.onStderrLine(this.#stderrRest);
+    this.#stderrRest = '';
+  }
+}

@@ -1,0 +1,15 @@
+export { registerBuiltinSettings, BUILTIN_SECTIONS } from './builtin-settings.ts';
+export { ConfigYamlLayer } from './config-yaml-layer.ts';
+export { mergeValue } from './merge-layers.ts';
+export {
+  SettingsRegistry,
+  type RegisteredSetting,
+  type SettingRegistration,
+  type SettingsSection,
+} from './settings-registry.ts';
+export {
+  SettingsService,
+  type ResolvedSetting,
+  type SettingsContext,
+  type SettingsServiceOptions,
+} from './settings-service.ts';

@@ -1,0 +1,179 @@
+import {
+  SettingDefinitionSchema,
+  type LocalizedText,
+  type SettingDefinition,
+  type SettingValueSchema,
+} from '@youyou/contracts';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { ApiError } from '../errors/index.ts';
+
+/** A settings-page section. */
+export interface SettingsSection {
+  id: string;
+  label: LocalizedText;
+  order: number;
+}
+
+/** A setting as registered: its public definition, and for agent settings the config.yaml key. */
+export interface RegisteredSetting {
+  definition: SettingDefinition;
+  /** The user layer of this setting is this key of `~/.youyou/config.yaml` (spec §4.9, ARCHITECTURE). */
+  configKey?: string;
+  validate: ValidateFunction;
+}
+
+/** What `register` takes: a definition, and for agent settings the config.yaml key it lives in. */
+export interface SettingRegistration extends SettingDefinition {
+  configKey?: string;
+}
+
+/** The JSON Schema ajv checks a value with: `nullable` becomes a `null` alternative. */
+function jsonSchemaOf(schema: SettingValueSchema): Record<string, unknown> {
+  const { nullable, default: _default, format, items, properties, additionalProperties, ...rest } = schema;
+  const node: Record<string, unknown> = { ...rest };
+  // `format` is a rendering hint here (model picker, text area), not a JSON Schema format to check.
+  void format;
+  void _default;
+  if (items !== undefined) node['items'] = jsonSchemaOf(items);
+  if (properties !== undefined) {
+    node['properties'] = Object.fromEntries(
+      Object.entries(properties).map(([name, child]) => [name, jsonSchemaOf(child)]),
+    );
+  }
+  if (additionalProperties !== undefined) {
+    node['additionalProperties'] =
+      typeof additionalProperties === 'boolean' ? additionalProperties : jsonSchemaOf(additionalProperties);
+  }
+  if (nullable === true) {
+    if (node['enum'] !== undefined) node['enum'] = [...(node['enum'] as unknown[]), null];
+    return { anyOf: [node, { type: 'null' }] };
+  }
+  return node;
+}
+
+/**
+ * Every setting there is (spec §4.9): built-in ones, and those extensions and profiles register.
+ * The settings page is rendered from this list alone, so a setting registered here appears there
+ * with no front-end change. Values are validated against each setting's JSON Schema.
+ *
+ * @example
+ * registry.register({ key: 'example.greeting', section: 'example', source: 'extension', source_id: 'example',
+ *   schema: { type: 'string', default: 'Hello', maxLength: 40 }, effect: 'hot', secret: false, layers: ['user'],
+ *   label: { en: 'Greeting', 'zh-CN': '问候语' }, help: { en: 'What the example says.', 'zh-CN': '示例说的话。' } });
+ * registry.check('example.greeting', 'Hi'); // throws INVALID_INPUT for a bad value
+ */
+export class SettingsRegistry {
+  readonly #settings = new Map<string, RegisteredSetting>();
+  readonly #sections = new Map<string, SettingsSection>();
+  readonly #ajv = new Ajv({ allErrors: true, strict: false });
+  readonly #listeners = new Set<() => void>();
+
+  /** Adds a section of the settings page; registering an existing id replaces its label. */
+  registerSection(section: SettingsSection): void {
+    this.#sections.set(section.id, section);
+    this.#changed();
+  }
+
+  /**
+   * Adds a setting. A key registered twice is a programming error (two owners of one key), as is a
+   * definition that does not parse or a default its own schema rejects.
+   */
+  register(registration: SettingRegistration): void {
+    const { configKey, ...definition } = registration;
+    const parsed = SettingDefinitionSchema.safeParse(definition);
+    if (!parsed.success) {
+      throw new Error(`The setting '${definition.key}' is not a valid definition: ${parsed.error.message}`);
+    }
+    if (this.#settings.has(definition.key)) {
+      throw new Error(`The setting '${definition.key}' is registered already.`);
+    }
+    const validate = this.#ajv.compile(jsonSchemaOf(parsed.data.schema));
+    if (parsed.data.schema.default !== undefined && !validate(parsed.data.schema.default)) {
+      throw new Error(`The default of '${definition.key}' does not match its own schema.`);
+    }
+    this.#settings.set(definition.key, {
+      definition: parsed.data,
+      ...(configKey === undefined ? {} : { configKey }),
+      validate,
+    });
+    if (!this.#sections.has(parsed.data.section)) {
+      const name = parsed.data.section.replace(/[-_]/g, ' ');
+      this.#sections.set(parsed.data.section, {
+        id: parsed.data.section,
+        label: { en: name.charAt(0).toUpperCase() + name.slice(1), 'zh-CN': name },
+        order: 1000,
+      });
+    }
+    this.#changed();
+  }
+
+  /** Removes every setting of one source (an extension being uninstalled); stored values stay. */
+  unregister(source: SettingDefinition['source'], sourceId: string): void {
+    for (const [key, setting] of this.#settings) {
+      if (setting.definition.source === source && setting.definition.source_id === sourceId) {
+        this.#settings.delete(key);
+      }
+    }
+    this.#changed();
+  }
+
+  /** Called whenever the schema changes (the settings page re-reads it). */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  get(key: string): RegisteredSetting | undefined {
+    return this.#settings.get(key);
+  }
+
+  /** The setting, or NOT_FOUND naming the key. */
+  require(key: string): RegisteredSetting {
+    const setting = this.#settings.get(key);
+    if (setting === undefined) {
+      throw new ApiError('NOT_FOUND', `There is no setting '${key}'.`, {
+        details: { resource: 'setting', key },
+      });
+    }
+    return setting;
+  }
+
+  list(): RegisteredSetting[] {
+    return [...this.#settings.values()];
+  }
+
+  definitions(): SettingDefinition[] {
+    return this.list()
+      .map((setting) => setting.definition)
+      .sort(
+        (a, b) =>
+          a.section.localeCompare(b.section) || (a.order ?? 0) - (b.order ?? 0) || a.key.localeCompare(b.key),
+      );
+  }
+
+  sections(): SettingsSection[] {
+    const used = new Set(this.list().map((setting) => setting.definition.section));
+    return [...this.#sections.values()]
+      .filter((section) => used.has(section.id))
+      .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  }
+
+  /** Throws INVALID_INPUT with every problem when `value` does not fit the setting's schema. */
+  check(key: string, value: unknown): void {
+    const setting = this.require(key);
+    if (setting.validate(value)) return;
+    const problems = (setting.validate.errors ?? []).map((error) => ({
+      path: error.instancePath === '' ? '/' : error.instancePath,
+      message: error.message ?? 'is not valid',
+    }));
+    throw new ApiError(
+      'INVALID_INPUT',
+      `'${key}' ${problems[0]?.path === '/' ? '' : `${problems[0]?.path ?? ''} `}${problems[0]?.message ?? 'is not valid'}.`,
+      { details: { key, value: setting.definition.secret ? '[secret]' : value, problems } },
+    );
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

@@ -1,0 +1,2 @@
+export { firstUserText, sessionScripts } from './agent-scripts.ts';
+export type { SessionScript, SessionScripts } from './agent-scripts.ts';
