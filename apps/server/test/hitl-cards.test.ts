@@ -13,7 +13,7 @@ describe.each(DATABASE_KINDS)('HITL cards on %s', (kind) => {
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    server = await startTestServer({ database });
+    server = await startTestServer({ database, server: { mutatingToolPolicy: 'confirm' } });
   });
 
   afterAll(async () => {

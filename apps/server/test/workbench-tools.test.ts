@@ -43,7 +43,7 @@ describe.each(DATABASE_KINDS)('workbench tools, confirmation and planboard on %s
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
-    server = await startTestServer({ database });
+    server = await startTestServer({ database, server: { mutatingToolPolicy: 'confirm' } });
     const directory = join(server.directories.root, 'project');
     await mkdir(join(directory, 'src', 'deep'), { recursive: true });
     await mkdir(join(directory, 'build'), { recursive: true });
@@ -206,23 +206,26 @@ describe.each(DATABASE_KINDS)('workbench tools, confirmation and planboard on %s
 
   it('a disabled tool is not offered to the model; with every tool disabled the agent is the plain chat', async () => {
     await server.call('PUT', '/api/tools/read_file', { enabled: false });
-    const { conversationId, runId } = await turn('hi', [fakeTextReply('hello')]);
-    await server.settled(conversationId, runId);
-    let names =
-      (server.fake.chatRequests.at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map(
-        (tool) => tool.function.name,
-      ) ?? [];
-    expect(names).not.toContain('read_file');
     const all = await server.call<{ tools: ToolInfo[] }>('GET', '/api/tools');
-    for (const tool of all.tools) await server.call('PUT', `/api/tools/${tool.name}`, { enabled: false });
-    const plain = await turn('hi', [fakeTextReply('hello')]);
-    await server.settled(plain.conversationId, plain.runId);
-    names =
-      (server.fake.chatRequests.at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map(
-        (tool) => tool.function.name,
-      ) ?? [];
-    expect(names).toEqual([]);
-    for (const tool of all.tools) await server.call('PUT', `/api/tools/${tool.name}`, { enabled: null });
+    try {
+      const { conversationId, runId } = await turn('hi', [fakeTextReply('hello')]);
+      await server.settled(conversationId, runId);
+      let names =
+        (server.fake.chatRequests.at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map(
+          (tool) => tool.function.name,
+        ) ?? [];
+      expect(names).not.toContain('read_file');
+      for (const tool of all.tools) await server.call('PUT', `/api/tools/${tool.name}`, { enabled: false });
+      const plain = await turn('hi', [fakeTextReply('hello')]);
+      await server.settled(plain.conversationId, plain.runId);
+      names =
+        (server.fake.chatRequests.at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map(
+          (tool) => tool.function.name,
+        ) ?? [];
+      expect(names).toEqual([]);
+    } finally {
+      for (const tool of all.tools) await server.call('PUT', `/api/tools/${tool.name}`, { enabled: null });
+    }
     const unknown = await server.request<{ error: { code: string } }>('PUT', '/api/tools/no_such_tool', {
       body: { enabled: false },
     });

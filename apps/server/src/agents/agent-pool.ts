@@ -30,7 +30,8 @@ interface PoolEntry {
 
 /** What the workbench adds to every agent: its tools and plugins, and a filter over component folders. */
 export interface AgentExtensions {
-  components(): Promise<{ tools: ToolHandler[]; plugins: Plugin[] }>;
+  /** The enabled built-in tools, the plugins, and which other tools settings leave enabled. */
+  components(): Promise<{ tools: ToolHandler[]; plugins: Plugin[]; enabled: (name: string) => boolean }>;
   wrapSource(source: ComponentSource): ComponentSource;
   /** Changes when the agents must be rebuilt (say, a tool was disabled). */
   fingerprint(): Promise<string>;
@@ -197,17 +198,16 @@ export class AgentPool {
     for (const provider of await providers.build()) {
       builder.addProvider(detached?.wrapProvider === undefined ? provider : detached.wrapProvider(provider));
     }
+    const extended = await extensions?.components();
     for (const tool of this.#options.tools?.() ?? []) {
+      if (extended !== undefined && !extended.enabled(tool.name)) continue;
       if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
     }
     for (const plugin of this.#options.plugins?.() ?? []) builder.addPlugin(plugin);
-    if (extensions !== undefined) {
-      const { tools, plugins } = await extensions.components();
-      for (const tool of tools) {
-        if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
-      }
-      for (const plugin of plugins) builder.addPlugin(plugin);
+    for (const tool of extended?.tools ?? []) {
+      if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
     }
+    for (const plugin of extended?.plugins ?? []) builder.addPlugin(plugin);
     return builder.build();
   }
 

@@ -141,7 +141,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         resolveLightweightModel({ kind, providers, settings: settingsRepository }),
       ),
     });
-    const catalog = new ToolCatalog(settingsRepository);
+    const catalog = new ToolCatalog(settingsRepository, { mutatingDefault: settings.mutatingToolPolicy });
     const grants = new ToolGrantRepository(database.db);
     const planboards = new PlanboardRepository(database.db);
     const toolset = new WorkbenchToolset({
@@ -155,6 +155,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     const artifacts = new ArtifactService({ database, eventLog });
     const workbenchTools = artifactTools(artifacts);
+    // Artifacts are the workbench's own versioned documents: no confirmation by default.
+    toolset.register(workbenchTools, { internal: true });
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];

@@ -30,8 +30,15 @@ export class ToolCatalog {
   readonly #settings: SettingsRepository;
   readonly #known = new Map<string, KnownTool>();
 
-  constructor(settings: SettingsRepository) {
+  readonly #mutatingDefault: ToolPolicy;
+
+  /**
+   * `mutatingDefault` is the policy of mutating tools nobody set one for: `confirm` (spec §4.8);
+   * test harnesses and unattended automation may choose `auto`.
+   */
+  constructor(settings: SettingsRepository, options: { mutatingDefault?: ToolPolicy } = {}) {
     this.#settings = settings;
+    this.#mutatingDefault = options.mutatingDefault ?? 'confirm';
   }
 
   /** Records a tool (built in, or met while loading component folders). */
@@ -70,7 +77,7 @@ export class ToolCatalog {
     const known = this.#known.get(name);
     if (known?.defaultPolicy !== undefined) return known.defaultPolicy;
     // Unknown tools are treated as mutating: confirmation is the safe default.
-    return known?.mutating === false ? 'auto' : 'confirm';
+    return known?.mutating === false ? 'auto' : this.#mutatingDefault;
   }
 
   /** The effective policy; a disabled tool is `deny`. */

@@ -73,12 +73,28 @@ export class WorkbenchToolset {
     return this.#builtins;
   }
 
+  /**
+   * Other tools the workbench registers programmatically (artifacts …). `internal` ones change only
+   * the workbench's own, versioned state and run without confirmation by default.
+   */
+  register(tools: readonly ToolHandler[], options: { internal: boolean }): void {
+    for (const tool of tools) {
+      this.#options.catalog.remember(tool, 'builtin', options.internal ? 'auto' : undefined);
+    }
+  }
+
   /** The enabled built-in tools and the plugins, for an agent built now. */
-  async components(): Promise<{ tools: ToolHandler[]; plugins: Plugin[] }> {
+  async components(): Promise<{
+    tools: ToolHandler[];
+    plugins: Plugin[];
+    enabled: (name: string) => boolean;
+  }> {
     const { catalog, bindings, hitl, grants, planboards } = this.#options;
     const stored = await catalog.stored();
+    const enabled = (name: string): boolean => stored[name]?.enabled !== false;
     return {
-      tools: this.#builtins.filter((tool) => stored[tool.name]?.enabled !== false),
+      enabled,
+      tools: this.#builtins.filter((tool) => enabled(tool.name)),
       plugins: [
         toolPolicyPlugin({ catalog, bindings, hitl, grants }),
         planboardPlugin({ bindings, planboards }),

@@ -65,7 +65,7 @@ const listTools = createRoute({
   tags: ['tools'],
   summary:
     'Every tool the workbench knows: built in and from component folders, with enablement and confirmation policy',
-  responses: { 200: json(z.object({ tools: z.array(ToolInfoSchema) })) },
+  responses: { 200: json(z.object({ tools: z.array(ToolInfoSchema) })), ...errorResponses() },
 });
 
 const updateTool = createRoute({
@@ -84,7 +84,7 @@ const setTimeZone = createRoute({
   tags: ['tools'],
   summary: "The user's IANA time zone (current_time answers in it); the web UI sets it from the browser",
   request: { body: jsonBody(z.object({ time_zone: z.string().min(1).max(100) })) },
-  responses: { 200: json(z.object({ time_zone: z.string() })) },
+  responses: { 200: json(z.object({ time_zone: z.string() })), ...errorResponses() },
 });
 
 const conversationAudit = createRoute({
