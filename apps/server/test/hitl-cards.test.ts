@@ -1,7 +1,7 @@
 import { fakeAskUserReply, fakeReplyAfterToolResult, fakeTextReply } from '@youyou/testing';
 import type { HitlCardView } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '../src/projection/index.ts';
+import type { ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { FORMAT_CARD, waitingCard } from './support/hitl.ts';
 import { readEvents } from './support/sse.ts';

@@ -10,7 +10,7 @@ import {
 } from '@youyou/testing';
 import type { HitlCardView, PlanboardView, ToolAuditRecord, ToolInfo } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '../src/projection/index.ts';
+import type { ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { waitingCard } from './support/hitl.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

@@ -94,7 +94,7 @@ export class HitlService {
     const timeoutSec = draft.timeoutSec ?? null;
     const card: HitlCard = {
       id,
-      run_id: binding.runId,
+      run_id: binding.messageRunId,
       question: draft.question,
       kind: draft.kind,
       choices: draft.choices ?? [],
@@ -121,19 +121,23 @@ export class HitlService {
       await binding.append(
         [
           {
-            run_id: binding.runId,
+            run_id: binding.messageRunId,
             type: 'hitl.request',
-            payload: { message_id: binding.runId, call_id: options.callId, card },
+            payload: { message_id: binding.messageRunId, call_id: options.callId, card },
           },
-          { run_id: binding.runId, type: 'run.phase', payload: { phase: 'acting', status: 'waiting_hitl' } },
+          {
+            run_id: binding.messageRunId,
+            type: 'run.phase',
+            payload: { phase: 'acting', status: 'waiting_hitl' },
+          },
         ],
         async (transaction) => {
           await this.#cards.insert(
             {
               id,
               conversation_id: binding.conversationId,
-              run_id: binding.runId,
-              message_id: binding.runId,
+              run_id: binding.messageRunId,
+              message_id: binding.messageRunId,
               call_id: options.callId,
               kind: card.kind,
               card: JSON.stringify(card),
@@ -147,11 +151,9 @@ export class HitlService {
             },
             transaction,
           );
-          await new RunRepository(transaction).setState(
-            binding.runId,
-            { status: 'waiting_hitl' },
-            transaction,
-          );
+          for (const runId of new Set([binding.runId, binding.messageRunId])) {
+            await new RunRepository(transaction).setState(runId, { status: 'waiting_hitl' }, transaction);
+          }
         },
       );
       if (binding.signal.aborted) onAbort();
@@ -167,9 +169,18 @@ export class HitlService {
       const resolution = await settled;
       if (!binding.signal.aborted && resolution.status !== 'superseded') {
         await binding.append(
-          [{ run_id: binding.runId, type: 'run.phase', payload: { phase: 'acting', status: 'running' } }],
-          (transaction) =>
-            new RunRepository(transaction).setState(binding.runId, { status: 'running' }, transaction),
+          [
+            {
+              run_id: binding.messageRunId,
+              type: 'run.phase',
+              payload: { phase: 'acting', status: 'running' },
+            },
+          ],
+          async (transaction) => {
+            for (const runId of new Set([binding.runId, binding.messageRunId])) {
+              await new RunRepository(transaction).setState(runId, { status: 'running' }, transaction);
+            }
+          },
         );
       }
       return resolution;

@@ -3,12 +3,16 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors/index.ts';
 import { serveWeb } from '../web/index.ts';
 import { errorHandler, validationHook } from './middleware/errors.ts';
+import { refuseNulCharacters } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
+import { agUiRoutes } from './routes/ag-ui.ts';
+import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { openAiRoutes } from './routes/openai.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
@@ -30,9 +34,11 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
     .route('/', artifactRoutes(services))
+    .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
@@ -55,6 +61,7 @@ export function createApp(services: ServerServices) {
   app.use('*', hostAndOriginChecks(config));
   app.use('*', loginFromUrl(config));
   app.use('/api/*', requireToken(config));
+  app.use('/v1/*', requireToken(config));
   const jsonLimit = bodyLimit({
     maxSize: config.maxJsonBytes,
     onError: () => {
@@ -64,6 +71,9 @@ export function createApp(services: ServerServices) {
     },
   });
   app.use('/api/*', async (c, next) => (c.req.path === '/api/uploads' ? next() : jsonLimit(c, next)));
+  app.use('/api/*', refuseNulCharacters());
+  app.use('/v1/*', jsonLimit);
+  app.route('/v1', openAiRoutes(services));
   const routed = app.route('/api', createApiRoutes(services));
   routed.doc31('/api/openapi.json', {
     openapi: '3.1.0',
@@ -77,7 +87,7 @@ export function createApp(services: ServerServices) {
   });
   routed.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   routed.notFound((c) => {
-    if (c.req.path.startsWith('/api/') || c.req.path === '/api') {
+    if (c.req.path.startsWith('/api/') || c.req.path === '/api' || c.req.path.startsWith('/v1/')) {
       throw new ApiError('NOT_FOUND', `No API route ${c.req.method} ${c.req.path}.`, {
         details: { resource: 'route', method: c.req.method, path: c.req.path },
       });

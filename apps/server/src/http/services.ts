@@ -9,6 +9,7 @@ import type { PlanboardRepository } from '../planboard/index.ts';
 import type { McpManager } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
+import type { SubagentManager } from '../subagents/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type {
   ConversationRepository,
@@ -63,6 +64,7 @@ export interface ServerServices {
   conversations: ConversationRepository;
   uploads: UploadRepository;
   artifacts: ArtifactService;
+  subagents: SubagentManager;
   usage: UsageRepository;
   hitl: HitlService;
   catalog: ToolCatalog;

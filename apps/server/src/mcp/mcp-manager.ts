@@ -12,7 +12,7 @@ import { mapToolResult } from './mcp-tool-result.ts';
 import { namespacedToolName } from './mcp-tool-names.ts';
 
 /** The same settings the agent's argument validator compiles with, so a schema we accept compiles there. */
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, logger: false });
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
 

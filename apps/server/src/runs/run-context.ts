@@ -23,9 +23,19 @@ export interface RunContext {
   /** The working directory of conversations whose project has no directory. */
   scratchDirectory: string;
   logger: ServerLogger;
+  /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
+  redact(text: string): string;
   artifacts: ArtifactService;
   /** What the workbench's tools know of the runs this server executes. */
   bindings: RunBindings;
   /** HITL cards: a run that ends without its card expires it. */
   hitl: HitlService;
+  /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */
+  subagents?: RunToolRegistry;
+}
+
+/** Where runs report the tools their agent was built with. */
+export interface RunToolRegistry {
+  registerRun(runId: string, tools: readonly string[]): void;
+  forgetRun(runId: string): void;
 }

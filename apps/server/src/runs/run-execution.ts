@@ -1,50 +1,28 @@
-import { randomUUID } from 'node:crypto';
-import {
-  AgentError,
-  type AgentErrorJSON,
-  type AgentEvent,
-  type Session,
-  type TurnSummary,
-} from '@youyou/agent';
-import type { Transaction } from 'kysely';
-import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
-import { ApiError } from '../errors/index.ts';
-import type { ConversationWriter, EventError, MessageInput, NewEvent, RunUsage } from '../events/index.ts';
+import { AgentError, type Session } from '@youyou/agent';
+import type { RunStatus } from '../database/index.ts';
+import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
-import { RunRepository, UploadRepository, UsageRepository, type RunRow } from '../storage/index.ts';
+import { RunRepository, UploadRepository, type RunRow } from '../storage/index.ts';
+import { createRunBinding, type ToolDecision } from '../tools/index.ts';
 import {
-  outcomeOf,
-  summarizeArguments,
-  ToolAuditRepository,
-  type RunBinding,
-  type ToolDecision,
-} from '../tools/index.ts';
+  AgentEventRecorder,
+  failureOf,
+  rollUpUsage,
+  storeRunEnd,
+  usageOf,
+  type Outcome,
+} from './agent-event-recorder.ts';
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
 
-/** Characters of deltas the database may lag behind before the run waits for it. */
-const BACKLOG_LIMIT = 1_000_000;
-
-type Outcome =
-  | { status: 'completed'; summary: TurnSummary }
-  | { status: 'failed'; error: EventError; summary?: TurnSummary }
-  | { status: 'cancelled'; summary?: TurnSummary }
-  | { status: 'interrupted' };
-
-function eventErrorOf(error: AgentErrorJSON | ApiError | AgentError): EventError {
-  if (error instanceof ApiError) {
-    return { code: error.code, message: error.message, retryable: error.retryable, source: 'server' };
-  }
-  const json = error instanceof AgentError ? error.toJSON() : error;
-  return {
-    code: json.code,
-    message: json.message,
-    retryable: json.retryable,
-    source: json.source,
-    ...(json.details === undefined ? {} : { details: json.details }),
-  };
+/** The enabled tools of a leased agent. */
+function runToolsOf(lease: AgentLease): string[] {
+  return lease.agent
+    .components()
+    .filter((component) => component.kind === 'tool' && component.enabled)
+    .map((component) => component.name);
 }
 
 export interface RunExecutionOptions {
@@ -56,6 +34,17 @@ export interface RunExecutionOptions {
   cwd: string;
   /** Set when the conversation has no title yet and this run's input had no text to take one from. */
   titleFromAnswer: boolean;
+}
+
+/** Real paths of the files of a conversation's uploads and of this run's attachments. */
+export async function uploadFilesOf(
+  context: Pick<RunContext, 'database' | 'objects'>,
+  conversationId: string,
+  storagePaths: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  const uploads = await new UploadRepository(context.database.db).ofConversation(conversationId);
+  const paths = new Set([...storagePaths.values(), ...uploads.map((upload) => upload.storage_path)]);
+  return [...paths].map((path) => context.objects.resolve(path));
 }
 
 /**
@@ -71,15 +60,12 @@ export interface RunExecutionOptions {
 export class RunExecution {
   readonly #options: RunExecutionOptions;
   readonly #controller = new AbortController();
-  readonly #toolRuns = new Map<string, string>();
   readonly #started = Date.now();
-  readonly #toolStarts = new Map<string, { at: number; arguments: string }>();
   readonly #decisions = new Map<string, ToolDecision>();
-  #phase: RunPhase = 'pending';
   #shutdown = false;
   #cancelReason: 'user' | 'superseded' = 'user';
   #storageFailure: unknown;
-  #writer: ConversationWriter | undefined;
+  #recorder: AgentEventRecorder | undefined;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
@@ -108,14 +94,38 @@ export class RunExecution {
   async run(): Promise<RunStatus> {
     const { context, run } = this.#options;
     const writer = context.eventLog.retain(run.conversation_id);
-    this.#writer = writer;
-    const unbind = context.bindings.register(this.#binding(writer));
+    const recorder = new AgentEventRecorder({
+      run,
+      writer,
+      instanceId: context.instanceId,
+      phase: 'thinking',
+      redact: context.redact,
+      onStorageFailure: (error) => {
+        if (this.#storageFailure === undefined) this.#storageFailure = error;
+        this.cancel();
+      },
+      decisions: this.#decisions,
+    });
+    this.#recorder = recorder;
+    const unbind = context.bindings.register(
+      createRunBinding({
+        run,
+        messageRunId: run.id,
+        cwd: this.#options.cwd,
+        uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
+        signal: this.#controller.signal,
+        interrupted: () => this.#shutdown,
+        writer,
+        eventLog: context.eventLog,
+        decisions: this.#decisions,
+      }),
+    );
     let lease: AgentLease | undefined;
     let session: Session | undefined;
     let outcome: Outcome;
     try {
       await writer.append(
-        [this.#event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
+        [recorder.event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
         (transaction) =>
           new RunRepository(transaction).setState(
             run.id,
@@ -128,18 +138,18 @@ export class RunExecution {
             transaction,
           ),
       );
-      this.#phase = 'thinking';
       context.logger.info(
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
       lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
       session = await this.#openSession(lease);
+      context.subagents?.registerRun(run.id, runToolsOf(lease));
       outcome = await this.#drive(session);
     } catch (error) {
       outcome = this.#controller.signal.aborted
         ? { status: 'cancelled' }
-        : { status: 'failed', error: this.#failureOf(error) };
+        : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
       await session
         ?.close()
@@ -147,39 +157,16 @@ export class RunExecution {
           context.logger.warn({ err: error, runId: run.id }, 'session close failed'),
         );
       lease?.release();
+      context.subagents?.forgetRun(run.id);
     }
     if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
-      outcome = { status: 'failed', error: this.#failureOf(this.#storageFailure) };
+      outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
     unbind();
-    await this.#finish(writer, outcome);
+    await this.#finish(writer, recorder, outcome);
     context.eventLog.release(run.conversation_id);
     return outcome.status === 'completed' ? 'completed' : outcome.status;
-  }
-
-  /** What the workbench's tools and plugins see of this run. */
-  #binding(writer: ConversationWriter): RunBinding {
-    const { context, run, cwd, storagePaths } = this.#options;
-    return {
-      runId: run.id,
-      conversationId: run.conversation_id,
-      projectId: run.project_id,
-      cwd,
-      uploadFiles: async () => {
-        const uploads = await new UploadRepository(context.database.db).ofConversation(run.conversation_id);
-        const paths = new Set([...storagePaths.values(), ...uploads.map((upload) => upload.storage_path)]);
-        return [...paths].map((path) => context.objects.resolve(path));
-      },
-      signal: this.#controller.signal,
-      interrupted: () => this.#shutdown,
-      append: (events, apply) => writer.append(events, apply),
-      transact: async (work) => {
-        await writer.flushed();
-        return context.eventLog.transact(run.conversation_id, work);
-      },
-      decisions: this.#decisions,
-    };
   }
 
   async #openSession(lease: AgentLease): Promise<Session> {
@@ -203,206 +190,15 @@ export class RunExecution {
 
   async #drive(session: Session): Promise<Outcome> {
     const { context, input, storagePaths, cwd } = this.#options;
-    const writer = this.#writer as ConversationWriter;
     const agentInput = await agentInputOf(input, {
       objects: context.objects,
       storagePaths,
       allowedRoots: [cwd, context.home],
     });
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
-    const turn = session.send(agentInput, { signal: this.#controller.signal });
-    let outcome: Outcome = { status: 'cancelled' };
-    let fatal: AgentErrorJSON | undefined;
-    for await (const event of turn) {
-      const ended = this.#handle(event);
-      if (event.type === 'Error' && event.fatal) fatal = event.error;
-      if (ended !== undefined) outcome = ended;
-      if (ended === undefined && event.type === 'TurnComplete' && event.status === 'failed') {
-        const error = event.error ?? fatal;
-        outcome = {
-          status: 'failed',
-          error: eventErrorOf(error ?? new AgentError('PROVIDER_ERROR', 'The turn failed.')),
-          summary: event,
-        };
-      }
-      if (writer.backlog > BACKLOG_LIMIT) await writer.flushed();
-    }
-    return outcome;
-  }
-
-  /** Maps one agent event; returns the outcome for the last event of a turn. */
-  #handle(event: AgentEvent): Outcome | undefined {
-    const runId = this.runId;
-    const writer = this.#writer as ConversationWriter;
-    switch (event.type) {
-      case 'TextDelta':
-        this.#setPhase('responding');
-        writer.delta(runId, 'message.delta', runId, event.text);
-        return undefined;
-      case 'ReasoningDelta':
-        this.#setPhase('thinking');
-        writer.delta(runId, 'thinking.delta', runId, event.text);
-        return undefined;
-      case 'ToolCallStart': {
-        this.#setPhase('acting');
-        const toolRunId = randomUUID();
-        this.#toolRuns.set(event.callId, toolRunId);
-        this.#toolStarts.set(event.callId, { at: Date.now(), arguments: event.arguments });
-        this.#append(
-          [
-            this.#event({
-              type: 'tool.call',
-              payload: {
-                message_id: runId,
-                call_id: event.callId,
-                tool_name: event.toolName,
-                arguments: event.arguments,
-                tool_run_id: toolRunId,
-              },
-            }),
-          ],
-          (transaction) => this.#insertToolRun(transaction, toolRunId),
-        );
-        return undefined;
-      }
-      case 'ToolCallEnd': {
-        const toolRunId = this.#toolRuns.get(event.callId) ?? randomUUID();
-        this.#append(
-          [
-            this.#event({
-              type: 'tool.result',
-              payload: {
-                message_id: runId,
-                call_id: event.callId,
-                tool_name: event.toolName,
-                output: event.output,
-                success: event.success,
-                duration_ms: event.durationMs,
-                tool_run_id: toolRunId,
-              },
-            }),
-          ],
-          async (transaction) => {
-            await new RunRepository(transaction).setState(
-              toolRunId,
-              { status: event.success ? 'completed' : 'failed', phase: 'done', ended_at: Date.now() },
-              transaction,
-            );
-            await this.#audit(transaction, event);
-          },
-        );
-        return undefined;
-      }
-      case 'ContextCompacted':
-        this.#append([
-          this.#event({
-            type: 'context.compacted',
-            payload: {
-              strategy: event.strategy,
-              tokens_before: event.tokensBefore,
-              tokens_after: event.tokensAfter,
-              messages_removed: event.messagesRemoved,
-            },
-          }),
-        ]);
-        return undefined;
-      case 'Error':
-        if (!event.fatal) {
-          this.#append([
-            this.#event({ type: 'error', payload: { message_id: runId, error: eventErrorOf(event.error) } }),
-          ]);
-        }
-        return undefined;
-      case 'TurnComplete':
-        return event.status === 'completed' ? { status: 'completed', summary: event } : undefined;
-      case 'TurnCancelled':
-        return { status: 'cancelled', summary: event };
-    }
-  }
-
-  #setPhase(phase: RunPhase): void {
-    if (this.#phase === phase) return;
-    this.#phase = phase;
-    this.#append([this.#event({ type: 'run.phase', payload: { phase, status: 'running' } })], (transaction) =>
-      new RunRepository(transaction).setState(this.runId, { phase }, transaction),
+    return (this.#recorder as AgentEventRecorder).drive(
+      session.send(agentInput, { signal: this.#controller.signal }),
     );
-  }
-
-  #event(event: Omit<NewEvent, 'run_id'>): NewEvent {
-    return { ...event, run_id: this.runId } as NewEvent;
-  }
-
-  /** Queues events in order; a failure to store them stops the run. */
-  #append(events: NewEvent[], apply?: (transaction: Transaction<Schema>) => Promise<void>): void {
-    (this.#writer as ConversationWriter).append(events, apply).catch((error: unknown) => {
-      if (this.#storageFailure === undefined) this.#storageFailure = error;
-      this.cancel();
-    });
-  }
-
-  /** The call's audit row (spec §4.8), in the transaction of its result. */
-  async #audit(
-    transaction: Transaction<Schema>,
-    event: Extract<AgentEvent, { type: 'ToolCallEnd' }>,
-  ): Promise<void> {
-    const { run } = this.#options;
-    const ended = Date.now();
-    const started = this.#toolStarts.get(event.callId);
-    this.#toolStarts.delete(event.callId);
-    const decision = this.#decisions.get(event.callId);
-    this.#decisions.delete(event.callId);
-    const { outcome, errorCode } = outcomeOf(event.output, event.success, decision?.denied === true);
-    await new ToolAuditRepository(transaction).insert(
-      {
-        id: randomUUID(),
-        conversation_id: run.conversation_id,
-        project_id: run.project_id,
-        run_id: run.id,
-        call_id: event.callId,
-        tool_name: event.toolName,
-        arguments_summary: summarizeArguments(
-          event.arguments === undefined ? (started?.arguments ?? '') : JSON.stringify(event.arguments),
-        ),
-        outcome,
-        error_code: errorCode,
-        duration_ms: event.durationMs,
-        policy: decision?.policy ?? 'auto',
-        decided_by: decision?.decided_by ?? 'policy',
-        card_id: decision?.card_id ?? null,
-        started_at: started?.at ?? ended - event.durationMs,
-        ended_at: ended,
-      },
-      transaction,
-    );
-  }
-
-  async #insertToolRun(transaction: Transaction<Schema>, toolRunId: string): Promise<void> {
-    const { run } = this.#options;
-    const now = Date.now();
-    await transaction
-      .insertInto('runs')
-      .values({
-        id: toolRunId,
-        owner: null,
-        conversation_id: run.conversation_id,
-        project_id: run.project_id,
-        parent_run_id: run.id,
-        previous_run_id: null,
-        user_message_id: null,
-        kind: 'tool',
-        profile_id: null,
-        model_id: null,
-        status: 'running',
-        phase: 'acting',
-        error: null,
-        usage: null,
-        instance_id: this.#options.context.instanceId,
-        cancel_requested: 0,
-        created_at: now,
-        started_at: now,
-        ended_at: null,
-      })
-      .execute();
   }
 
   async #stillUntitled(): Promise<boolean> {
@@ -416,25 +212,13 @@ export class RunExecution {
     return row?.title_source === 'none';
   }
 
-  #failureOf(error: unknown): EventError {
-    if (error instanceof ApiError) return eventErrorOf(error);
-    return eventErrorOf(
-      AgentError.fromUnknown(error, 'STORAGE_ERROR', { source: 'storage', retryable: true }),
-    );
-  }
-
   /** The run's last event, with its final state, children and usage, in one transaction. */
-  async #finish(writer: ConversationWriter, outcome: Outcome): Promise<void> {
+  async #finish(writer: ConversationWriter, recorder: AgentEventRecorder, outcome: Outcome): Promise<void> {
     const { context, run } = this.#options;
     const runId = run.id;
     const summary = 'summary' in outcome ? outcome.summary : undefined;
-    const usage: RunUsage = {
-      input_tokens: summary?.usage.inputTokens ?? 0,
-      output_tokens: summary?.usage.outputTokens ?? 0,
-      tool_calls: summary?.toolCalls ?? 0,
-      model_calls: summary?.modelCalls ?? 0,
-      duration_ms: Date.now() - this.#started,
-    };
+    const own = usageOf(summary, this.#started);
+    const usage = await rollUpUsage(context.database.db, runId, own).catch(() => own);
     const events: NewEvent[] = [];
     // The conversation's change comes first: the run's end is its last event.
     const title = (await this.#stillUntitled()) ? titleFromText(summary?.output ?? '') : '';
@@ -445,16 +229,16 @@ export class RunExecution {
     });
     switch (outcome.status) {
       case 'completed':
-        events.push(this.#event({ type: 'run.completed', payload: { message_id: runId, usage } }));
+        events.push(recorder.event({ type: 'run.completed', payload: { message_id: runId, usage } }));
         break;
       case 'failed':
         events.push(
-          this.#event({ type: 'run.failed', payload: { message_id: runId, error: outcome.error, usage } }),
+          recorder.event({ type: 'run.failed', payload: { message_id: runId, error: outcome.error, usage } }),
         );
         break;
       case 'cancelled':
         events.push(
-          this.#event({
+          recorder.event({
             type: 'run.cancelled',
             payload: {
               message_id: runId,
@@ -466,7 +250,7 @@ export class RunExecution {
         break;
       case 'interrupted':
         events.push(
-          this.#event({ type: 'run.interrupted', payload: { message_id: runId, reason: 'shutdown' } }),
+          recorder.event({ type: 'run.interrupted', payload: { message_id: runId, reason: 'shutdown' } }),
         );
         break;
     }
@@ -474,37 +258,13 @@ export class RunExecution {
     const ended = Date.now();
     try {
       await writer.append(events, async (transaction) => {
-        const runs = new RunRepository(transaction);
-        await runs.setState(
-          runId,
-          {
-            status,
-            phase: 'done',
-            ended_at: ended,
-            usage: JSON.stringify(usage),
-            error: outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
-          },
-          transaction,
-        );
-        for (const child of await runs.descendants(runId, transaction)) {
-          if (['pending', 'running', 'waiting_hitl'].includes(child.status)) {
-            await runs.setState(
-              child.id,
-              { status: status === 'completed' ? 'cancelled' : status, phase: 'done', ended_at: ended },
-              transaction,
-            );
-          }
-        }
-        await new UsageRepository(transaction).record(
-          {
-            runId,
-            conversationId: run.conversation_id,
-            projectId: run.project_id,
-            modelId: run.model_id,
-            usage,
-          },
-          transaction,
-        );
+        await storeRunEnd(transaction, run, {
+          status,
+          own,
+          rolled: usage,
+          error: outcome.status === 'failed' ? outcome.error : null,
+          ended,
+        });
         await transaction
           .updateTable('conversations')
           .set({ updated_at: ended })

@@ -15,7 +15,8 @@ import { ApiError } from '../errors/index.ts';
 import { createLogger } from '../logging/index.ts';
 import { McpManager, McpServerRepository } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
-import { RunManager } from '../runs/index.ts';
+import { RunManager, type RunContext } from '../runs/index.ts';
+import { SubagentManager } from '../subagents/index.ts';
 import {
   ConfigYamlLayer,
   registerBuiltinSettings,
@@ -196,7 +197,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await settingsService.captureStartup();
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
-    const runs = new RunManager({
+    const runContext: RunContext = {
       database,
       eventLog,
       pool,
@@ -208,10 +209,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      redact: (text) => redactor.redact(text),
       artifacts,
       bindings,
       hitl,
+    };
+    const runs = new RunManager(runContext);
+    const subagents = new SubagentManager({
+      context: runContext,
+      runs,
+      options: settings.subagents,
+      buildAgent: (options) => pool.buildDetached(options),
     });
+    runContext.subagents = subagents;
+    const spawnTool = subagents.spawnTool();
+    workbenchTools.push(spawnTool);
+    // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
+    toolset.register([spawnTool], { internal: true });
     hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
       await runs.cancel(supersededRunId, 'superseded');
       // Another server may still be ending the superseded run: wait for its slot.
@@ -284,6 +298,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
       artifacts,
+      subagents,
       usage: new UsageRepository(database.db),
       hitl,
       catalog,

@@ -1,7 +1,7 @@
 export { describeTime, isTimeZone } from './current-time.ts';
 export { globFilter, walkFiles } from './file-walk.ts';
 export type { WalkEntry } from './file-walk.ts';
-export { RunBindings } from './run-bindings.ts';
+export { createRunBinding, RunBindings } from './run-bindings.ts';
 export type { RunBinding, ToolDecision } from './run-bindings.ts';
 export { searchFiles } from './search-files.ts';
 export type { SearchMatch, SearchOptions } from './search-files.ts';

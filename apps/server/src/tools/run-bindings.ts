@@ -1,7 +1,13 @@
 import type { ToolDecider, ToolPolicy } from '@youyou/contracts';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../database/index.ts';
-import type { InsertEvents, NewEvent, WorkbenchEvent } from '../events/index.ts';
+import type {
+  ConversationWriter,
+  EventLog,
+  InsertEvents,
+  NewEvent,
+  WorkbenchEvent,
+} from '../events/index.ts';
 
 /** How the confirmation policy decided one call, for the audit. */
 export interface ToolDecision {
@@ -18,6 +24,11 @@ export interface ToolDecision {
  */
 export interface RunBinding {
   runId: string;
+  /**
+   * The top-level run whose answer shows this run's cards: the run itself, or for a sub-agent the
+   * conversation's turn that spawned it (the conversation is what waits for the user).
+   */
+  messageRunId: string;
   conversationId: string;
   projectId: string | null;
   /** The project's directory (or the scratch directory), real path. */
@@ -40,6 +51,42 @@ export interface RunBinding {
   transact: <T>(work: (transaction: Transaction<Schema>, insert: InsertEvents) => Promise<T>) => Promise<T>;
   /** Decisions of the confirmation policy by call id. */
   decisions: Map<string, ToolDecision>;
+}
+
+/**
+ * A run's binding over its conversation's ordered writer.
+ *
+ * @example
+ * const unbind = bindings.register(createRunBinding({ run, messageRunId: run.id, cwd, writer, eventLog, … }));
+ */
+export function createRunBinding(options: {
+  run: { id: string; conversation_id: string; project_id: string | null };
+  messageRunId: string;
+  cwd: string;
+  uploadFiles: () => Promise<string[]>;
+  signal: AbortSignal;
+  interrupted: () => boolean;
+  writer: ConversationWriter;
+  eventLog: EventLog;
+  decisions: Map<string, ToolDecision>;
+}): RunBinding {
+  const { run, writer, eventLog } = options;
+  return {
+    runId: run.id,
+    messageRunId: options.messageRunId,
+    conversationId: run.conversation_id,
+    projectId: run.project_id,
+    cwd: options.cwd,
+    uploadFiles: options.uploadFiles,
+    signal: options.signal,
+    interrupted: options.interrupted,
+    append: (events, apply) => writer.append(events, apply),
+    transact: async (work) => {
+      await writer.flushed();
+      return eventLog.transact(run.conversation_id, work);
+    },
+    decisions: options.decisions,
+  };
 }
 
 /**

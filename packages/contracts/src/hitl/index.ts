@@ -153,13 +153,14 @@ export type HitlCardStatus = (typeof HITL_CARD_STATUSES)[number];
 export const TOOL_DECIDERS = ['policy', 'user', 'conversation_grant', 'hook', 'settings'] as const;
 export type ToolDecider = (typeof TOOL_DECIDERS)[number];
 
-/** The payload of `hitl.request`: the card, where it sits. */
-export interface HitlRequestPayload {
-  message_id: string;
+/** The payload of `hitl.request`: the card, and the message and tool call that wait for it. */
+export const hitlRequestPayloadSchema = z.object({
+  message_id: z.string(),
   /** The tool call that waits for it. */
-  call_id: string;
-  card: HitlCard;
-}
+  call_id: z.string(),
+  card: hitlCardSchema,
+});
+export type HitlRequestPayload = z.infer<typeof hitlRequestPayloadSchema>;
 
 /** The payload of `hitl.resolved`: how the card ended and, for free input, how it was routed. */
 export const hitlResolvedPayloadSchema = z.object({
@@ -176,6 +177,17 @@ export const hitlResolvedPayloadSchema = z.object({
   resolved_at: z.string(),
 });
 export type HitlResolvedPayload = z.infer<typeof hitlResolvedPayloadSchema>;
+
+/**
+ * The HITL event types and their payloads, spread into the contract's event registry.
+ *
+ * @example
+ * HITL_EVENT_PAYLOAD_SCHEMAS['hitl.resolved'].parse(event.payload);
+ */
+export const HITL_EVENT_PAYLOAD_SCHEMAS = {
+  'hitl.request': hitlRequestPayloadSchema,
+  'hitl.resolved': hitlResolvedPayloadSchema,
+} as const;
 
 /** A card with its state, as the cards API returns it. */
 export const hitlCardViewSchema = z.object({

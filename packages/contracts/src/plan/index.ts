@@ -27,34 +27,48 @@ export type TodoItem = z.infer<typeof todoItemSchema>;
 /** Who made a change. */
 export type PlanboardAuthor = 'model' | 'user';
 
-/** The payload of `plan.update`. */
-export interface PlanUpdatePayload {
-  steps: PlanStep[];
-  version: number;
+/** The payload of `plan.update`: the whole plan. */
+export const planUpdatePayloadSchema = z.object({
+  steps: z.array(planStepSchema),
+  version: z.number(),
   /** The model's one-line explanation of the change, when it gave one. */
-  explanation?: string;
-  updated_by: PlanboardAuthor;
-  run_id: string | null;
-}
+  explanation: z.string().optional(),
+  updated_by: z.enum(['model', 'user']),
+  run_id: z.string().nullable(),
+});
+export type PlanUpdatePayload = z.infer<typeof planUpdatePayloadSchema>;
 
 /** What the user changed in the todos (the model is told at its next step). */
-export interface TodoChange {
-  kind: 'added' | 'ticked' | 'unticked' | 'edited' | 'removed';
-  id: string;
-  text: string;
+export const todoChangeSchema = z.object({
+  kind: z.enum(['added', 'ticked', 'unticked', 'edited', 'removed']),
+  id: z.string(),
+  text: z.string(),
   /** For `edited`: the text before. */
-  previous_text?: string;
-}
+  previous_text: z.string().optional(),
+});
+export type TodoChange = z.infer<typeof todoChangeSchema>;
 
-/** The payload of `todo.update`. */
-export interface TodoUpdatePayload {
-  todos: TodoItem[];
-  version: number;
-  updated_by: PlanboardAuthor;
+/** The payload of `todo.update`: the whole list. */
+export const todoUpdatePayloadSchema = z.object({
+  todos: z.array(todoItemSchema),
+  version: z.number(),
+  updated_by: z.enum(['model', 'user']),
   /** For a user's change: what changed. */
-  changes?: TodoChange[];
-  run_id: string | null;
-}
+  changes: z.array(todoChangeSchema).optional(),
+  run_id: z.string().nullable(),
+});
+export type TodoUpdatePayload = z.infer<typeof todoUpdatePayloadSchema>;
+
+/**
+ * The planboard's event types, spread into the contract's event registry.
+ *
+ * @example
+ * PLAN_EVENT_PAYLOAD_SCHEMAS['todo.update'].parse(event.payload);
+ */
+export const PLAN_EVENT_PAYLOAD_SCHEMAS = {
+  'plan.update': planUpdatePayloadSchema,
+  'todo.update': todoUpdatePayloadSchema,
+} as const;
 
 /** A conversation's planboard as `GET /api/conversations/:id/planboard` returns it. */
 export interface PlanboardView {

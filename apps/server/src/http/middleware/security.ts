@@ -14,13 +14,18 @@ export const PAGE_CSP =
 /** API responses are data: nothing in them may run or load. */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
+/** The JSON API and the OpenAI-compatible endpoint: data, never pages. */
+function isApiPath(path: string): boolean {
+  return path.startsWith('/api/') || path.startsWith('/v1/');
+}
+
 /** Security headers on every response. */
 export function securityHeaders(): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     await next();
     const headers = c.res.headers;
     if (!headers.has('content-security-policy')) {
-      headers.set('content-security-policy', c.req.path.startsWith('/api/') ? API_CSP : PAGE_CSP);
+      headers.set('content-security-policy', isApiPath(c.req.path) ? API_CSP : PAGE_CSP);
     }
     headers.set('x-content-type-options', 'nosniff');
     // The artifact sandbox is framed by our own pages; it sets SAMEORIGIN itself.
@@ -29,7 +34,7 @@ export function securityHeaders(): MiddlewareHandler<HttpEnv> {
     headers.set('cross-origin-opener-policy', 'same-origin');
     headers.set('cross-origin-resource-policy', 'same-origin');
     headers.set('permissions-policy', 'camera=(), microphone=(), geolocation=()');
-    if (c.req.path.startsWith('/api/')) headers.set('cache-control', 'no-store');
+    if (isApiPath(c.req.path)) headers.set('cache-control', 'no-store');
   };
 }
 
@@ -92,7 +97,7 @@ export function requireToken(config: HttpConfig): MiddlewareHandler<HttpEnv> {
 export function loginFromUrl(config: HttpConfig): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const token = c.req.query('token');
-    if (token === undefined || c.req.method !== 'GET' || c.req.path.startsWith('/api/')) return next();
+    if (token === undefined || c.req.method !== 'GET' || isApiPath(c.req.path)) return next();
     if (!tokensMatch(config.token, token)) {
       throw new ApiError('UNAUTHORIZED', 'The token in this link is not this server’s token.');
     }

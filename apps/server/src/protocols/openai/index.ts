@@ -1,0 +1,6 @@
+export {
+  chatCompletion,
+  DEFAULT_AGENT_MODEL,
+  listAgentModels,
+  parseChatCompletionRequest,
+} from './openai-endpoint.ts';
