@@ -18,6 +18,14 @@ import type {
   SendResult,
   Upload,
   UserPreferences,
+  HitlAnswer,
+  HitlAnswerResult,
+  HitlCardView,
+  PlanboardView,
+  TodoUpdatePayload,
+  ToolAuditRecord,
+  ToolInfo,
+  ToolSettingsPatch,
 } from '@youyou/contracts';
 
 /** A new component as the settings form describes it. */
@@ -90,6 +98,27 @@ export interface ApiClient {
   putPreferences(preferences: UserPreferences): Promise<void>;
   /** Asks the server whether an Ollama runs on this machine (the page's CSP keeps the browser from asking). */
   detectOllama(): Promise<{ found: boolean; base_url: string; models: string[] }>;
+  /** Answers a HITL card; the same client key on a retry returns the first outcome. */
+  answerCard(
+    conversationId: string,
+    cardId: string,
+    answer: HitlAnswer,
+    clientKey: string,
+  ): Promise<HitlAnswerResult>;
+  listCards(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]>;
+  getPlanboard(conversationId: string): Promise<PlanboardView>;
+  addTodo(conversationId: string, text: string): Promise<TodoUpdatePayload>;
+  updateTodo(
+    conversationId: string,
+    todoId: string,
+    patch: { done?: boolean; text?: string },
+  ): Promise<TodoUpdatePayload>;
+  removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
+  /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
+  toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
+  listTools(): Promise<ToolInfo[]>;
+  updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
+  setTimeZone(timeZone: string): Promise<void>;
 }
 
 interface AnyResponse {
@@ -319,5 +348,63 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       await checked(api.preferences.$put({ json: { preferences: { ...preferences } } }));
     },
     detectOllama: async () => (await checked(api.providers.detect.ollama.$get())).json(),
+    answerCard: async (conversationId, cardId, answer, clientKey) =>
+      (await checked(
+        api.conversations[':id'].cards[':card_id'].answer.$post({
+          param: { id: conversationId, card_id: cardId },
+          json: { answer, client_key: clientKey },
+        }),
+      ).then((response) => response.json())) as HitlAnswerResult,
+    listCards: async (conversationId, status) =>
+      (
+        await (
+          await checked(
+            api.conversations[':id'].cards.$get({
+              param: { id: conversationId },
+              query: status === undefined ? {} : { status },
+            }),
+          )
+        ).json()
+      ).cards as HitlCardView[],
+    getPlanboard: async (conversationId) =>
+      (await checked(api.conversations[':id'].planboard.$get({ param: { id: conversationId } }))).json(),
+    addTodo: async (conversationId, text) =>
+      (
+        await checked(api.conversations[':id'].todos.$post({ param: { id: conversationId }, json: { text } }))
+      ).json(),
+    updateTodo: async (conversationId, todoId, patch) =>
+      (
+        await checked(
+          api.conversations[':id'].todos[':todo_id'].$patch({
+            param: { id: conversationId, todo_id: todoId },
+            json: patch,
+          }),
+        )
+      ).json(),
+    removeTodo: async (conversationId, todoId) =>
+      (
+        await checked(
+          api.conversations[':id'].todos[':todo_id'].$delete({
+            param: { id: conversationId, todo_id: todoId },
+          }),
+        )
+      ).json(),
+    toolCalls: async (conversationId, callOptions) =>
+      (
+        await (
+          await checked(
+            api.conversations[':id']['tool-calls'].$get({
+              param: { id: conversationId },
+              query: callOptions?.callId === undefined ? {} : { call_id: callOptions.callId },
+            }),
+          )
+        ).json()
+      ).calls,
+    listTools: async () => (await (await checked(api.tools.$get())).json()).tools,
+    updateTool: async (name, patch) =>
+      (await checked(api.tools[':name'].$put({ param: { name }, json: patch }))).json(),
+    setTimeZone: async (timeZone) => {
+      await checked(api['time-zone'].$put({ json: { time_zone: timeZone } }));
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
+import { useQuestionTitle } from '../hitl/use-question-title.ts';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
@@ -131,6 +132,7 @@ function Guarded({ children }: { children: ReactElement }): ReactElement {
 function Workspace(): ReactElement {
   const t = useTranslation();
   useShortcuts();
+  useQuestionTitle();
   return (
     <>
       <a

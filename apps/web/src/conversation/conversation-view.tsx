@@ -11,6 +11,7 @@ import { useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
 import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';
+import { waitingCard } from '../hitl/index.ts';
 import { useConversationActions } from './conversation-actions.ts';
 import { MessageList } from './message-list.tsx';
 import './conversation.css';
@@ -27,7 +28,7 @@ function requestOf(submission: ComposerSubmission, extra: Partial<SendMessage> =
 /** The middle column: the conversation (or a fresh one), its stream state, and the composer. */
 export function ConversationView(): ReactElement {
   const t = useTranslation();
-  const { live } = useServices();
+  const { live, api } = useServices();
   const conversationId = useNavigation((state) => state.conversationId);
   const projectId = useNavigation((state) => state.projectId);
   const openConversation = useNavigation((state) => state.openConversation);
@@ -64,6 +65,10 @@ export function ConversationView(): ReactElement {
     );
   }, [snapshot.activeRun, snapshot.runs, t]);
 
+  // A card waiting for free input takes what is typed in the composer (spec §4.5 routing).
+  const card = waitingCard(snapshot.activeRun?.assistant.parts ?? []);
+  const answering = card !== undefined && (card.card.allowFreeInput || card.card.kind === 'input');
+  const [answerError, setAnswerError] = useState<string | undefined>();
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
   const sendError = actions.send.error ?? actions.regenerate.error;
@@ -75,6 +80,32 @@ export function ConversationView(): ReactElement {
         : t('common.error', { message: errorMessage(sendError) });
 
   const onSend = (submission: ComposerSubmission): void => {
+    if (conversationId !== undefined && answering) {
+      const skill = submission.skills[0];
+      const text =
+        skill === undefined
+          ? submission.text
+          : `/${skill.name}${skill.arguments === undefined || skill.arguments === '' ? '' : ` ${skill.arguments}`}`;
+      setAnswerError(undefined);
+      api
+        .answerCard(
+          conversationId,
+          card.card.id,
+          { type: 'text', text },
+          `${card.card.id}:composer:${Date.now()}`,
+        )
+        .then((result) => {
+          if (result.new_run_id !== undefined) live.markRunning(conversationId);
+        })
+        .catch((failure: unknown) =>
+          setAnswerError(
+            isApiError(failure, 'CARD_ALREADY_RESOLVED')
+              ? t('hitl.alreadyAnswered')
+              : t('common.error', { message: errorMessage(failure) }),
+          ),
+        );
+      return;
+    }
     if (conversationId !== undefined) {
       actions.send.mutate({ id: conversationId, input: requestOf(submission) });
       return;
@@ -177,7 +208,8 @@ export function ConversationView(): ReactElement {
           draftKey={conversationId ?? ''}
           running={running}
           disabled={notFound}
-          error={errorText}
+          error={answerError ?? errorText}
+          answering={answering}
           onSend={onSend}
           onStop={() => {
             if (snapshot.activeRun !== undefined) actions.cancel.mutate(snapshot.activeRun.run.id);

@@ -5,6 +5,8 @@ import { useTranslation } from '../i18n/index.ts';
 import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from '../icons/index.ts';
 import { Markdown } from '../markdown/index.ts';
 import { usePreferences } from '../preferences/index.ts';
+import { HitlCardPart } from '../hitl/index.ts';
+import { ToolAudit } from './tool-audit.tsx';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -120,6 +122,7 @@ function ToolCallPart({ part, result }: PartProps<PartOf<'tool_call'>>): ReactEl
               <pre className={result.is_error ? 'error-output' : undefined}>{result.output}</pre>
             </div>
           )}
+          {result !== undefined && <ToolAudit callId={part.call_id} />}
         </div>
       )}
     </div>
@@ -196,6 +199,7 @@ export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<nev
   error: ErrorPart,
   attachment: AttachmentPart,
   skill: SkillPart,
+  hitl: HitlCardPart,
 };
 
 /** Renders a list of parts through the registry, pairing each tool call with its result. */

@@ -4,6 +4,8 @@ import { CheckSquareIcon, CloseIcon, FileIcon, ListIcon, MoreIcon, UsersIcon } f
 import { useLayout, type WorkbenchTab } from '../layout/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
 import { ArtifactsTab } from './artifacts-tab.tsx';
+import { PlanTab } from './plan-tab.tsx';
+import { TodosTab } from './todos-tab.tsx';
 import './workbench.css';
 
 const TAB_LABELS: Record<WorkbenchTab, MessageKey> = {
@@ -18,9 +20,7 @@ const TAB_ICONS: Record<WorkbenchTab, ReactElement> = {
   artifacts: <FileIcon size={15} />,
   agents: <UsersIcon size={15} />,
 };
-const EMPTY_STATES: Record<Exclude<WorkbenchTab, 'artifacts'>, MessageKey> = {
-  plan: 'workbench.planEmpty',
-  todos: 'workbench.todosEmpty',
+const EMPTY_STATES: Record<'agents', MessageKey> = {
   agents: 'workbench.agentsEmpty',
 };
 
@@ -118,6 +118,10 @@ export function Workbench(): ReactElement {
         >
           {active === 'artifacts' ? (
             <ArtifactsTab />
+          ) : active === 'plan' ? (
+            <PlanTab />
+          ) : active === 'todos' ? (
+            <TodosTab />
           ) : (
             <p className="empty-state">{t(EMPTY_STATES[active])}</p>
           )}

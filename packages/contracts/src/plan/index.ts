@@ -71,10 +71,11 @@ export const PLAN_EVENT_PAYLOAD_SCHEMAS = {
 } as const;
 
 /** A conversation's planboard as `GET /api/conversations/:id/planboard` returns it. */
-export interface PlanboardView {
-  plan: { steps: PlanStep[]; version: number; explanation?: string };
-  todos: { items: TodoItem[]; version: number };
-}
+export const planboardViewSchema = z.object({
+  plan: z.object({ steps: z.array(planStepSchema), version: z.number(), explanation: z.string().optional() }),
+  todos: z.object({ items: z.array(todoItemSchema), version: z.number() }),
+});
+export type PlanboardView = z.infer<typeof planboardViewSchema>;
 
 /** `POST /api/conversations/:id/todos`: a todo the user adds. */
 export const todoCreateSchema = z.object({ text: z.string().trim().min(1).max(1000) });

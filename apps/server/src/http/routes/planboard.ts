@@ -1,44 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
-import { todoCreateSchema, todoPatchSchema, type TodoChange, type TodoItem } from '@youyou/contracts';
+import {
+  planboardViewSchema,
+  todoCreateSchema,
+  todoPatchSchema,
+  todoUpdatePayloadSchema,
+  type TodoChange,
+  type TodoItem,
+} from '@youyou/contracts';
 import { notFound } from '../../errors/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
 import { createRouter } from './router.ts';
 
-const StepSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  status: z.enum(['pending', 'in_progress', 'done', 'skipped']),
-  note: z.string().optional(),
-});
-const TodoSchema = z.object({ id: z.string(), text: z.string(), done: z.boolean() });
-
-const PlanboardSchema = z
-  .object({
-    plan: z.object({ steps: z.array(StepSchema), version: z.number(), explanation: z.string().optional() }),
-    todos: z.object({ items: z.array(TodoSchema), version: z.number() }),
-  })
-  .openapi('Planboard');
-
-const TodoUpdateSchema = z
-  .object({
-    todos: z.array(TodoSchema),
-    version: z.number(),
-    updated_by: z.enum(['model', 'user']),
-    changes: z
-      .array(
-        z.object({
-          kind: z.enum(['added', 'ticked', 'unticked', 'edited', 'removed']),
-          id: z.string(),
-          text: z.string(),
-          previous_text: z.string().optional(),
-        }),
-      )
-      .optional(),
-    run_id: z.string().nullable(),
-  })
-  .openapi('TodoUpdate');
+const PlanboardSchema = planboardViewSchema;
+const TodoUpdateSchema = todoUpdatePayloadSchema;
 
 const TodoParameters = IdParameter.extend({
   todo_id: z

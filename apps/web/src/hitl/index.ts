@@ -1,0 +1,2 @@
+export { FormFields, initialValues } from './form-fields.tsx';
+export { HitlCardPart, resolutionText, waitingCard } from './hitl-card.tsx';
