@@ -10,6 +10,7 @@ import {
 } from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import { runShapingPlugin, shapedProvider, type RunShaping, type RunShapingSlot } from './run-shaping.ts';
 
 /** An agent lent to one run; `release()` gives it back. */
 export interface AgentLease {
@@ -17,11 +18,19 @@ export interface AgentLease {
   release(): void;
 }
 
+/** How a run wants its agent: the provider retry budget, and the shaping of its calls. */
+export interface AcquireOptions {
+  /** Replaces the providers' retry count; an agent built with another one is rebuilt. */
+  retryBudget?: number | undefined;
+  shaping?: RunShaping;
+}
+
 interface PoolEntry {
   agent: Agent;
   cwd: string;
   projectId: string | null;
   fingerprint: string;
+  slot: RunShapingSlot;
   busy: boolean;
   /** Set when the entry must be rebuilt once its run ends. */
   stale: boolean;
@@ -105,9 +114,14 @@ export class AgentPool {
     return this.#entries.size;
   }
 
-  async acquire(conversationId: string, cwd: string, projectId: string | null = null): Promise<AgentLease> {
+  async acquire(
+    conversationId: string,
+    cwd: string,
+    projectId: string | null = null,
+    options: AcquireOptions = {},
+  ): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    const fingerprint = `${await this.#options.providers.fingerprint()}|${(await this.#options.extensions?.fingerprint()) ?? ''}`;
+    const fingerprint = `${await this.#options.providers.fingerprint()}:${options.retryBudget ?? ''}|${(await this.#options.extensions?.fingerprint()) ?? ''}`;
     let entry = this.#entries.get(conversationId);
     if (
       entry !== undefined &&
@@ -118,11 +132,13 @@ export class AgentPool {
       entry = undefined;
     }
     if (entry === undefined) {
+      const slot: RunShapingSlot = { current: undefined };
       entry = {
-        agent: await this.#build(cwd, projectId),
+        agent: await this.#build(cwd, projectId, { slot, retryBudget: options.retryBudget }),
         cwd,
         projectId,
         fingerprint,
+        slot,
         busy: false,
         stale: false,
         timer: undefined,
@@ -131,6 +147,7 @@ export class AgentPool {
     }
     clearTimeout(entry.timer);
     entry.busy = true;
+    entry.slot.current = options.shaping;
     const held = entry;
     let released = false;
     return {
@@ -139,6 +156,7 @@ export class AgentPool {
         if (released) return;
         released = true;
         held.busy = false;
+        held.slot.current = undefined;
         if (held.stale || this.#closed) this.#evict(conversationId, held);
         else this.#scheduleEviction(conversationId, held);
       },
@@ -177,10 +195,15 @@ export class AgentPool {
    */
   async buildDetached(options: DetachedAgentOptions): Promise<Agent> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    return this.#build(options.cwd, options.projectId, options);
+    return this.#build(options.cwd, options.projectId, { detached: options });
   }
 
-  async #build(cwd: string, projectId: string | null, detached?: DetachedAgentOptions): Promise<Agent> {
+  async #build(
+    cwd: string,
+    projectId: string | null,
+    options: { detached?: DetachedAgentOptions; slot?: RunShapingSlot; retryBudget?: number | undefined },
+  ): Promise<Agent> {
+    const { detached, slot, retryBudget } = options;
     const { providers, sessionStorage, home, logger, componentSources, extensions } = this.#options;
     // Disabled tools leave every source, and the tool catalog learns each tool's mutating flag.
     const restrict = (source: ComponentSource): ComponentSource => {
@@ -195,8 +218,11 @@ export class AgentPool {
       .addComponentSource(restrict(files));
     for (const source of componentSources?.({ projectId, cwd }) ?? [])
       builder.addComponentSource(restrict(source));
-    for (const provider of await providers.build()) {
-      builder.addProvider(detached?.wrapProvider === undefined ? provider : detached.wrapProvider(provider));
+    if (slot !== undefined) builder.addPlugin(runShapingPlugin(slot));
+    const built = await providers.build(retryBudget === undefined ? {} : { maxRetries: retryBudget });
+    for (const provider of built) {
+      const shaped = slot === undefined ? provider : shapedProvider(provider, slot);
+      builder.addProvider(detached?.wrapProvider === undefined ? shaped : detached.wrapProvider(shaped));
     }
     const extended = await extensions?.components();
     for (const tool of this.#options.tools?.() ?? []) {

@@ -19,6 +19,8 @@ import { providerRoutes } from './routes/providers.ts';
 import { hitlRoutes } from './routes/hitl.ts';
 import { planboardRoutes } from './routes/planboard.ts';
 import { createRouter } from './routes/router.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { profileRoutes } from './routes/profiles.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
@@ -37,6 +39,8 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
+    .route('/', profileRoutes(services))
+    .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))

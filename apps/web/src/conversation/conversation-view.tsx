@@ -3,11 +3,11 @@ import { errorMessage, isApiError } from '../api/index.ts';
 import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
-import type { RunView } from '../conversation-state/index.ts';
+import { CONVERSATIONS_KEY, type RunView } from '../conversation-state/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon } from '../icons/index.ts';
-import { useLayout } from '../layout/index.ts';
+import { isRightOpen, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
 import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';
@@ -28,11 +28,11 @@ function requestOf(submission: ComposerSubmission, extra: Partial<SendMessage> =
 /** The middle column: the conversation (or a fresh one), its stream state, and the composer. */
 export function ConversationView(): ReactElement {
   const t = useTranslation();
-  const { live, api } = useServices();
+  const { live, api, queryClient } = useServices();
   const conversationId = useNavigation((state) => state.conversationId);
   const projectId = useNavigation((state) => state.projectId);
   const openConversation = useNavigation((state) => state.openConversation);
-  const rightCollapsed = useLayout((state) => state.rightCollapsed);
+  const rightCollapsed = useLayout((state) => !isRightOpen(state));
   const toggleRight = useLayout((state) => state.toggleRight);
   const query = useConversationQuery(conversationId);
   const store = live.store(conversationId ?? '');
@@ -71,7 +71,7 @@ export function ConversationView(): ReactElement {
   const [answerError, setAnswerError] = useState<string | undefined>();
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
-  const sendError = actions.send.error ?? actions.regenerate.error;
+  const sendError = actions.send.error ?? create.error ?? actions.regenerate.error;
   const errorText =
     sendError === null
       ? undefined
@@ -79,7 +79,9 @@ export function ConversationView(): ReactElement {
         ? t('conversation.busy')
         : t('common.error', { message: errorMessage(sendError) });
 
-  const onSend = (submission: ComposerSubmission): void => {
+  // A failed send rejects, so the composer puts the text back; a conversation created for a first
+  // message that could not be sent is deleted again, so no empty one is left behind.
+  const onSend = async (submission: ComposerSubmission): Promise<void> => {
     if (conversationId !== undefined && answering) {
       const skill = submission.skills[0];
       const text =
@@ -87,39 +89,39 @@ export function ConversationView(): ReactElement {
           ? submission.text
           : `/${skill.name}${skill.arguments === undefined || skill.arguments === '' ? '' : ` ${skill.arguments}`}`;
       setAnswerError(undefined);
-      api
-        .answerCard(
+      try {
+        const result = await api.answerCard(
           conversationId,
           card.card.id,
           { type: 'text', text },
           `${card.card.id}:composer:${Date.now()}`,
-        )
-        .then((result) => {
-          if (result.new_run_id !== undefined) live.markRunning(conversationId);
-        })
-        .catch((failure: unknown) =>
-          setAnswerError(
-            isApiError(failure, 'CARD_ALREADY_RESOLVED')
-              ? t('hitl.alreadyAnswered')
-              : t('common.error', { message: errorMessage(failure) }),
-          ),
         );
+        if (result.new_run_id !== undefined) live.markRunning(conversationId);
+      } catch (failure) {
+        setAnswerError(
+          isApiError(failure, 'CARD_ALREADY_RESOLVED')
+            ? t('hitl.alreadyAnswered')
+            : t('common.error', { message: errorMessage(failure) }),
+        );
+        // A card answered elsewhere needs no retry; any other failure gives the text back.
+        if (!isApiError(failure, 'CARD_ALREADY_RESOLVED')) throw failure;
+      }
       return;
     }
     if (conversationId !== undefined) {
-      actions.send.mutate({ id: conversationId, input: requestOf(submission) });
+      await actions.send.mutateAsync({ id: conversationId, input: requestOf(submission) });
       return;
     }
-    create.mutate(
-      { projectId: projectId ?? null },
-      {
-        onSuccess: (conversation) => {
-          markSeen(conversation.id, conversation.last_seq);
-          openConversation(conversation.id);
-          actions.send.mutate({ id: conversation.id, input: requestOf(submission) });
-        },
-      },
-    );
+    const conversation = await create.mutateAsync({ projectId: projectId ?? null });
+    markSeen(conversation.id, conversation.last_seq);
+    try {
+      await actions.send.mutateAsync({ id: conversation.id, input: requestOf(submission) });
+    } catch (error) {
+      await api.deleteConversation(conversation.id).catch(() => undefined);
+      void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+      throw error;
+    }
+    openConversation(conversation.id);
   };
   const onEdit = (run: RunView, text: string): void => {
     if (conversationId === undefined) return;

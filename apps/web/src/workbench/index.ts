@@ -1,4 +1,3 @@
-export { ArtifactsTab, viewerKind } from './artifacts-tab.tsx';
 export { Workbench } from './workbench.tsx';
 export { PlanTab, usePlanboard } from './plan-tab.tsx';
 export { planboardKey, syncPlanboards } from './planboard-sync.ts';

@@ -3,7 +3,8 @@ import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { CheckSquareIcon, CloseIcon, FileIcon, ListIcon, MoreIcon, UsersIcon } from '../icons/index.ts';
 import { useLayout, type WorkbenchTab } from '../layout/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
-import { ArtifactsTab } from './artifacts-tab.tsx';
+import { AgentsTab } from '../agent-tracker/index.ts';
+import { ArtifactsTab } from '../artifacts/index.ts';
 import { PlanTab } from './plan-tab.tsx';
 import { TodosTab } from './todos-tab.tsx';
 import './workbench.css';
@@ -20,10 +21,6 @@ const TAB_ICONS: Record<WorkbenchTab, ReactElement> = {
   artifacts: <FileIcon size={15} />,
   agents: <UsersIcon size={15} />,
 };
-const EMPTY_STATES: Record<'agents', MessageKey> = {
-  agents: 'workbench.agentsEmpty',
-};
-
 /**
  * The right column (spec §4.4 Workbench): tabs Plan / Todos / Artifacts / Agents in the person's
  * order, hidden ones left out (both persisted); arrow keys move between tabs.
@@ -123,7 +120,7 @@ export function Workbench(): ReactElement {
           ) : active === 'todos' ? (
             <TodosTab />
           ) : (
-            <p className="empty-state">{t(EMPTY_STATES[active])}</p>
+            <AgentsTab />
           )}
         </div>
       )}

@@ -3,6 +3,7 @@ import { readCursorMigration } from './0002-read-cursor.ts';
 import { hitlToolsPlanboardMigration } from './0010-hitl-tools-planboard.ts';
 import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
+import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
@@ -15,5 +16,6 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   hitlToolsPlanboardMigration,
   artifactsMigration,
   settingsKeysMigration,
+  profilesAndLibraryMigration,
   mcpServersMigration,
 ];
