@@ -259,7 +259,19 @@ describe.each(DATABASE_KINDS)('HITL cards on %s', (kind) => {
   it('with a lightweight model configured, text the rules do not decide is classified by it', async () => {
     await server.server.services.settings.set('user', '', 'models.lightweight', 'fake/fake-model');
     try {
-      const { conversationId, runId, card } = await askFormat();
+      // A titled conversation: with a lightweight model, untitled ones get their title from it too.
+      server.fake.push(fakeAskUserReply({ ...FORMAT_CARD }));
+      const titled = await server.call<{ id: string }>('POST', '/api/conversations', { title: 'Formats' });
+      const sent = await server.call<{ run: { id: string } }>(
+        'POST',
+        `/api/conversations/${titled.id}/messages`,
+        {
+          text: 'Write the report',
+        },
+      );
+      const conversationId = titled.id;
+      const runId = sent.run.id;
+      const card = await waitingCard(server, conversationId);
       server.fake.push(
         fakeTextReply('{"path": "new_request", "reason": "asks for something else"}'),
         fakeTextReply('Sure, a poem.'),

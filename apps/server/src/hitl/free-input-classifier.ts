@@ -1,17 +1,29 @@
-import type { ModelProvider } from '@youyou/agent';
 import type { HitlCard } from '@youyou/contracts';
 import type { RouteDecision } from './free-input-rules.ts';
 
-/** A model to run small tasks on (spec §4.7 `lightweight`), or undefined when none is configured. */
-export type ResolveModel = (
-  kind: 'lightweight',
-) => Promise<{ provider: ModelProvider; model: string } | undefined>;
+/** Where a card sits, for settings of the project and conversation layers. */
+export interface ClassifyContext {
+  conversationId: string;
+}
+
+/**
+ * The `lightweight` model (spec §4.7 routing by kind) as the classifier needs it: whether one is
+ * configured (no fallback to the chat model: without one the rules alone decide), and one
+ * completion. The server passes its model routing.
+ */
+export interface LightweightModel {
+  isSet(context: ClassifyContext): Promise<boolean>;
+  complete(
+    request: { systemPrompt: string; text: string; signal: AbortSignal },
+    context: ClassifyContext,
+  ): Promise<string>;
+}
 
 /** Classifies free text the rules did not decide; undefined when it cannot. */
 export type FreeInputClassifier = (
   card: HitlCard,
   text: string,
-  signal: AbortSignal,
+  context: ClassifyContext & { signal: AbortSignal },
 ) => Promise<RouteDecision | undefined>;
 
 const CLASSIFY_TIMEOUT_MS = 15_000;
@@ -61,33 +73,24 @@ function parseDecision(card: HitlCard, raw: string): RouteDecision | undefined {
 
 /**
  * The second step of free-input routing: the `lightweight` model reads the question, the options
- * and the reply and says which path it is. Nothing configured, a failure, a timeout or an answer
- * it cannot parse all give undefined, and the caller falls back to path 2 (an answer).
+ * and the reply and says which path it is. Nothing configured or an answer it cannot parse give
+ * undefined (a failure throws), and the caller falls back to path 2 (an answer).
  *
  * @example
- * const classify = lightweightClassifier(resolveModel);
- * const decision = await classify(card, 'what is the difference?', signal);
+ * const classify = lightweightClassifier(model);
+ * const decision = await classify(card, 'what is the difference?', { conversationId, signal });
  */
-export function lightweightClassifier(resolveModel: ResolveModel): FreeInputClassifier {
-  return async (card, text, signal) => {
-    const resolved = await resolveModel('lightweight');
-    if (resolved === undefined) return undefined;
-    const controller = AbortSignal.any([signal, AbortSignal.timeout(CLASSIFY_TIMEOUT_MS)]);
-    let output = '';
-    for await (const event of resolved.provider.chat(
+export function lightweightClassifier(model: LightweightModel): FreeInputClassifier {
+  return async (card, text, { signal, ...context }) => {
+    if (!(await model.isSet(context))) return undefined;
+    const reply = await model.complete(
       {
-        model: resolved.model,
         systemPrompt: SYSTEM_PROMPT,
-        messages: [{ role: 'user', content: [{ type: 'text', text: promptOf(card, text) }] }],
-        tools: [],
-        temperature: 0,
-        maxTokens: 200,
+        text: promptOf(card, text),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(CLASSIFY_TIMEOUT_MS)]),
       },
-      { signal: controller },
-    )) {
-      if (event.type === 'text_delta') output += event.text;
-      if (event.type === 'error') throw event.error;
-    }
-    return parseDecision(card, output);
+      context,
+    );
+    return parseDecision(card, reply);
   };
 }

@@ -70,6 +70,11 @@ export class HitlService {
     this.#cards = new HitlCardRepository(options.database.db);
   }
 
+  /** Set by the server once its model routing exists. */
+  setClassifier(classifier: FreeInputClassifier): void {
+    this.#options.classifier = classifier;
+  }
+
   /** Set by the server once it has joined the cluster. */
   setRemoteNotifier(notify: (runId: string, cardId: string) => Promise<void>): void {
     this.#options.notifyRemote = notify;
@@ -348,7 +353,10 @@ export class HitlService {
     let decision: RouteDecision | undefined = routeByRules(card, text);
     if (decision === undefined && this.#options.classifier !== undefined) {
       try {
-        decision = await this.#options.classifier(card, text, AbortSignal.timeout(20_000));
+        decision = await this.#options.classifier(card, text, {
+          conversationId: row.conversation_id,
+          signal: AbortSignal.timeout(20_000),
+        });
       } catch (error) {
         this.#options.logger.warn(
           { err: error, cardId: card.id },
@@ -364,10 +372,7 @@ export class HitlService {
     decision ??= {
       path: 'answer',
       by: 'default',
-      reason:
-        this.#options.classifier === undefined
-          ? 'no rule matched and no lightweight model is configured; taken as an answer'
-          : 'neither the rules nor the lightweight model recognised a pick; taken as an answer',
+      reason: 'no rule matched and no lightweight model decided; taken as an answer',
     };
     const route: FreeInputRoute = {
       path: decision.path,

@@ -46,7 +46,6 @@ import {
   ToolGrantRepository,
   WorkbenchToolset,
 } from '../tools/index.ts';
-import { resolveLightweightModel } from './lightweight-model.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
@@ -141,9 +140,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       database,
       eventLog,
       logger,
-      classifier: lightweightClassifier((kind) =>
-        resolveLightweightModel({ kind, providers, settings: settingsRepository }),
-      ),
     });
     const catalog = new ToolCatalog(settingsRepository, { mutatingDefault: settings.mutatingToolPolicy });
     const grants = new ToolGrantRepository(database.db);
@@ -200,6 +196,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await settingsService.captureStartup();
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
+    hitl.setClassifier(
+      lightweightClassifier({
+        isSet: (context) => routing.isSet('lightweight', context),
+        complete: (request, context) => routing.complete('lightweight', request, context),
+      }),
+    );
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runContext: RunContext = {

@@ -304,7 +304,7 @@ export const zhCn: Record<MessageKey, string> = {
   'hitl.composerPlaceholder': '回答问题……（选项、你自己的话，或用 /命令 做别的事）',
   'hitl.waiting': '等待你的回答',
   'hitl.notificationTitle': 'YouYou 有个问题',
-  'hitl.titleMarker': '(?)',
+  'hitl.titleMarker': '（？）',
   'behaviour.notifyQuestions': '标签页在后台时，智能体提问就通知我',
   'behaviour.notifyBlocked': '浏览器禁止了本站的通知。',
   'plan.progress': '已完成 {done}/{total} 步',
