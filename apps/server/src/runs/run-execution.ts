@@ -1,4 +1,4 @@
-import { AgentError, type Session } from '@youyou/agent';
+import { AgentError, stopKindOf, stopReason, type Session } from '@youyou/agent';
 import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
@@ -66,7 +66,6 @@ export class RunExecution {
   readonly #controller = new AbortController();
   readonly #started = Date.now();
   readonly #decisions = new Map<string, ToolDecision>();
-  #shutdown = false;
   #cancelReason: 'user' | 'superseded' = 'user';
   #storageFailure: unknown;
   #recorder: AgentEventRecorder | undefined;
@@ -90,13 +89,12 @@ export class RunExecution {
   /** Stops the turn; it ends `cancelled` (partial output kept), `superseded` when a new request replaced it. */
   cancel(reason: 'user' | 'superseded' = 'user'): void {
     if (!this.#controller.signal.aborted) this.#cancelReason = reason;
-    this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run was cancelled.'));
+    this.#controller.abort(stopReason('cancel', 'The run was cancelled.'));
   }
 
-  /** Stops the turn because the server is stopping; it ends `interrupted`. */
+  /** Stops the turn because the server is stopping; it ends `interrupted` (the kind is in the abort reason). */
   interrupt(): void {
-    this.#shutdown = true;
-    this.cancel();
+    this.#controller.abort(stopReason('interrupt', 'The server is stopping.'));
   }
 
   async run(): Promise<RunStatus> {
@@ -122,7 +120,8 @@ export class RunExecution {
         cwd: this.#options.cwd,
         uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
         signal: this.#controller.signal,
-        interrupted: () => this.#shutdown,
+        interrupted: () =>
+          this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
         writer,
         eventLog: context.eventLog,
         decisions: this.#decisions,
@@ -180,7 +179,8 @@ export class RunExecution {
         ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
       };
     }
-    if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
+    if (outcome.status === 'cancelled' && stopKindOf(this.#controller.signal.reason) === 'interrupt')
+      outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
       outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
@@ -254,9 +254,21 @@ export class RunExecution {
       payload: { in_flight_run_id: null, ...(title === '' ? {} : { title, title_source: 'auto' as const }) },
     });
     switch (outcome.status) {
-      case 'completed':
-        events.push(recorder.event({ type: 'run.completed', payload: { message_id: runId, usage } }));
+      case 'completed': {
+        // The provider's reason, so the answer can say "cut off", "filtered" or "refused".
+        const { finishReason } = outcome;
+        events.push(
+          recorder.event({
+            type: 'run.completed',
+            payload: {
+              message_id: runId,
+              usage,
+              ...(finishReason === undefined ? {} : { finish_reason: finishReason }),
+            },
+          }),
+        );
         break;
+      }
       case 'failed':
         events.push(
           recorder.event({ type: 'run.failed', payload: { message_id: runId, error: outcome.error, usage } }),
