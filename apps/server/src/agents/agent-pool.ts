@@ -212,7 +212,8 @@ export class AgentPool {
     };
     const agentLogger = logger.child({ component: 'agent' });
     const files: ComponentSource = new FileComponentSource({ logger: agentLogger });
-    const builder = new AgentBuilder({ cwd, home })
+    // The file source is ours (wrapped by the tool catalog): the builder must not add its own.
+    const builder = new AgentBuilder({ cwd, home, fileComponents: false })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
       .addComponentSource(restrict(files));

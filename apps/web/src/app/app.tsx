@@ -1,6 +1,6 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
-import { useQuestionTitle } from '../hitl/use-question-title.ts';
+import { useQuestionTitle } from '../hitl/index.ts';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';

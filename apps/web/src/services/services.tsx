@@ -2,8 +2,6 @@ import { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ApiClient } from '../api/index.ts';
 import { LiveConversations } from '../conversation-state/index.ts';
-import { watchQuestions } from '../hitl/question-watch.ts';
-import { syncPlanboards } from '../workbench/planboard-sync.ts';
 
 /** What components reach through context: the API client and the live conversation streams. */
 export interface AppServices {
@@ -29,10 +27,7 @@ export function createServices(api: ApiClient, queryClient?: QueryClient): AppSe
         mutations: { retry: 0 },
       },
     });
-  const live = new LiveConversations({ api, queryClient: client });
-  syncPlanboards(live, client);
-  watchQuestions(live);
-  return { api, queryClient: client, live };
+  return { api, queryClient: client, live: new LiveConversations({ api, queryClient: client }) };
 }
 
 export function ServicesProvider({
