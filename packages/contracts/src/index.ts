@@ -27,3 +27,4 @@ export * from './mcp/index.ts';
 export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
+export * from './json-schema/index.ts';

@@ -1,4 +1,5 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useWorkbenchEvents } from '../customise/index.ts';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { useQuestionTitle } from '../hitl/index.ts';
 import { isApiError } from '../api/index.ts';
@@ -134,6 +135,7 @@ function Workspace(): ReactElement {
   const t = useTranslation();
   useShortcuts();
   useQuestionTitle();
+  useWorkbenchEvents();
   return (
     <>
       <a
