@@ -31,13 +31,6 @@ export {
 export type { WorkbenchDatabase, MigrationReport, DialectName } from './database/index.ts';
 export { SqlMemoryStorage, WorkbenchSessionStorage } from './storage/index.ts';
 export { EventHub, EventLog } from './events/index.ts';
-export type {
-  WorkbenchEvent,
-  WorkbenchEventType,
-  EventPayloads,
-  RunUsage,
-  MessageInput,
-} from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
 export { ConversationProjection, applyRunEvent } from '@youyou/contracts';
@@ -48,3 +41,4 @@ export { SettingsRegistry, SettingsService } from './settings/index.ts';
 export type { SettingRegistration } from './settings/index.ts';
 export { ModelRouting } from './models/index.ts';
 export type { ResolvedModel } from './models/index.ts';
+// Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.
