@@ -33,4 +33,12 @@ export { SqlMemoryStorage, WorkbenchSessionStorage } from './storage/index.ts';
 export { EventHub, EventLog } from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
+export { ConversationProjection, applyRunEvent } from '@youyou/contracts';
+export type { ConversationMessage, MessagePart, RunProjection } from '@youyou/contracts';
+export { toolPolicyOf, planRun } from './runs/index.ts';
+export type { RunPlan, RunPlanServices } from './runs/index.ts';
+export { SettingsRegistry, SettingsService } from './settings/index.ts';
+export type { SettingRegistration } from './settings/index.ts';
+export { ModelRouting } from './models/index.ts';
+export type { ResolvedModel } from './models/index.ts';
 // Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentError } from '@youyou/agent';
-import writeFileAtomic from 'write-file-atomic';
+import { replaceFile } from './replace-file.ts';
 import { CONFIG_FILE, parseConfigFile } from '@youyou/agent/files';
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { ApiError } from '../errors/index.ts';
@@ -84,7 +84,7 @@ export class ConfigYamlLayer {
       throw error;
     }
     // Readers (the agent's file channel) see the old config.yaml or the new one, never half of it.
-    await writeFileAtomic(this.path, output);
+    await replaceFile(this.path, output);
   }
 
   async #text(): Promise<string | undefined> {

@@ -6,7 +6,7 @@ import type {
   WritableSettingLayer,
 } from '@youyou/contracts';
 import type { Kysely } from 'kysely';
-import writeFileAtomic from 'write-file-atomic';
+import { replaceFile } from './replace-file.ts';
 import type { Schema } from '../database/index.ts';
 import { ApiError, notFound } from '../errors/index.ts';
 import type { SecretRedactor } from '../logging/index.ts';
@@ -122,7 +122,7 @@ export class SettingsService {
       });
     }
     const report: RestartReport = { started_at: this.#startedAt, settings };
-    await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
+    await replaceFile(file, `${JSON.stringify(report, null, 2)}\n`);
   }
 
   /** `restart` settings whose stored value differs from the one this server started with. */
