@@ -4,3 +4,4 @@ export { McpServerRepository, mcpServerViewOf } from './mcp-server-repository.ts
 export type { McpServerRow } from './mcp-server-repository.ts';
 export { mapToolResult } from './mcp-tool-result.ts';
 export type { McpMediaBlock, McpResultMetadata } from './mcp-tool-result.ts';
+export { MCP_SETTINGS_SECTION, registerMcpSettings } from './mcp-settings.ts';

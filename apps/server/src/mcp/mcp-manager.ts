@@ -14,7 +14,11 @@ import { namespacedToolName } from './mcp-tool-names.ts';
 /** The same settings the agent's argument validator compiles with, so a schema we accept compiles there. */
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, logger: false });
 
-const DEFAULT_IDLE_MS = 10 * 60_000;
+const DEFAULTS: Readonly<Record<string, unknown>> = {
+  'mcp.enabled': true,
+  'mcp.startup_wait_ms': 15_000,
+  'mcp.idle_timeout_minutes': 10,
+};
 
 export interface McpManagerOptions {
   repository: McpServerRepository;
@@ -23,8 +27,11 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** Where a user server's process runs when its config names no directory. */
   defaultCwd: string;
-  /** How long a session start waits for a server that is still starting; it is ready next time. */
-  startupWaitMs?: number;
+  /**
+   * Reads a setting for a project (`mcp.enabled`, `mcp.startup_wait_ms`, `mcp.idle_timeout_minutes`);
+   * without it the defaults apply.
+   */
+  setting?: <T>(key: string, projectId: string | null) => Promise<T>;
   /** Backoff of restarts after a crash (tests shorten it). */
   restartBaseMs?: number;
 }
@@ -112,14 +119,34 @@ export class McpManager {
     await Promise.allSettled(connections.map((connection) => connection.stop()));
   }
 
+  async #setting<T>(key: string, projectId: string | null): Promise<T> {
+    const read = this.#options.setting;
+    if (read !== undefined) {
+      try {
+        return await read<T>(key, projectId);
+      } catch (error) {
+        this.#options.logger.warn(
+          { err: error, key },
+          'an MCP setting could not be read; its default applies',
+        );
+      }
+    }
+    return DEFAULTS[key] as T;
+  }
+
   async #load(projectId: string | null): Promise<LoadedComponents> {
+    const empty = { tools: [], skills: [], plugins: [] };
+    if (!(await this.#setting<boolean>('mcp.enabled', projectId))) {
+      return { global: empty, project: empty, diagnostics: [] };
+    }
     const rows = await this.#options.repository.applicable(projectId);
+    const startupWaitMs = await this.#setting<number>('mcp.startup_wait_ms', projectId);
     const diagnostics: LoadDiagnostic[] = [];
     const loaded = await Promise.all(
       rows.map(async (row) => {
         try {
           const connection = await this.#connection(row);
-          await withTimeout(connection.tools(), this.#options.startupWaitMs ?? 15_000);
+          await withTimeout(connection.tools(), startupWaitMs);
           return { row, tools: this.#toolSet(row, connection).handlers };
         } catch (error) {
           diagnostics.push({
@@ -182,7 +209,9 @@ export class McpManager {
       cwd: projectDirectory ?? this.#options.defaultCwd,
       roots: projectDirectory === undefined ? [] : [projectDirectory],
       toolTimeoutMs: row.tool_timeout_ms ?? undefined,
-      idleTimeoutMs: row.idle_timeout_ms ?? DEFAULT_IDLE_MS,
+      idleTimeoutMs:
+        row.idle_timeout_ms ??
+        (await this.#setting<number>('mcp.idle_timeout_minutes', row.project_id)) * 60_000,
       secretHeaders: () => this.#options.repository.secretHeaders(row),
     };
   }

@@ -10,7 +10,7 @@ import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } 
 import { EventHub, EventLog } from '../events/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { createLogger } from '../logging/index.ts';
-import { McpManager, McpServerRepository } from '../mcp/index.ts';
+import { McpManager, McpServerRepository, registerMcpSettings } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { RunManager } from '../runs/index.ts';
 import {
@@ -125,12 +125,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
+    const workbenchStream = new WorkbenchStream();
+    const settingsRegistry = new SettingsRegistry();
+    registerBuiltinSettings(settingsRegistry);
+    registerMcpSettings(settingsRegistry);
+    const settingsService = new SettingsService({
+      db: database.db,
+      registry: settingsRegistry,
+      configYaml: new ConfigYamlLayer(settings.home),
+      secrets,
+      stream: workbenchStream,
+      redactor,
+    });
+    await settingsService.captureStartup();
     const mcp = new McpManager({
       repository: new McpServerRepository(database.db, secrets, redactor),
       db: database.db,
       logger,
       clientVersion: SERVER_VERSION,
       defaultCwd: scratchDirectory,
+      setting: (key, projectId) => settingsService.value(key, { projectId }),
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
     });
     cleanups.push(() => mcp.shutdown());
@@ -147,18 +161,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const settingsRepository = new SettingsRepository(database.db);
-    const workbenchStream = new WorkbenchStream();
-    const settingsRegistry = new SettingsRegistry();
-    registerBuiltinSettings(settingsRegistry);
-    const settingsService = new SettingsService({
-      db: database.db,
-      registry: settingsRegistry,
-      configYaml: new ConfigYamlLayer(settings.home),
-      secrets,
-      stream: workbenchStream,
-      redactor,
-    });
-    await settingsService.captureStartup();
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runs = new RunManager({
