@@ -1,3 +1,4 @@
+import type { McpServer, McpServerCreate, McpServerUpdate } from '@youyou/contracts';
 import { createWorkbenchClient } from '@youyou/server/client';
 import { ApiError } from './api-error.ts';
 import type {
@@ -86,6 +87,13 @@ export interface ApiClient {
   putPreferences(preferences: Preferences): Promise<void>;
   /** Asks the server whether an Ollama runs on this machine (the page's CSP keeps the browser from asking). */
   detectOllama(): Promise<{ found: boolean; base_url: string; models: string[] }>;
+  /** MCP servers with their live status (spec §4.8). */
+  listMcpServers(): Promise<McpServer[]>;
+  createMcpServer(input: McpServerCreate): Promise<McpServer>;
+  updateMcpServer(id: string, changes: McpServerUpdate): Promise<McpServer>;
+  deleteMcpServer(id: string): Promise<void>;
+  /** Starts (or restarts) the server now and returns its status. */
+  connectMcpServer(id: string): Promise<McpServer>;
 }
 
 interface AnyResponse {
@@ -315,5 +323,14 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       await checked(api.preferences.$put({ json: { preferences: { ...preferences } } }));
     },
     detectOllama: async () => (await checked(api.providers.detect.ollama.$get())).json(),
+    listMcpServers: async () => (await (await checked(api.mcp.servers.$get({ query: {} }))).json()).servers,
+    createMcpServer: async (input) => (await checked(api.mcp.servers.$post({ json: input }))).json(),
+    updateMcpServer: async (id, changes) =>
+      (await checked(api.mcp.servers[':id'].$patch({ param: { id }, json: changes }))).json(),
+    deleteMcpServer: async (id) => {
+      await checked(api.mcp.servers[':id'].$delete({ param: { id } }));
+    },
+    connectMcpServer: async (id) =>
+      (await checked(api.mcp.servers[':id'].connect.$post({ param: { id } }))).json(),
   };
 }

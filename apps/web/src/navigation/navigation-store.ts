@@ -1,9 +1,10 @@
 import { create } from 'zustand';
 
-export type SettingsSection = 'providers' | 'components' | 'appearance' | 'behaviour' | 'language';
+export type SettingsSection = 'providers' | 'components' | 'mcp' | 'appearance' | 'behaviour' | 'language';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'components',
+  'mcp',
   'appearance',
   'behaviour',
   'language',

@@ -5,12 +5,14 @@ import { SETTINGS_SECTIONS, useNavigation, type SettingsSection } from '../navig
 import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
 import { ComponentsSection } from './components-section.tsx';
+import { McpSection } from './mcp-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   providers: 'settings.providers',
   components: 'settings.components',
+  mcp: 'settings.mcp',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
@@ -22,6 +24,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <ProvidersSection />;
     case 'components':
       return <ComponentsSection />;
+    case 'mcp':
+      return <McpSection />;
     case 'appearance':
       return <AppearanceSection />;
     case 'behaviour':
