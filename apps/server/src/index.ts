@@ -34,3 +34,5 @@ export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.t
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
 export { ConversationProjection, applyRunEvent } from './projection/index.ts';
 export type { ConversationMessage, MessagePart, RunProjection } from './projection/index.ts';
+export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
+export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';

@@ -4,7 +4,7 @@ import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
-import type { McpManager } from '../mcp/index.ts';
+import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
 import type { SettingsService } from '../settings/index.ts';
@@ -49,7 +49,7 @@ export interface ServerServices {
   runRepository: RunRepository;
   providers: ProviderRegistry;
   pool: AgentPool;
-  mcp: McpManager;
+  mcp: McpManager<McpServerRepository>;
   objects: ObjectStore;
   settings: SettingsRepository;
   /** The layered, schema-checked settings (spec §4.9); extensions register into `settingsService.registry`. */

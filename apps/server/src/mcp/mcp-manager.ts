@@ -3,11 +3,10 @@ import type { ComponentSource, LoadedComponents, LoadDiagnostic, ToolHandler } f
 import type { McpServerStatus, McpToolInfo } from '@youyou/contracts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
-import type { Kysely } from 'kysely';
-import type { Schema } from '../database/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import { McpConnection, type McpServerDefinition } from './mcp-connection.ts';
-import { transportOfRow, type McpServerRepository, type McpServerRow } from './mcp-server-repository.ts';
+import pino from 'pino';
+import { transportOfRow, type McpServerRow } from './mcp-server-repository.ts';
 import { mapToolResult } from './mcp-tool-result.ts';
 import { namespacedToolName } from './mcp-tool-names.ts';
 
@@ -20,10 +19,20 @@ const DEFAULTS: Readonly<Record<string, unknown>> = {
   'mcp.idle_timeout_minutes': 10,
 };
 
-export interface McpManagerOptions {
-  repository: McpServerRepository;
-  db: Kysely<Schema>;
-  logger: ServerLogger;
+/** Where server configurations come from: the database in the workbench, a list in a script. */
+export interface McpServerStore {
+  /** Enabled servers that apply to a conversation of `projectId` (the user's, and that project's). */
+  applicable(projectId: string | null): Promise<McpServerRow[]>;
+  /** A server's secret header values, for its connection only. */
+  secretHeaders(row: McpServerRow): Promise<Record<string, string>>;
+}
+
+export interface McpManagerOptions<Store extends McpServerStore = McpServerStore> {
+  repository: Store;
+  /** A project's directory (its servers' roots and working directory); absent: none. */
+  projectDirectory?: (projectId: string) => Promise<string | undefined>;
+  /** Default: silent. */
+  logger?: ServerLogger;
   clientVersion: string;
   /** Where a user server's process runs when its config names no directory. */
   defaultCwd: string;
@@ -52,17 +61,19 @@ interface ToolSet {
  * builder.addComponentSource(manager.componentSource(projectId));
  * await manager.shutdown(); // every server process stopped, whole process groups
  */
-export class McpManager {
-  readonly #options: McpManagerOptions;
+export class McpManager<Store extends McpServerStore = McpServerStore> {
+  readonly #options: McpManagerOptions<Store>;
+  readonly #logger: ServerLogger;
   readonly #connections = new Map<string, McpConnection>();
   readonly #toolSets = new WeakMap<readonly Tool[], ToolSet>();
   #closed = false;
 
-  constructor(options: McpManagerOptions) {
+  constructor(options: McpManagerOptions<Store>) {
     this.#options = options;
+    this.#logger = options.logger ?? pino({ level: 'silent' });
   }
 
-  get repository(): McpServerRepository {
+  get repository(): Store {
     return this.#options.repository;
   }
 
@@ -125,10 +136,7 @@ export class McpManager {
       try {
         return await read<T>(key, projectId);
       } catch (error) {
-        this.#options.logger.warn(
-          { err: error, key },
-          'an MCP setting could not be read; its default applies',
-        );
+        this.#logger.warn({ err: error, key }, 'an MCP setting could not be read; its default applies');
       }
     }
     return DEFAULTS[key] as T;
@@ -175,7 +183,7 @@ export class McpManager {
     if (existing !== undefined) void existing.stop();
     const connection = new McpConnection({
       definition: await this.#definition(row),
-      logger: this.#options.logger,
+      logger: this.#logger,
       clientVersion: this.#options.clientVersion,
       ...(this.#options.restartBaseMs === undefined ? {} : { restartBaseMs: this.#options.restartBaseMs }),
     });
@@ -192,14 +200,8 @@ export class McpManager {
   async #definition(row: McpServerRow): Promise<McpServerDefinition> {
     let projectDirectory: string | undefined;
     if (row.project_id !== null) {
-      const project = await this.#options.db
-        .selectFrom('projects')
-        .select('directory')
-        .where('id', '=', row.project_id)
-        .executeTakeFirst();
-      if (project?.directory !== null && project?.directory !== undefined) {
-        projectDirectory = await realpath(project.directory).catch(() => undefined);
-      }
+      const directory = await this.#options.projectDirectory?.(row.project_id);
+      if (directory !== undefined) projectDirectory = await realpath(directory).catch(() => undefined);
     }
     return {
       id: row.id,

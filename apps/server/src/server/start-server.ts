@@ -140,7 +140,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await settingsService.captureStartup();
     const mcp = new McpManager({
       repository: new McpServerRepository(database.db, secrets, redactor),
-      db: database.db,
+      projectDirectory: async (projectId) =>
+        (await new ProjectRepository(database.db).find(projectId))?.directory ?? undefined,
       logger,
       clientVersion: SERVER_VERSION,
       defaultCwd: scratchDirectory,
