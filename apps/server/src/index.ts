@@ -32,7 +32,7 @@ export type {
 } from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
-export { ConversationProjection, applyRunEvent } from './projection/index.ts';
-export type { ConversationMessage, MessagePart, RunProjection } from './projection/index.ts';
+export { ConversationProjection, applyRunEvent } from '@youyou/contracts';
+export type { ConversationMessage, MessagePart, RunProjection } from '@youyou/contracts';
 export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
 export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';

@@ -4,7 +4,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '../src/projection/index.ts';
+import type { ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { EVERYTHING_SERVER } from './support/mcp-servers.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

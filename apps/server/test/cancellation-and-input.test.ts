@@ -1,6 +1,6 @@
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '../src/projection/index.ts';
+import type { ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { readEvents } from './support/sse.ts';
 import { sendFirstMessage, startTestServer, type TestServer } from './support/test-server.ts';

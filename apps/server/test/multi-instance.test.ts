@@ -1,7 +1,7 @@
 import { fakeTextReply, startFakeOpenAI, type FakeServer } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationView } from '../src/conversations/index.ts';
-import { ConversationProjection } from '../src/projection/index.ts';
+import { ConversationProjection } from '@youyou/contracts';
 import { callServer, startChildServer, type ChildServer } from './support/child-server.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { isRunEnd, readEvents } from './support/sse.ts';

@@ -3,7 +3,7 @@ import type { FakeStep } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationView } from '../src/conversations/index.ts';
 import type { WorkbenchEvent } from '../src/events/index.ts';
-import { ConversationProjection, type ConversationMessage } from '../src/projection/index.ts';
+import { ConversationProjection, type ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { isRunEnd, readEvents } from './support/sse.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessagePart } from '../src/api/index.ts';
+import type { MessagePart } from '@youyou/contracts';
 import { useConversationUi } from '../src/conversation/index.ts';
 import { AssistantMessage } from '../src/conversation/assistant-message.tsx';
 import type { RunView } from '../src/conversation-state/index.ts';
@@ -32,10 +32,18 @@ const result = (id: string): MessagePart => ({
 
 function runWith(parts: MessagePart[], status: RunView['assistant']['status'] = 'complete'): RunView {
   return {
-    id: 'r1',
-    status: status === 'complete' ? 'completed' : status === 'streaming' ? 'running' : 'interrupted',
-    phase: 'done',
-    previousRunId: null,
+    run: {
+      id: 'r1',
+      conversation_id: 'c1',
+      parent_run_id: null,
+      previous_run_id: null,
+      user_message_id: 'u1',
+      kind: 'conversation',
+      status: status === 'complete' ? 'completed' : status === 'streaming' ? 'running' : 'interrupted',
+      phase: 'done',
+      model_id: null,
+      created_at: '',
+    },
     user: {
       id: 'u1',
       role: 'user',
@@ -55,7 +63,7 @@ function runWith(parts: MessagePart[], status: RunView['assistant']['status'] = 
       created_at: '',
       usage: { input_tokens: 1, output_tokens: 1, tool_calls: 3, model_calls: 2, duration_ms: 12_200 },
     },
-    lastSeq: 9,
+    last_seq: 9,
   };
 }
 

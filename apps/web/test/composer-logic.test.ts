@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ComponentEntry } from '../src/api/index.ts';
+import type { ComponentEntry } from '@youyou/contracts';
 import { checkAttachment, paletteEntries, parseSkillMessage, slashQuery } from '../src/composer/index.ts';
 
 const skill = (name: string, extra: Partial<ComponentEntry> = {}): ComponentEntry => ({

@@ -21,8 +21,18 @@ function renderComposer(
       Promise.resolve({ components: [skillEntry('haiku', 'Answer in a haiku.')], diagnostics: [] }),
     listModels: () =>
       Promise.resolve({
-        models: [{ id: 'fake/m', provider: 'fake', display_name: 'm' }],
+        models: [
+          {
+            id: 'fake/m',
+            provider: 'fake',
+            display_name: 'm',
+            provider_id: 'fake',
+            provider_name: 'fake',
+            name: 'm',
+          },
+        ],
         default_model: 'fake/m',
+        default_model_id: 'fake/m',
       }),
     upload: (file) => Promise.resolve(uploadOf(file.name)),
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkbenchEvent } from '../src/api/index.ts';
+import type { WorkbenchEvent } from '@youyou/contracts';
 import { ConversationStore } from '../src/conversation-state/index.ts';
 import { eventFactory, queryOf } from './event-fixtures.ts';
 
@@ -16,7 +16,7 @@ describe('ConversationStore', () => {
     store.apply(events.created('r1', 'Hello'));
     store.apply(events.phase('r1'));
     store.apply(events.delta('r1', 'Hi '));
-    expect(store.getSnapshot().activeRun?.id).toBe('r1');
+    expect(store.getSnapshot().activeRun?.run.id).toBe('r1');
     store.apply(events.delta('r1', 'there'));
     store.apply(events.completed('r1'));
     expect(textOf(store)).toBe('Hi there');
@@ -80,7 +80,7 @@ describe('ConversationStore', () => {
       store.apply(event);
     }
     store.apply(events.created('r3', 'two, edited', 'r1'));
-    expect(store.getSnapshot().runs.map((run) => run.id)).toEqual(['r1', 'r3']);
+    expect(store.getSnapshot().runs.map((run) => run.run.id)).toEqual(['r1', 'r3']);
   });
 
   it('marks interrupted runs and tool calls with their results', () => {
@@ -122,9 +122,9 @@ describe('ConversationStore', () => {
     store.setQuery(queryOf(messages([r3]), 6, { earlier_cursor: 'before-r3' }));
     expect(store.getSnapshot().earlierCursor).toBe('before-r3');
     store.prependPage(queryOf(messages([r1, r2]), 6));
-    expect(store.getSnapshot().runs.map((run) => run.id)).toEqual(['r1', 'r2', 'r3']);
+    expect(store.getSnapshot().runs.map((run) => run.run.id)).toEqual(['r1', 'r2', 'r3']);
     expect(store.getSnapshot().earlierCursor).toBeUndefined();
     store.setQuery(queryOf(messages([r3]), 7, { earlier_cursor: 'before-r3' }));
-    expect(store.getSnapshot().runs.map((run) => run.id)).toEqual(['r1', 'r2', 'r3']);
+    expect(store.getSnapshot().runs.map((run) => run.run.id)).toEqual(['r1', 'r2', 'r3']);
   });
 });

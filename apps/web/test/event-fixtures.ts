@@ -1,4 +1,4 @@
-import type { ConversationQuery, WorkbenchEvent } from '../src/api/index.ts';
+import type { ConversationView, WorkbenchEvent } from '@youyou/contracts';
 
 /** Builds events of one conversation with increasing seq, the way the server numbers them. */
 export function eventFactory(conversationId = 'c1') {
@@ -100,10 +100,10 @@ export function eventFactory(conversationId = 'c1') {
 
 /** A Query with the given messages at `lastSeq`. */
 export function queryOf(
-  messages: ConversationQuery['messages'],
+  messages: ConversationView['messages'],
   lastSeq: number,
-  extra: Partial<ConversationQuery> = {},
-): ConversationQuery {
+  extra: Partial<ConversationView> = {},
+): ConversationView {
   return {
     conversation: {
       id: 'c1',
@@ -112,11 +112,14 @@ export function queryOf(
       title_source: 'user',
       model_id: null,
       active_run_id: null,
+      in_flight_run_id: null,
       last_seq: lastSeq,
+      read_seq: 0,
       created_at: '',
       updated_at: '',
     },
     messages,
+    runs: [],
     branch_length: messages.length,
     in_flight_run: null,
     last_seq: lastSeq,

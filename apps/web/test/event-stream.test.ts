@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser, openEventStream, type WorkbenchEvent } from '../src/api/index.ts';
+import { SseParser, openEventStream } from '../src/api/index.ts';
+import type { WorkbenchEvent } from '@youyou/contracts';
 import { eventFactory } from './event-fixtures.ts';
 
 describe('SseParser', () => {

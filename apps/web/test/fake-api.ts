@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import type { ApiClient, ComponentEntry, Upload } from '../src/api/index.ts';
+import type { ApiClient } from '../src/api/index.ts';
+import type { ComponentEntry, Upload } from '@youyou/contracts';
 import { createServices, type AppServices } from '../src/services/index.ts';
 
 /** An ApiClient whose every method fails unless a test gives it an answer. */
@@ -21,5 +22,14 @@ export function skillEntry(name: string, description: string): ComponentEntry {
 }
 
 export function uploadOf(name: string): Upload {
-  return { id: `upload-${name}`, name, media_type: 'text/plain', size: 5, created_at: '' };
+  return {
+    id: `upload-${name}`,
+    name,
+    media_type: 'text/plain',
+    size: 5,
+    sha256: '',
+    project_id: null,
+    conversation_id: null,
+    created_at: '',
+  };
 }

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { EventStreamOptions, WorkbenchEvent } from '../src/api/index.ts';
+import type { EventStreamOptions } from '../src/api/index.ts';
+import type { WorkbenchEvent } from '@youyou/contracts';
 import { LiveConversations, conversationKey } from '../src/conversation-state/index.ts';
 import { eventFactory, queryOf } from './event-fixtures.ts';
 import { fakeApi } from './fake-api.ts';

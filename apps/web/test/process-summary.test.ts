@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagePart } from '../src/api/index.ts';
+import type { MessagePart } from '@youyou/contracts';
 import { processSummary, splitProcessParts, type RunView } from '../src/conversation-state/index.ts';
 
 const thinking: MessagePart = { type: 'thinking', text: 'hmm', status: 'complete' };
@@ -23,10 +23,18 @@ const text = (value: string): MessagePart => ({ type: 'text', text: value, statu
 
 function run(parts: MessagePart[], durationMs?: number): RunView {
   return {
-    id: 'r1',
-    status: 'completed',
-    phase: 'done',
-    previousRunId: null,
+    run: {
+      id: 'r1',
+      conversation_id: 'c1',
+      parent_run_id: null,
+      previous_run_id: null,
+      user_message_id: 'u',
+      kind: 'conversation',
+      status: 'completed',
+      phase: 'done',
+      model_id: null,
+      created_at: '',
+    },
     user: {
       id: 'u',
       role: 'user',
@@ -56,7 +64,7 @@ function run(parts: MessagePart[], durationMs?: number): RunView {
             },
           }),
     },
-    lastSeq: 1,
+    last_seq: 1,
   };
 }
 

@@ -3,10 +3,23 @@
  * agent-system-skeleton-design-r4 §3.2/§3.3 "Core"). Each concept lives in its own folder with an
  * `index.ts`; this file re-exports them. It depends on zod and nothing else.
  */
+
+/**
+ * The contract's version (spec §5): fields are only added, never re-meant.
+ *
+ * @example
+ * CONTRACTS_VERSION; // 1
+ */
 export const CONTRACTS_VERSION = 1;
 export * from './artifacts/index.ts';
 export * from './agents/index.ts';
 
+export * from './errors/index.ts';
+export * from './runs/index.ts';
+export * from './messages/index.ts';
+export * from './events/index.ts';
+export * from './projection/index.ts';
+export * from './api/index.ts';
 export * from './settings/index.ts';
 export * from './profiles/index.ts';
 export * from './commands/index.ts';

@@ -1,4 +1,4 @@
-import type { WorkbenchEvent } from '../events/event-types.ts';
+import type { WorkbenchEvent } from '@youyou/contracts';
 
 export interface EventStreamOptions {
   baseUrl: string;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { readEvents, type RunDescription } from '../events/index.ts';
-import { applyRunEvent, type ConversationMessage, type RunProjection } from '../projection/index.ts';
+import { applyRunEvent, type ConversationMessage, type RunProjection } from '@youyou/contracts';
 import {
   ConversationRepository,
   conversationOfRow,

@@ -1,5 +1,5 @@
 import type { TreeRun } from '../storage/index.ts';
-import type { SiblingInfo } from '../projection/index.ts';
+import type { SiblingInfo } from '@youyou/contracts';
 
 /**
  * The message tree of a conversation (decision 0003). Each top-level run is one exchange: a user

@@ -1,27 +1,7 @@
-/** Run states (spec §4.2). Terminal: completed, failed, cancelled, interrupted. */
-export const RUN_STATUSES = [
-  'pending',
-  'running',
-  'waiting_hitl',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** States a run can still leave; one such top-level run per conversation at a time. */
-export const IN_FLIGHT_STATUSES: readonly RunStatus[] = ['pending', 'running', 'waiting_hitl'];
-
-export const RUN_PHASES = ['pending', 'thinking', 'acting', 'responding', 'done'] as const;
-export type RunPhase = (typeof RUN_PHASES)[number];
-
-/**
- * `conversation`: a top-level turn; `subagent` and `tool`: children of one; `session`: an agent
- * session another program wrote through the workbench's SessionStorage.
- */
-export const RUN_KINDS = ['conversation', 'subagent', 'tool', 'session'] as const;
-export type RunKind = (typeof RUN_KINDS)[number];
+// Run states, phases and kinds are the contract's (spec §4.2); the tables store them as text.
+export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from '@youyou/contracts';
+export type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
+import type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 
 /** Every table keeps an `owner`, reserved for multi-user deployments (spec §2.2); null today. */
 interface Owned {

@@ -133,6 +133,14 @@ export class ApiError extends Error {
    */
   static fromUnknown(error: unknown): ApiError {
     if (error instanceof ApiError) return error;
+    const encoding = databaseEncodingError(error);
+    if (encoding !== undefined) {
+      return new ApiError(
+        'INVALID_INPUT',
+        'The request is not valid: the database cannot store a value in it (a character or byte sequence it does not accept).',
+        { details: { reason: 'database_encoding', sqlstate: encoding }, cause: error },
+      );
+    }
     if (isAgentError(error)) {
       if (error.code === 'INVALID_INPUT' && error.details['notFound'] === true) {
         return new ApiError('NOT_FOUND', error.message, { details: error.details, cause: error });
@@ -160,6 +168,25 @@ export class ApiError extends Error {
       },
     };
   }
+}
+
+/**
+ * PostgreSQL's data-exception states that mean "this value cannot be stored as text": a NUL
+ * (22021 character_not_in_repertoire, 22P05 untranslatable_character), bytes not valid in the
+ * encoding (22021), or input the type cannot read (22P02). They are the request's fault, not the
+ * server's.
+ */
+const ENCODING_SQLSTATES: ReadonlySet<string> = new Set(['22021', '22P05', '22P02', '22001']);
+
+/** The SQLSTATE of a database encoding error anywhere in `error`'s cause chain, if it is one. */
+function databaseEncodingError(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && ENCODING_SQLSTATES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Schema } from '../database/index.ts';
-import type { NewEvent, WorkbenchEvent } from './event-types.ts';
+import type { NewEvent, WorkbenchEvent } from '@youyou/contracts';
 
 /** Work done in the same transaction as the events it goes with (a run's status, say). */
 export type ApplyInTransaction = (transaction: Transaction<Schema>) => Promise<void>;

@@ -1,4 +1,4 @@
-import { INTERNAL_EVENT_TYPES, type WorkbenchEvent } from './event-types.ts';
+import { INTERNAL_EVENT_TYPES, type WorkbenchEvent } from '@youyou/contracts';
 
 /** How many recent events per watched conversation are kept for subscribers that lag a little. */
 const RECENT_EVENTS = 1024;

@@ -3,7 +3,7 @@ import type { Schema, WorkbenchDatabase } from '../database/index.ts';
 import { ConversationWriter, type ApplyInTransaction } from './conversation-writer.ts';
 import type { EventHub } from './event-hub.ts';
 import { insertEvents, notifyEvents, readEvents, type ReadEventsOptions } from './event-store.ts';
-import type { NewEvent, WorkbenchEvent } from './event-types.ts';
+import type { NewEvent, WorkbenchEvent } from '@youyou/contracts';
 
 export interface EventLogOptions {
   database: WorkbenchDatabase;

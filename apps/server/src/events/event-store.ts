@@ -7,7 +7,7 @@ import {
   type NewEvent,
   type WorkbenchEvent,
   type WorkbenchEventType,
-} from './event-types.ts';
+} from '@youyou/contracts';
 
 /** The PostgreSQL channel every server LISTENs on for committed events. */
 export const EVENTS_CHANNEL = 'youyou_events';

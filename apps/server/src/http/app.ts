@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors/index.ts';
 import { serveWeb } from '../web/index.ts';
 import { errorHandler, validationHook } from './middleware/errors.ts';
+import { refuseNulCharacters } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
 import { agUiRoutes } from './routes/ag-ui.ts';
@@ -62,6 +63,7 @@ export function createApp(services: ServerServices) {
     },
   });
   app.use('/api/*', async (c, next) => (c.req.path === '/api/uploads' ? next() : jsonLimit(c, next)));
+  app.use('/api/*', refuseNulCharacters());
   app.use('/v1/*', jsonLimit);
   app.route('/v1', openAiRoutes(services));
   const routed = app.route('/api', createApiRoutes(services));

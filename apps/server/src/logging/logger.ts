@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pino from 'pino';
+import { REDACTED, redactKeyShaped } from '../security/secret-redaction.ts';
 
 export type ServerLogger = pino.Logger;
 
@@ -31,8 +32,9 @@ export interface LogDestination {
 }
 
 /**
- * Replaces known secret values (the access token, provider keys) wherever they appear in a log
- * line, including inside messages and URLs that no field path can name.
+ * Replaces known secret values (the access token, provider keys) and key-shaped strings wherever
+ * they appear in a log line, including inside messages and URLs that no field path can name.
+ * `redact` does the same for text about to be stored or sent (errors in run events, test results).
  *
  * @example
  * const redactor = new SecretRedactor(process.stdout);
@@ -51,11 +53,16 @@ export class SecretRedactor implements LogDestination {
     if (secret.length >= 8) this.#secrets.add(secret);
   }
 
-  write(line: string): unknown {
-    let text = line;
+  /** `text` with every known secret and every key-shaped string replaced by `[redacted]`. */
+  redact(text: string): string {
+    let result = text;
     for (const secret of this.#secrets)
-      if (text.includes(secret)) text = text.replaceAll(secret, '[redacted]');
-    return this.#destination.write(text);
+      if (result.includes(secret)) result = result.replaceAll(secret, REDACTED);
+    return redactKeyShaped(result);
+  }
+
+  write(line: string): unknown {
+    return this.#destination.write(this.redact(line));
   }
 }
 

@@ -4,6 +4,7 @@ import { anthropic, openaiCompatible, type ModelConfig } from '@youyou/providers
 import { sql, type Kysely } from 'kysely';
 import { isUniqueViolation, type Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
+import { redactKeyShaped } from '../security/index.ts';
 import type { SecretRedactor } from '../logging/index.ts';
 import {
   ProviderConfigRepository,
@@ -207,7 +208,7 @@ export class ProviderRegistry {
 
   /** Asks a stored provider's server for its models: the key and URL work when this succeeds. */
   async test(id: string): Promise<ProviderTestResult> {
-    return probe(await this.#provider(await this.#configs.get(id), true));
+    return this.#redacted(await probe(await this.#provider(await this.#configs.get(id), true)));
   }
 
   /** The same check for a provider that is not stored yet. */
@@ -227,7 +228,16 @@ export class ProviderRegistry {
       discoverModels: true,
       retry: { maxRetries: 0 },
     };
-    return probe(input.kind === 'anthropic' ? anthropic(options) : openaiCompatible(options));
+    return this.#redacted(
+      await probe(input.kind === 'anthropic' ? anthropic(options) : openaiCompatible(options)),
+    );
+  }
+
+  /** A server may quote the key it refused: the answer never carries it. */
+  #redacted(result: ProviderTestResult): ProviderTestResult {
+    if (result.error === undefined) return result;
+    const message = this.#redactor?.redact(result.error.message) ?? redactKeyShaped(result.error.message);
+    return { ...result, error: { ...result.error, message } };
   }
 
   async #provider(row: ProviderConfigRow, discover: boolean): Promise<ModelProvider> {

@@ -10,7 +10,12 @@ export const TITLE_LENGTH = 80;
  */
 export function titleFromText(text: string): string {
   const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
-  const folded = line.replace(/\s+/g, ' ').trim();
+  // Control characters (NUL included, which PostgreSQL cannot store) never belong in a title.
+  const folded = line
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (folded.length <= TITLE_LENGTH) return folded;
   const cut = folded.slice(0, TITLE_LENGTH);
   const space = cut.lastIndexOf(' ');

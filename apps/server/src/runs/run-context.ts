@@ -21,5 +21,7 @@ export interface RunContext {
   /** The working directory of conversations whose project has no directory. */
   scratchDirectory: string;
   logger: ServerLogger;
+  /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
+  redact(text: string): string;
   artifacts: ArtifactService;
 }

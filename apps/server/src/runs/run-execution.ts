@@ -9,6 +9,7 @@ import {
 import type { Transaction } from 'kysely';
 import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
+import { redactDeep } from '../security/index.ts';
 import type { ConversationWriter, EventError, MessageInput, NewEvent, RunUsage } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
@@ -26,17 +27,25 @@ type Outcome =
   | { status: 'cancelled'; summary?: TurnSummary }
   | { status: 'interrupted' };
 
-function eventErrorOf(error: AgentErrorJSON | ApiError | AgentError): EventError {
+/**
+ * An error as run events carry it, with every known secret and key-shaped string redacted: a
+ * provider may quote the key it refused ("Incorrect API key provided: sk-…"), and the event log,
+ * the Query and the SSE stream must never hold it.
+ */
+function eventErrorOf(
+  error: AgentErrorJSON | ApiError | AgentError,
+  redact: (text: string) => string,
+): EventError {
   if (error instanceof ApiError) {
-    return { code: error.code, message: error.message, retryable: error.retryable, source: 'server' };
+    return { code: error.code, message: redact(error.message), retryable: error.retryable, source: 'server' };
   }
   const json = error instanceof AgentError ? error.toJSON() : error;
   return {
     code: json.code,
-    message: json.message,
+    message: redact(json.message),
     retryable: json.retryable,
     source: json.source,
-    ...(json.details === undefined ? {} : { details: json.details }),
+    ...(json.details === undefined ? {} : { details: redactDeep(json.details, redact) }),
   };
 }
 
@@ -184,7 +193,7 @@ export class RunExecution {
         const error = event.error ?? fatal;
         outcome = {
           status: 'failed',
-          error: eventErrorOf(error ?? new AgentError('PROVIDER_ERROR', 'The turn failed.')),
+          error: eventErrorOf(error ?? new AgentError('PROVIDER_ERROR', 'The turn failed.'), context.redact),
           summary: event,
         };
       }
@@ -269,7 +278,10 @@ export class RunExecution {
       case 'Error':
         if (!event.fatal) {
           this.#append([
-            this.#event({ type: 'error', payload: { message_id: runId, error: eventErrorOf(event.error) } }),
+            this.#event({
+              type: 'error',
+              payload: { message_id: runId, error: eventErrorOf(event.error, this.#options.context.redact) },
+            }),
           ]);
         }
         return undefined;
@@ -341,9 +353,11 @@ export class RunExecution {
   }
 
   #failureOf(error: unknown): EventError {
-    if (error instanceof ApiError) return eventErrorOf(error);
+    const { redact } = this.#options.context;
+    if (error instanceof ApiError) return eventErrorOf(error, redact);
     return eventErrorOf(
       AgentError.fromUnknown(error, 'STORAGE_ERROR', { source: 'storage', retryable: true }),
+      redact,
     );
   }
 

@@ -176,6 +176,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       home: settings.home,
       scratchDirectory,
       logger,
+      redact: (text) => redactor.redact(text),
       artifacts,
     });
     const cluster = await Cluster.join({

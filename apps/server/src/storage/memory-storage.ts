@@ -42,7 +42,10 @@ export class SqlMemoryStorage implements MemoryStorage {
     return rows.map(memoryOfRow);
   }
 
-  async upsert(memory: MemoryInput): Promise<Memory> {
+  async upsert(input: MemoryInput): Promise<Memory> {
+    // Memories are written by the model: a NUL in one is dropped here, so PostgreSQL (which
+    // cannot store it) and SQLite keep the same text.
+    const memory = { ...input, content: input.content.replaceAll('\u0000', '') };
     const now = this.#now();
     return this.#db.transaction().execute(async (transaction) => {
       const existing = await transaction

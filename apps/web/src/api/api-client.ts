@@ -3,25 +3,33 @@ import { createWorkbenchClient } from '@youyou/server/client';
 import { ApiError } from './api-error.ts';
 import type {
   ComponentDocument,
-  ComponentDraft,
   ComponentKind,
-  ComponentListing,
+  ComponentList,
+  Conversation,
   ConversationPage,
-  ConversationQuery,
-  ConversationSummary,
+  ConversationView,
+  FileLayer,
   Health,
-  ModelsResponse,
-  Preferences,
+  ModelList,
   Project,
-  ProviderConfig,
-  ProviderInput,
-  ProviderTestResult,
-  SendMessageRequest,
-  SendMessageResponse,
+  Provider,
+  ProviderCreate,
+  ProviderTest,
+  SendMessage,
+  SendResult,
   Upload,
-} from './types.ts';
+  UserPreferences,
+} from '@youyou/contracts';
 
-type FileLayer = 'global' | 'project';
+/** A new component as the settings form describes it. */
+export interface ComponentDraft {
+  kind: ComponentKind;
+  name: string;
+  layer: FileLayer;
+  frontMatter?: Readonly<Record<string, unknown>>;
+  body?: string;
+  files?: { path: string; content: string; executable?: boolean }[];
+}
 
 /** Everything the UI asks of the server. One implementation speaks HTTP; tests may pass a fake. */
 export interface ApiClient {
@@ -36,8 +44,8 @@ export interface ApiClient {
     cursor?: string;
     limit?: number;
   }): Promise<ConversationPage>;
-  createConversation(input: { projectId?: string | null; title?: string }): Promise<ConversationSummary>;
-  renameConversation(id: string, title: string): Promise<ConversationSummary>;
+  createConversation(input: { projectId?: string | null; title?: string }): Promise<Conversation>;
+  renameConversation(id: string, title: string): Promise<Conversation>;
   deleteConversation(id: string): Promise<void>;
   /** The user has read the conversation up to this seq (it never moves back). */
   markRead(id: string, seq: number): Promise<void>;
@@ -45,27 +53,23 @@ export interface ApiClient {
   getConversation(
     id: string,
     options?: { signal?: AbortSignal; before?: string; limit?: number },
-  ): Promise<ConversationQuery>;
-  sendMessage(conversationId: string, input: SendMessageRequest): Promise<SendMessageResponse>;
+  ): Promise<ConversationView>;
+  sendMessage(conversationId: string, input: SendMessage): Promise<SendResult>;
   /** Answers the same user message again: a sibling of this assistant message. */
-  regenerate(
-    conversationId: string,
-    assistantMessageId: string,
-    modelId?: string,
-  ): Promise<SendMessageResponse>;
+  regenerate(conversationId: string, assistantMessageId: string, modelId?: string): Promise<SendResult>;
   /** Shows another branch: the newest leaf below this message becomes active. */
-  selectBranch(conversationId: string, messageId: string): Promise<ConversationQuery>;
+  selectBranch(conversationId: string, messageId: string): Promise<ConversationView>;
   cancelRun(runId: string): Promise<void>;
   upload(file: File, options?: { conversationId?: string; projectId?: string }): Promise<Upload>;
   uploadUrl(uploadId: string): string;
-  listProviders(): Promise<ProviderConfig[]>;
-  createProvider(input: ProviderInput): Promise<ProviderConfig>;
+  listProviders(): Promise<Provider[]>;
+  createProvider(input: ProviderCreate): Promise<Provider>;
   deleteProvider(id: string): Promise<void>;
   /** Tests a saved provider (by id) or one not saved yet (its settings). */
-  testProvider(target: string | ProviderInput): Promise<ProviderTestResult>;
-  listModels(): Promise<ModelsResponse>;
+  testProvider(target: string | ProviderCreate): Promise<ProviderTest>;
+  listModels(): Promise<ModelList>;
   setDefaultModel(modelId: string): Promise<void>;
-  listComponents(projectId?: string): Promise<ComponentListing>;
+  listComponents(projectId?: string): Promise<ComponentList>;
   readComponent(
     kind: ComponentKind,
     name: string,
@@ -83,8 +87,8 @@ export interface ApiClient {
   deleteComponent(kind: ComponentKind, name: string, layer: FileLayer, projectId?: string): Promise<void>;
   setPluginEnabled(id: string, enabled: boolean, scope: FileLayer, projectId?: string): Promise<void>;
   /** The UI preferences kept on the server (spec §4.15). */
-  getPreferences(): Promise<Preferences>;
-  putPreferences(preferences: Preferences): Promise<void>;
+  getPreferences(): Promise<UserPreferences>;
+  putPreferences(preferences: UserPreferences): Promise<void>;
   /** Asks the server whether an Ollama runs on this machine (the page's CSP keeps the browser from asking). */
   detectOllama(): Promise<{ found: boolean; base_url: string; models: string[] }>;
   /** MCP servers with their live status (spec §4.8). */

@@ -1,4 +1,4 @@
-import type { ErrorBody } from './types.ts';
+import type { ErrorBody } from '@youyou/contracts';
 
 /**
  * A failed API call: the server's machine code and message (never a stack), with the HTTP status.

@@ -1,5 +1,5 @@
 import { SseParser } from './sse-parser.ts';
-import type { WorkbenchEvent } from './types.ts';
+import type { WorkbenchEvent } from '@youyou/contracts';
 
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

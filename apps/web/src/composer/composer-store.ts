@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import type { Upload } from '../api/index.ts';
+import type { Upload } from '@youyou/contracts';
 
 /** A file on its way into a message. */
 export interface PendingAttachment {

@@ -1,4 +1,4 @@
-import type { ComponentEntry } from '../api/index.ts';
+import type { ComponentEntry } from '@youyou/contracts';
 import type { MessageKey } from '../i18n/index.ts';
 
 /** An entry of the `/` palette: a skill (sent with the message) or a command (run by the UI). */

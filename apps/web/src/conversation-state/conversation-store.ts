@@ -1,11 +1,13 @@
-import type {
-  ConversationMessage,
-  ConversationQuery,
-  MessageStatus,
-  RunStatus,
-  WorkbenchEvent,
-} from '../api/index.ts';
-import { applyToRun, createdRun, isRunSettled, type RunView } from './run-projection.ts';
+import {
+  isSettled,
+  type ConversationMessage,
+  type ConversationView,
+  type MessageStatus,
+  type RunDescription,
+  type RunStatus,
+  type WorkbenchEvent,
+} from '@youyou/contracts';
+import { applyToRun, createdRun, type RunView } from './run-view.ts';
 
 /** What the conversation view renders: the active branch, run by run, and where the stream is. */
 export interface ConversationSnapshot {
@@ -31,7 +33,7 @@ const STATUS_OF_MESSAGE: Record<MessageStatus, RunStatus> = {
 };
 
 /** Pairs the Query's messages into runs (a user message and the answer after it). */
-export function runsOfQuery(query: ConversationQuery): RunView[] {
+export function runsOfQuery(query: ConversationView): RunView[] {
   const runs: RunView[] = [];
   const byRun = new Map<string, { user?: ConversationMessage; assistant?: ConversationMessage }>();
   const order: string[] = [];
@@ -44,7 +46,7 @@ export function runsOfQuery(query: ConversationQuery): RunView[] {
     }
     pair[message.role] = message;
   }
-  const described = new Map((query.runs ?? []).map((run) => [run.id, run]));
+  const described = new Map<string, RunDescription>(query.runs.map((run) => [run.id, run]));
   if (query.in_flight_run !== null) described.set(query.in_flight_run.id, query.in_flight_run);
   let previous: string | null = null;
   for (const runId of order) {
@@ -59,16 +61,23 @@ export function runsOfQuery(query: ConversationQuery): RunView[] {
       parts: [],
       created_at: pair.user.created_at,
     };
-    const description = described.get(runId);
+    const fallbackStatus = STATUS_OF_MESSAGE[assistant.status];
     runs.push({
-      id: runId,
-      status: description?.status ?? STATUS_OF_MESSAGE[assistant.status],
-      phase:
-        description?.phase ?? (STATUS_OF_MESSAGE[assistant.status] === 'running' ? 'responding' : 'done'),
-      previousRunId: description?.previous_run_id ?? previous,
+      run: described.get(runId) ?? {
+        id: runId,
+        conversation_id: query.conversation.id,
+        parent_run_id: null,
+        previous_run_id: previous,
+        user_message_id: pair.user.id,
+        kind: 'conversation',
+        status: fallbackStatus,
+        phase: fallbackStatus === 'running' ? 'responding' : 'done',
+        model_id: assistant.model_id ?? null,
+        created_at: pair.user.created_at,
+      },
       user: pair.user,
       assistant,
-      lastSeq: query.last_seq,
+      last_seq: query.last_seq,
     });
     previous = runId;
   }
@@ -122,11 +131,11 @@ export class ConversationStore {
   };
 
   /** Joins the authoritative Query with the live events newer than it. */
-  setQuery(query: ConversationQuery): void {
+  setQuery(query: ConversationView): void {
     if (this.#snapshot.loaded && query.last_seq < this.#baseSeq) return; // an older answer arrived late
     this.#baseSeq = query.last_seq;
     this.#pending = this.#pending.filter((event) => event.seq > query.last_seq);
-    const page = runsOfQuery(query).map((run) => ({ ...run, ...this.#timing.get(run.id) }));
+    const page = runsOfQuery(query).map((run) => ({ ...run, ...this.#timing.get(run.run.id) }));
     this.#keepOlder(page, query.earlier_cursor);
     let runs: readonly RunView[] = [...this.#older, ...page];
     let title = query.conversation.title;
@@ -144,9 +153,9 @@ export class ConversationStore {
    * @example
    * store.prependPage(await api.getConversation(id, { before: store.getSnapshot().earlierCursor }));
    */
-  prependPage(page: ConversationQuery): void {
-    const loaded = new Set(this.#snapshot.runs.map((run) => run.id));
-    const earlier = runsOfQuery(page).filter((run) => !loaded.has(run.id));
+  prependPage(page: ConversationView): void {
+    const loaded = new Set(this.#snapshot.runs.map((run) => run.run.id));
+    const earlier = runsOfQuery(page).filter((run) => !loaded.has(run.run.id));
     this.#older = [...earlier, ...this.#older];
     this.#earlierCursor = page.earlier_cursor;
     const { title, lastSeq, loaded: isLoaded } = this.#snapshot;
@@ -160,7 +169,7 @@ export class ConversationStore {
   #keepOlder(page: readonly RunView[], earlierCursor: string | undefined): void {
     const first = page[0];
     const known = this.#snapshot.runs;
-    const index = first === undefined ? -1 : known.findIndex((run) => run.id === first.id);
+    const index = first === undefined ? -1 : known.findIndex((run) => run.run.id === first.run.id);
     if (index === -1 || earlierCursor === undefined) {
       this.#older = [];
       this.#earlierCursor = earlierCursor;
@@ -192,20 +201,20 @@ export class ConversationStore {
     if (event.type === 'conversation.updated') return { runs, title: event.payload.title ?? title };
     if (event.type === 'run.created') {
       if (event.payload.run.parent_run_id !== null) return { runs, title };
-      if (runs.some((run) => run.id === event.payload.run.id)) return { runs, title };
+      if (runs.some((run) => run.run.id === event.payload.run.id)) return { runs, title };
       const created = createdRun(event, this.#now());
       // A new run continues the branch after its previous run: what followed it is another branch now.
       const previous = event.payload.run.previous_run_id;
-      const cut = previous === null ? 0 : runs.findIndex((run) => run.id === previous) + 1;
+      const cut = previous === null ? 0 : runs.findIndex((run) => run.run.id === previous) + 1;
       return { runs: [...runs.slice(0, cut), created], title };
     }
-    const index = runs.findIndex((run) => run.id === event.run_id);
+    const index = runs.findIndex((run) => run.run.id === event.run_id);
     if (index === -1) return { runs, title };
     const current = runs[index];
     if (current === undefined) return { runs, title };
     const updated = applyToRun(current, event, this.#now());
     if (updated === current) return { runs, title };
-    this.#timing.set(updated.id, {
+    this.#timing.set(updated.run.id, {
       ...(updated.startedAt === undefined ? {} : { startedAt: updated.startedAt }),
       ...(updated.thinkingEndedAt === undefined ? {} : { thinkingEndedAt: updated.thinkingEndedAt }),
     });
@@ -216,7 +225,7 @@ export class ConversationStore {
 
   #publish(runs: readonly RunView[], title: string, lastSeq: number, loaded: boolean): void {
     const last = runs.at(-1);
-    const activeRun = last !== undefined && !isRunSettled(last) ? last : undefined;
+    const activeRun = last !== undefined && !isSettled(last) ? last : undefined;
     this.#snapshot = {
       conversationId: this.conversationId,
       loaded,

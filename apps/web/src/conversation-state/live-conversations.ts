@@ -1,13 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import {
-  openEventStream,
-  type ApiClient,
-  type ConversationSummary,
-  type ConversationQuery,
-  type EventStream,
-  type StreamState,
-  type WorkbenchEvent,
-} from '../api/index.ts';
+import { openEventStream, type ApiClient, type EventStream, type StreamState } from '../api/index.ts';
+import type { Conversation, ConversationView, WorkbenchEvent } from '@youyou/contracts';
 import { ConversationStore } from './conversation-store.ts';
 
 const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
@@ -76,7 +69,7 @@ export class LiveConversations {
         this.#watchListed(cacheEvent.query.state.data);
       }
       if (cacheEvent.type !== 'updated' || key[0] !== 'conversation' || typeof key[1] !== 'string') return;
-      const data = cacheEvent.query.state.data as ConversationQuery | undefined;
+      const data = cacheEvent.query.state.data as ConversationView | undefined;
       if (data !== undefined && cacheEvent.action.type === 'success') this.ingest(key[1], data);
     });
   }
@@ -130,7 +123,7 @@ export class LiveConversations {
   }
 
   /** A Query arrived: join it into the store and keep the stream right. */
-  ingest(conversationId: string, query: ConversationQuery): void {
+  ingest(conversationId: string, query: ConversationView): void {
     const store = this.store(conversationId);
     store.setQuery(query);
     this.#setRunning(conversationId, store.isRunning());
@@ -144,7 +137,7 @@ export class LiveConversations {
    * sees them end.
    */
   #watchListed(data: unknown): void {
-    const pages = (data as { pages?: { conversations?: ConversationSummary[] }[] } | undefined)?.pages ?? [];
+    const pages = (data as { pages?: { conversations?: Conversation[] }[] } | undefined)?.pages ?? [];
     for (const page of pages) {
       for (const conversation of page.conversations ?? []) {
         const inFlight = conversation.in_flight_run_id ?? null;

@@ -1,5 +1,5 @@
-import type { MessagePart } from '../api/index.ts';
-import type { RunView } from './run-projection.ts';
+import type { MessagePart } from '@youyou/contracts';
+import type { RunView } from './run-view.ts';
 
 const PROCESS_TYPES: ReadonlySet<string> = new Set(['thinking', 'tool_call', 'tool_result']);
 

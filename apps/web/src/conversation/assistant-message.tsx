@@ -51,7 +51,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
   const t = useTranslation();
   const { copied, copy } = useCopy();
   const foldPreference = usePreferences((state) => state.fold);
-  const toggled = useConversationUi((state) => state.toggledRuns.has(run.id));
+  const toggled = useConversationUi((state) => state.toggledRuns.has(run.run.id));
   const toggleRun = useConversationUi((state) => state.toggleRun);
   const message = run.assistant;
   const settled = message.status !== 'pending' && message.status !== 'streaming';
@@ -76,7 +76,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           type="button"
           className="process-summary"
           aria-expanded={!folded}
-          onClick={() => toggleRun(run.id)}
+          onClick={() => toggleRun(run.run.id)}
           data-testid="process-summary"
           title={folded ? t('conversation.showProcess') : t('conversation.hideProcess')}
         >

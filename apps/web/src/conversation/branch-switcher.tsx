@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { SiblingInfo } from '../api/index.ts';
+import type { SiblingInfo } from '@youyou/contracts';
 import type { Translate } from '../i18n/index.ts';
 import { ChevronIcon, ChevronLeftIcon } from '../icons/index.ts';
 

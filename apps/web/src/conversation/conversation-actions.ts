@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { isApiError, type SendMessageRequest } from '../api/index.ts';
+import { isApiError } from '../api/index.ts';
+import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 import { usePreferences } from '../preferences/index.ts';
@@ -17,7 +18,7 @@ export function useConversationActions(conversationId: string | undefined) {
     void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
   };
   const send = useMutation({
-    mutationFn: async ({ id, input }: { id: string; input: SendMessageRequest }) => {
+    mutationFn: async ({ id, input }: { id: string; input: SendMessage }) => {
       const response = await api.sendMessage(id, {
         ...(modelId === undefined ? {} : { model_id: modelId }),
         ...input,

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
-import { errorMessage, isApiError, type SendMessageRequest } from '../api/index.ts';
+import { errorMessage, isApiError } from '../api/index.ts';
+import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import type { RunView } from '../conversation-state/index.ts';
@@ -14,10 +15,7 @@ import { useConversationActions } from './conversation-actions.ts';
 import { MessageList } from './message-list.tsx';
 import './conversation.css';
 
-function requestOf(
-  submission: ComposerSubmission,
-  extra: Partial<SendMessageRequest> = {},
-): SendMessageRequest {
+function requestOf(submission: ComposerSubmission, extra: Partial<SendMessage> = {}): SendMessage {
   return {
     text: submission.text,
     ...(submission.attachments.length === 0 ? {} : { attachments: submission.attachments }),
@@ -53,11 +51,11 @@ export function ConversationView(): ReactElement {
   const [announcement, setAnnouncement] = useState('');
   const watchedRun = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const active = snapshot.activeRun?.id;
+    const active = snapshot.activeRun?.run.id;
     const previous = watchedRun.current;
     watchedRun.current = active;
     if (previous === undefined || active !== undefined) return;
-    const ended = snapshot.runs.find((run) => run.id === previous);
+    const ended = snapshot.runs.find((run) => run.run.id === previous);
     if (ended === undefined) return;
     setAnnouncement(
       ended.assistant.status === 'complete'
@@ -182,7 +180,7 @@ export function ConversationView(): ReactElement {
           error={errorText}
           onSend={onSend}
           onStop={() => {
-            if (snapshot.activeRun !== undefined) actions.cancel.mutate(snapshot.activeRun.id);
+            if (snapshot.activeRun !== undefined) actions.cancel.mutate(snapshot.activeRun.run.id);
           }}
           onNewConversation={() => openConversation(undefined)}
         />

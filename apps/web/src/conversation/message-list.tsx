@@ -40,7 +40,7 @@ export function MessageList(props: MessageListProps): ReactElement {
     getScrollElement: () => scroller.current,
     estimateSize: () => 180,
     overscan: 4,
-    getItemKey: (index) => runs[index]?.id ?? index,
+    getItemKey: (index) => runs[index]?.run.id ?? index,
     paddingStart: 24,
     paddingEnd: 24,
   });
@@ -56,11 +56,11 @@ export function MessageList(props: MessageListProps): ReactElement {
   // Earlier turns prepended above: keep what was on screen where it was.
   useLayoutEffect(() => {
     const element = scroller.current;
-    const first = runs[0]?.id;
+    const first = runs[0]?.run.id;
     const previous = firstRunId.current;
     firstRunId.current = first;
     if (element === null || previous === undefined || first === previous || pinned.current) return;
-    if (!runs.some((run) => run.id === previous)) return;
+    if (!runs.some((run) => run.run.id === previous)) return;
     element.scrollTop = element.scrollHeight - element.clientHeight - distanceFromBottom.current;
   }, [runs]);
 

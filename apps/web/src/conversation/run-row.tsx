@@ -25,7 +25,7 @@ export const RunRow = memo(function RunRow({
 }: RunRowProps): ReactElement {
   const t = useTranslation();
   return (
-    <div className="run-row" data-run-id={run.id}>
+    <div className="run-row" data-run-id={run.run.id}>
       <ErrorBoundary
         fallback={(error, retry) => (
           <div className="error-part" role="alert">

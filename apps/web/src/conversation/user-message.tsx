@@ -1,5 +1,5 @@
 import { memo, useState, type ReactElement } from 'react';
-import type { ConversationMessage } from '../api/index.ts';
+import type { ConversationMessage } from '@youyou/contracts';
 import { useTranslation } from '../i18n/index.ts';
 import { CheckIcon, CopyIcon, EditIcon } from '../icons/index.ts';
 import { useCopy } from '../markdown/index.ts';

@@ -1,5 +1,5 @@
 import { memo, useEffect, useState, type ComponentType, type ReactElement } from 'react';
-import type { MessagePart } from '../api/index.ts';
+import type { MessagePart } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from '../icons/index.ts';

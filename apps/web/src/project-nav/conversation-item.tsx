@@ -1,18 +1,18 @@
 import { memo, useState, type ReactElement } from 'react';
-import type { ConversationSummary } from '../api/index.ts';
+import type { Conversation } from '@youyou/contracts';
 import type { Translate } from '../i18n/index.ts';
 import { MoreIcon } from '../icons/index.ts';
 import { Menu } from '../ui/index.ts';
 
 export interface ConversationItemProps {
-  conversation: ConversationSummary;
+  conversation: Conversation;
   selected: boolean;
   running: boolean;
   unread: boolean;
   t: Translate;
   onOpen: (id: string) => void;
   onRename: (id: string, title: string) => void;
-  onDelete: (conversation: ConversationSummary) => void;
+  onDelete: (conversation: Conversation) => void;
 }
 
 /** One row of the conversation list: title, running spinner or unread dot, and its menu. */

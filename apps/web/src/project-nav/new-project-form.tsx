@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
-import { errorMessage, type Project } from '../api/index.ts';
+import { errorMessage } from '../api/index.ts';
+import type { Project } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PROJECTS_KEY } from '../queries/index.ts';

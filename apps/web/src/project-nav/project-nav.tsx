@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
-import type { ConversationSummary, Project } from '../api/index.ts';
+import type { Conversation, Project } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
 import { useTranslation } from '../i18n/index.ts';
@@ -25,7 +25,7 @@ import { isUnread, useSeen } from './seen-store.ts';
 import './project-nav.css';
 
 type PendingDelete =
-  { kind: 'conversation'; conversation: ConversationSummary } | { kind: 'project'; project: Project };
+  { kind: 'conversation'; conversation: Conversation } | { kind: 'project'; project: Project };
 
 /**
  * The left column (spec §4.4 ProjectNav): projects → conversations, newest first, title search,
@@ -50,7 +50,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
     [list.data],
   );
   const byProject = useMemo(() => {
-    const groups = new Map<string | null, ConversationSummary[]>();
+    const groups = new Map<string | null, Conversation[]>();
     for (const conversation of conversations) {
       const key = conversation.project_id;
       const group = groups.get(key) ?? [];
@@ -88,10 +88,10 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
     },
   });
 
-  const isRunning = (conversation: ConversationSummary): boolean =>
+  const isRunning = (conversation: Conversation): boolean =>
     running.has(conversation.id) || (conversation.in_flight_run_id ?? null) !== null;
 
-  const renderConversations = (items: readonly ConversationSummary[]): ReactElement => (
+  const renderConversations = (items: readonly Conversation[]): ReactElement => (
     <ul className="conversation-list" role="list">
       {items.map((conversation) => (
         <ConversationItem

@@ -1,12 +1,12 @@
 import { useInfiniteQuery, useMutation, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type {
-  ComponentListing,
-  ConversationQuery,
-  ConversationSummary,
-  ModelsResponse,
+  ComponentList,
+  ConversationView,
+  Conversation,
+  ModelList,
   Project,
-  ProviderConfig,
-} from '../api/index.ts';
+  Provider,
+} from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 
@@ -41,7 +41,7 @@ export function useConversationList(search: string) {
 }
 
 /** The conversation Query (authoritative message tree, active branch). */
-export function useConversationQuery(id: string | undefined): UseQueryResult<ConversationQuery> {
+export function useConversationQuery(id: string | undefined): UseQueryResult<ConversationView> {
   const { api } = useServices();
   return useQuery({
     queryKey: conversationKey(id ?? ''),
@@ -53,17 +53,17 @@ export function useConversationQuery(id: string | undefined): UseQueryResult<Con
   });
 }
 
-export function useModels(): UseQueryResult<ModelsResponse> {
+export function useModels(): UseQueryResult<ModelList> {
   const { api } = useServices();
   return useQuery({ queryKey: MODELS_KEY, queryFn: () => api.listModels() });
 }
 
-export function useProviders(): UseQueryResult<ProviderConfig[]> {
+export function useProviders(): UseQueryResult<Provider[]> {
   const { api } = useServices();
   return useQuery({ queryKey: PROVIDERS_KEY, queryFn: () => api.listProviders() });
 }
 
-export function useComponents(projectId: string | undefined): UseQueryResult<ComponentListing> {
+export function useComponents(projectId: string | undefined): UseQueryResult<ComponentList> {
   const { api } = useServices();
   return useQuery({
     queryKey: [...COMPONENTS_KEY, projectId ?? null],
@@ -76,7 +76,7 @@ export function useCreateConversation() {
   const { api, queryClient } = useServices();
   return useMutation({
     mutationFn: (input: { projectId?: string | null; title?: string }) => api.createConversation(input),
-    onSuccess: (conversation: ConversationSummary) => {
+    onSuccess: (conversation: Conversation) => {
       void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
       return conversation;
     },

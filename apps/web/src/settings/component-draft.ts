@@ -1,4 +1,5 @@
-import type { ComponentDraft, ComponentKind } from '../api/index.ts';
+import type { ComponentDraft } from '../api/index.ts';
+import type { ComponentKind } from '@youyou/contracts';
 
 /** What the component form holds. */
 export interface ComponentFormValues {

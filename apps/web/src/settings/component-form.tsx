@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
-import { errorMessage, type ComponentKind } from '../api/index.ts';
+import { errorMessage } from '../api/index.ts';
+import type { ComponentKind } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { COMPONENTS_KEY } from '../queries/index.ts';

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
-import { errorMessage, type ComponentEntry, type ComponentKind, type ComponentLayer } from '../api/index.ts';
+import { errorMessage } from '../api/index.ts';
+import type { ComponentEntry, ComponentKind, ComponentLayer } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useNavigation } from '../navigation/index.ts';

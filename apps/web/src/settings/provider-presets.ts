@@ -1,4 +1,4 @@
-import type { ProviderKind } from '../api/index.ts';
+import type { ProviderKind } from '@youyou/contracts';
 
 /** Ready-made provider settings: pick one, paste a key. */
 export interface ProviderPreset {

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
-import {
-  errorMessage,
-  type ProviderConfig,
-  type ProviderInput,
-  type ProviderTestResult,
-} from '../api/index.ts';
+import { errorMessage } from '../api/index.ts';
+import type { Provider, ProviderCreate, ProviderTest } from '@youyou/contracts';
+
+/** A test's outcome; a call that failed before the server answered has no latency. */
+type TestOutcome = Omit<ProviderTest, 'latency_ms'> & { latency_ms?: number };
 import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
@@ -23,9 +22,9 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
   const [kind, setKind] = useState(preset?.kind ?? 'openai-compatible');
   const [apiKey, setApiKey] = useState('');
   const [models, setModels] = useState((preset?.models ?? []).join(', '));
-  const [testResult, setTestResult] = useState<ProviderTestResult>();
+  const [testResult, setTestResult] = useState<TestOutcome>();
 
-  const input = (): ProviderInput => ({
+  const input = (): ProviderCreate => ({
     name: name.trim(),
     kind,
     base_url: baseUrl.trim(),
@@ -172,8 +171,8 @@ export function ProvidersSection(): ReactElement {
   const providers = useProviders();
   const models = useModels();
   const [adding, setAdding] = useState(false);
-  const [removing, setRemoving] = useState<ProviderConfig>();
-  const [testResults, setTestResults] = useState<Record<string, ProviderTestResult>>({});
+  const [removing, setRemoving] = useState<Provider>();
+  const [testResults, setTestResults] = useState<Record<string, TestOutcome>>({});
   const refresh = (): void => {
     void queryClient.invalidateQueries({ queryKey: PROVIDERS_KEY });
     void queryClient.invalidateQueries({ queryKey: MODELS_KEY });

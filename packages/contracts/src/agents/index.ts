@@ -101,6 +101,19 @@ export const AgentResultPayloadSchema = z.object({
 });
 export type AgentResultPayload = z.infer<typeof AgentResultPayloadSchema>;
 
+/**
+ * The sub-agent event types and their payloads, spread into the event registry
+ * (`events/registry.ts`). `run_id` is the sub-agent's own run.
+ *
+ * @example
+ * Object.keys(AGENT_EVENT_PAYLOAD_SCHEMAS); // ['agent.spawn', 'agent.progress', 'agent.result']
+ */
+export const AGENT_EVENT_PAYLOAD_SCHEMAS = {
+  'agent.spawn': AgentSpawnPayloadSchema,
+  'agent.progress': AgentProgressPayloadSchema,
+  'agent.result': AgentResultPayloadSchema,
+} as const;
+
 /** An artifact a sub-agent produced, as the tracker links it. */
 export const AgentArtifactLinkSchema = z.object({ id: z.string(), title: z.string(), kind: z.string() });
 

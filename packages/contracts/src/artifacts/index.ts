@@ -135,6 +135,19 @@ export const ArtifactDeletedPayloadSchema = z.object({ artifact_id: z.string() }
 export type ArtifactDeletedPayload = z.infer<typeof ArtifactDeletedPayloadSchema>;
 
 /**
+ * The artifact event types and their payloads, spread into the event registry
+ * (`events/registry.ts`). `run_id` is the run (turn or sub-agent) that wrote the artifact.
+ *
+ * @example
+ * ARTIFACT_EVENT_PAYLOAD_SCHEMAS['artifact.deleted'].parse({ artifact_id: 'a1' });
+ */
+export const ARTIFACT_EVENT_PAYLOAD_SCHEMAS = {
+  'artifact.created': ArtifactCreatedPayloadSchema,
+  'artifact.updated': ArtifactUpdatedPayloadSchema,
+  'artifact.deleted': ArtifactDeletedPayloadSchema,
+} as const;
+
+/**
  * `@artifact:<id or title>` in a message or tool argument: what the composer inserts and the
  * server resolves.
  *

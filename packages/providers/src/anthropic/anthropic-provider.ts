@@ -36,7 +36,13 @@ export function anthropic(options: AnthropicOptions = {}): ModelProvider {
     ...options.headers,
   };
   const streamHeaders = { ...baseHeaders, 'content-type': 'application/json', accept: 'text/event-stream' };
-  const failureContext = { providerId: id, keyHint: '(ANTHROPIC_API_KEY, or the apiKey option)' };
+  const failureContext = {
+    providerId: id,
+    keyHint: '(ANTHROPIC_API_KEY, or the apiKey option)',
+    notFoundHint: /\/v1$/.test(baseURL)
+      ? `The provider adds /v1/messages itself: try the base URL without /v1 (${baseURL.replace(/\/v1$/, '')}).`
+      : `Check the base URL: the request went to ${baseURL}/v1/messages.`,
+  };
   const catalog = new ModelCatalog({
     ...options,
     providerId: id,

@@ -35,7 +35,7 @@ const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
   max_tokens: 'length',
   model_context_window_exceeded: 'length',
   tool_use: 'tool_calls',
-  refusal: 'content_filter',
+  refusal: 'refusal',
 };
 
 function fields(value: unknown): Fields {
@@ -53,7 +53,7 @@ function count(value: unknown): number | undefined {
 /**
  * Decodes a Messages API stream: `text_delta` → text, `thinking_delta` → reasoning (the
  * signature and any redacted thinking are kept for the next request in `done.providerMetadata`),
- * `tool_use` blocks assembled from `input_json_delta` and emitted at `content_block_stop`, usage
+ * `tool_use` blocks assembled from `input_json_delta` and emitted before `done`, usage
  * from `message_start` and `message_delta`, `message_stop` → done. An `error` event ends the
  * stream with an error event (or the context-length signal); `ping` and unknown events are
  * ignored, as the API's versioning policy asks.
@@ -66,10 +66,12 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   readonly #serverModel: string;
   #finished = false;
   #blocks: (BlockState | undefined)[] = [];
+  #finishedCalls: Extract<BlockState, { type: 'tool_use' }>[] = [];
   #inputTokens = 0;
   #cacheReadTokens: number | undefined;
   #cacheCreationTokens = 0;
   #outputTokens = 0;
+  #thinkingTokens: number | undefined;
   #sawUsage = false;
   #stopReason: FinishReason | undefined;
   readonly #slots: DeltaSlot[] = [];
@@ -122,7 +124,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         this.#start(count(payload['index']) ?? this.#blocks.length, fields(payload['content_block']), out);
         break;
       case 'content_block_stop':
-        this.#stop(count(payload['index']) ?? this.#blocks.length - 1, out);
+        this.#stop(count(payload['index']) ?? this.#blocks.length - 1);
         break;
       case 'message_start':
         this.#readUsage(fields(fields(payload['message'])['usage']));
@@ -136,20 +138,57 @@ export class AnthropicStreamDecoder implements StreamDecoder {
       case 'message_stop':
         this.#complete(out);
         break;
-      case 'error': {
-        const error = fields(payload['error']);
-        out.push(
-          streamErrorEvent(this.#providerId, {
-            ...(typeof error['message'] === 'string' ? { message: error['message'] } : {}),
-            type: error['type'],
-          }),
-        );
-        this.#finished = true;
+      case 'error':
+        this.#error(payload, out);
         break;
-      }
       default:
         break;
     }
+  }
+
+  #error(payload: Fields, out: ChatEvent[]): void {
+    const error = fields(payload['error']);
+    out.push(
+      streamErrorEvent(this.#providerId, {
+        ...(typeof error['message'] === 'string' ? { message: error['message'] } : {}),
+        type: error['type'],
+      }),
+    );
+    this.#finished = true;
+  }
+
+  /**
+   * A whole Messages reply (a server or proxy that ignored `stream: true`), read as the events it
+   * would have streamed: its usage, each content block started and stopped, its stop reason.
+   */
+  decodeComplete(body: string, out: ChatEvent[]): void {
+    let reply: Fields;
+    try {
+      const parsed = JSON.parse(body) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('not an object');
+      reply = parsed as Fields;
+    } catch (error) {
+      this.#fail(
+        out,
+        `the server answered with a body that is neither a stream nor a JSON reply: ${JSON.stringify(body.slice(0, 120))}`,
+        error,
+      );
+      return;
+    }
+    if (reply['type'] === 'error') {
+      this.#error(reply, out);
+      return;
+    }
+    this.#readUsage(fields(reply['usage']));
+    const content = Array.isArray(reply['content']) ? (reply['content'] as unknown[]) : [];
+    content.forEach((block, index) => {
+      this.#start(index, fields(block), out);
+      this.#stop(index);
+    });
+    const reason = reply['stop_reason'];
+    this.#stopReason = typeof reason === 'string' ? (STOP_REASONS[reason] ?? 'other') : 'stop';
+    this.#complete(out);
   }
 
   end(out: ChatEvent[]): void {
@@ -241,15 +280,28 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     }
   }
 
-  #stop(index: number, out: ChatEvent[]): void {
+  /** A finished `tool_use` block: held until the stop reason is known (see `#emitToolCalls`). */
+  #stop(index: number): void {
     const block = this.#blocks[index];
-    if (block?.type !== 'tool_use') return;
-    let input = block.json;
-    if (input.trim().length === 0) {
-      const initial = block.initialInput;
-      input = typeof initial === 'object' && initial !== null ? JSON.stringify(initial) : '{}';
+    if (block?.type === 'tool_use') this.#finishedCalls.push(block);
+  }
+
+  /**
+   * Emits the finished calls before `done`. A reply cut off at `max_tokens` keeps each call's
+   * input exactly as far as it came (no `{}` stands in for input that never arrived), so a
+   * truncated call is recognisable and never run with made-up arguments.
+   */
+  #emitToolCalls(out: ChatEvent[]): void {
+    const truncated = this.#stopReason === 'length';
+    for (const block of this.#finishedCalls) {
+      let input = block.json;
+      if (input.trim().length === 0 && !truncated) {
+        const initial = block.initialInput;
+        input = typeof initial === 'object' && initial !== null ? JSON.stringify(initial) : '{}';
+      }
+      out.push({ type: 'tool_call', callId: block.id, toolName: block.name, arguments: input });
     }
-    out.push({ type: 'tool_call', callId: block.id, toolName: block.name, arguments: input });
+    this.#finishedCalls = [];
   }
 
   #readUsage(usage: Fields): void {
@@ -261,10 +313,14 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     if (output !== undefined) this.#outputTokens = output;
     if (cacheRead !== undefined) this.#cacheReadTokens = cacheRead;
     if (cacheCreation !== undefined) this.#cacheCreationTokens = cacheCreation;
+    // Thinking counted apart from the visible reply (`output_tokens_details.thinking_tokens`).
+    const thinking = count(fields(usage['output_tokens_details'])['thinking_tokens']);
+    if (thinking !== undefined) this.#thinkingTokens = thinking;
     if (input !== undefined || output !== undefined) this.#sawUsage = true;
   }
 
   #complete(out: ChatEvent[]): void {
+    this.#emitToolCalls(out);
     const done: ChatEvent = { type: 'done' };
     if (this.#sawUsage) {
       const usage: Usage = {
@@ -273,6 +329,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         outputTokens: this.#outputTokens,
       };
       if (this.#cacheReadTokens !== undefined) usage.cachedInputTokens = this.#cacheReadTokens;
+      if (this.#thinkingTokens !== undefined) usage.reasoningTokens = this.#thinkingTokens;
       done.usage = usage;
     }
     if (this.#stopReason !== undefined) done.finishReason = this.#stopReason;

@@ -1,13 +1,17 @@
 import type { ChatEvent } from '@youyou/agent';
 
-type DeltaType = 'text_delta' | 'reasoning_delta';
+type DeltaType = 'text_delta' | 'reasoning_delta' | 'refusal_delta';
 
 function delta(type: DeltaType, text: string): ChatEvent {
-  return type === 'text_delta' ? { type, text } : { type, text };
+  return { type, text };
+}
+
+function isDelta(event: ChatEvent): event is Extract<ChatEvent, { type: DeltaType }> {
+  return event.type === 'text_delta' || event.type === 'reasoning_delta' || event.type === 'refusal_delta';
 }
 
 /**
- * Merges adjacent text deltas, and adjacent reasoning deltas, that arrived in one network read.
+ * Merges adjacent text deltas, adjacent reasoning deltas and adjacent refusal deltas, that arrived in one network read.
  * The consumer gets the same text at the same moment in fewer events, which spares every layer
  * above (turn loop, event log, SSE to the browser) work per delta. Order is kept; nothing else merges.
  *
@@ -21,7 +25,7 @@ export function coalesceDeltas(events: ChatEvent[]): ChatEvent[] {
   let pendingType: DeltaType | undefined;
   let text = '';
   for (const event of events) {
-    if (event.type === 'text_delta' || event.type === 'reasoning_delta') {
+    if (isDelta(event)) {
       if (event.type === pendingType) {
         text += event.text;
         continue;
@@ -40,7 +44,7 @@ export function coalesceDeltas(events: ChatEvent[]): ChatEvent[] {
 }
 
 /**
- * Appends a text or reasoning delta to a batch being decoded, extending the batch's last event
+ * Appends a text, reasoning or refusal delta to a batch being decoded, extending the batch's last event
  * when it is a delta of the same type (the batch is the decoder's own, not yet handed out).
  * Empty text is dropped.
  *
@@ -52,11 +56,7 @@ export function coalesceDeltas(events: ChatEvent[]): ChatEvent[] {
 export function pushDelta(out: ChatEvent[], type: DeltaType, text: string): void {
   if (text.length === 0) return;
   const last = out[out.length - 1];
-  if (
-    last !== undefined &&
-    (last.type === 'text_delta' || last.type === 'reasoning_delta') &&
-    last.type === type
-  ) {
+  if (last !== undefined && isDelta(last) && last.type === type) {
     last.text += text;
     return;
   }

@@ -17,6 +17,45 @@ export interface FailureContext {
   providerId: string;
   /** Said after "Check your API key" on 401/403, e.g. "(ANTHROPIC_API_KEY)". */
   keyHint?: string;
+  /**
+   * Said after a 404, when the provider can guess why: e.g. a base URL without the `/v1` that
+   * OpenAI-compatible servers serve their API under.
+   */
+  notFoundHint?: string;
+}
+
+/** Codes and types servers use for "the account is out of credit": retrying cannot help. */
+const BILLING_CODES: ReadonlySet<string> = new Set([
+  'insufficient_quota',
+  'billing_hard_limit_reached',
+  'billing_not_active',
+  'insufficient_balance',
+  'payment_required',
+]);
+
+function isBillingFailure(status: number, fields: ServerErrorFields): boolean {
+  if (status === 402) return true;
+  // Anthropic says it with a 400 `invalid_request_error`.
+  if (fields.message !== undefined && /credit balance is too low/i.test(fields.message)) return true;
+  return (
+    (typeof fields.code === 'string' && BILLING_CODES.has(fields.code)) ||
+    (typeof fields.type === 'string' && BILLING_CODES.has(fields.type))
+  );
+}
+
+function billingError(
+  providerId: string,
+  status: number | undefined,
+  message: string,
+  details: Record<string, unknown>,
+): AgentError {
+  const where = status === undefined ? '' : `HTTP ${status}: `;
+  return new AgentError(
+    'PROVIDER_ERROR',
+    `${providerId}: billing failure — the account has no credit or quota left (${where}${message}). ` +
+      'Add credit or raise the limit in the provider’s billing settings; retrying will not help.',
+    { retryable: false, details: { ...details, billing: true } },
+  );
 }
 
 /**
@@ -63,8 +102,10 @@ function isRetryableStatus(status: number): boolean {
 
 /**
  * Turns a non-2xx response into either the typed context-length signal or a PROVIDER_ERROR:
- * 401/403 are final and say to check the key; 408, 409, 429 and 5xx (529 included) are
- * retryable, with the wait the server asked for. An `x-should-retry` header overrides.
+ * 401/403 are final and say to check the key; a billing failure (402, 429 `insufficient_quota`)
+ * is final and says so; a 404 carries the provider's hint about the base URL; 408, 409, 429 and
+ * 5xx (529 included) are retryable, with the wait the server asked for. An `x-should-retry`
+ * header overrides. The server's error `code` and `type` are kept in the details.
  *
  * @example
  * const failure = classifyHttpFailure({ providerId: 'openai' }, 429, response.headers, text);
@@ -78,7 +119,14 @@ export function classifyHttpFailure(
 ): HttpFailure {
   const fields = readServerError(bodyText);
   const serverMessage = fields.message ?? (bodyText.trim().slice(0, 500) || `HTTP ${status}`);
-  const details = { status, ...(fields.code === undefined ? {} : { code: fields.code }) };
+  // The vendor's request id (OpenAI `x-request-id`, Anthropic `request-id`): what their support asks for.
+  const requestId = headers.get('x-request-id') ?? headers.get('request-id');
+  const details = {
+    status,
+    ...(fields.code === undefined || fields.code === null ? {} : { code: fields.code }),
+    ...(fields.type === undefined || fields.type === null ? {} : { type: fields.type }),
+    ...(requestId === null ? {} : { requestId }),
+  };
   if (status === 401 || status === 403) {
     const hint = context.keyHint === undefined ? '' : ` ${context.keyHint}`;
     const message =
@@ -86,8 +134,21 @@ export function classifyHttpFailure(
       `Check your API key${hint}.`;
     return { kind: 'error', error: new AgentError('PROVIDER_ERROR', message, { retryable: false, details }) };
   }
+  if (isBillingFailure(status, fields)) {
+    return { kind: 'error', error: billingError(context.providerId, status, serverMessage, details) };
+  }
   if (status !== 429 && isContextLengthError({ ...fields, message: serverMessage })) {
     return { kind: 'context_length', message: serverMessage };
+  }
+  if (status === 404 && context.notFoundHint !== undefined) {
+    return {
+      kind: 'error',
+      error: new AgentError(
+        'PROVIDER_ERROR',
+        `${context.providerId}: HTTP 404: ${serverMessage}. ${context.notFoundHint}`,
+        { retryable: false, details },
+      ),
+    };
   }
   const shouldRetry = headers.get('x-should-retry');
   const retryable =
@@ -114,6 +175,15 @@ export function streamErrorEvent(
 ): { type: 'context_length_exceeded'; message: string } | { type: 'error'; error: AgentError } {
   const message = fields.message ?? 'the server reported an error in the stream';
   if (isContextLengthError({ ...fields, message })) return { type: 'context_length_exceeded', message };
+  if (isBillingFailure(0, fields)) {
+    return {
+      type: 'error',
+      error: billingError(providerId, undefined, message, {
+        ...(fields.type === undefined ? {} : { type: fields.type }),
+        ...(fields.code === undefined ? {} : { code: fields.code }),
+      }),
+    };
+  }
   const code = typeof fields.code === 'number' ? fields.code : Number.NaN;
   const retryable =
     (typeof fields.type === 'string' && retryableTypes.has(fields.type)) ||

@@ -52,6 +52,12 @@ function interruptedError(context: FailureContext, error: unknown): AgentError {
   );
 }
 
+/** A 200 whose body is one JSON document rather than an event stream. */
+function isWholeJsonReply(response: Response): boolean {
+  const type = response.headers.get('content-type') ?? '';
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
+}
+
 async function* emptyBody(): AsyncGenerator<Uint8Array> {}
 
 async function readErrorBody(response: Response): Promise<string> {
@@ -71,7 +77,8 @@ function withAttempts(error: AgentError, attempts: number): AgentError {
 
 /**
  * POSTs a streaming request and yields the decoded chat events (deltas from one network read
- * merged, see `coalesceDeltas`). Failures before the first event
+ * merged, see `coalesceDeltas`); a 200 with a JSON body instead of a stream is read as the whole
+ * reply. Failures before the first event
  * is yielded (connection refused, 429, 5xx, an error event opening the stream) are retried with
  * backoff that honours `Retry-After`; after that, failures become an `error` event and the text
  * already yielded stands. The signal aborts the request at once, even mid-backoff, and ends the
@@ -120,6 +127,25 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
         }
         retryError = failure.error;
         retryAfterMs = failure.retryAfterMs;
+      } else if (response !== undefined && isWholeJsonReply(response)) {
+        // A server that ignored `stream: true`: its one JSON body is the complete reply.
+        const decoder = options.createDecoder();
+        const text = await response.text();
+        const out: ChatEvent[] = [];
+        if (/^\s*(?:data|event|id|retry)?:/.test(text)) {
+          // An event stream mislabelled as JSON.
+          for await (const batch of decodeBody([new TextEncoder().encode(text)], decoder)) out.push(...batch);
+        } else {
+          decoder.decodeComplete(text, out);
+          if (!decoder.finished) decoder.end(out);
+        }
+        const first = out[0];
+        if (canRetry && first?.type === 'error' && first.error.retryable) {
+          retryError = first.error;
+        } else {
+          yield* out;
+          return;
+        }
       } else if (response !== undefined) {
         const decoder = options.createDecoder();
         let yielded = false;

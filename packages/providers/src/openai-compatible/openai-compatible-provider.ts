@@ -14,6 +14,23 @@ function trimSlashes(url: string): string {
 }
 
 /**
+ * What a 404 most likely means: nearly every OpenAI-compatible server (OpenAI, Ollama, vLLM,
+ * llama.cpp, LM Studio) serves its API under `/v1`, and a base URL without it is the usual slip.
+ */
+function notFoundHint(baseURL: string): string {
+  let path = '';
+  try {
+    path = new URL(baseURL).pathname;
+  } catch {
+    // An unparsable URL fails before any request; the hint is never shown.
+  }
+  if (!/\/v\d+[a-z\d]*(\/|$)/i.test(path)) {
+    return `The base URL has no API version in its path: OpenAI-compatible servers serve the API under /v1, so try ${baseURL}/v1.`;
+  }
+  return `Check the base URL: the request went to ${baseURL}/chat/completions.`;
+}
+
+/**
  * A provider for any server that speaks OpenAI's Chat Completions with streaming: OpenAI,
  * Ollama, vLLM, llama.cpp, LM Studio, DeepSeek, Moonshot, Qwen, OpenRouter …
  *
@@ -42,6 +59,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
   const failureContext = {
     providerId: options.id,
     ...(options.apiKeyHint === undefined ? {} : { keyHint: options.apiKeyHint }),
+    notFoundHint: notFoundHint(baseURL),
   };
   const catalog = new ModelCatalog({
     ...options,

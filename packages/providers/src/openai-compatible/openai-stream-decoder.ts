@@ -30,6 +30,7 @@ interface ChoiceShape {
     content?: unknown;
     reasoning_content?: unknown;
     reasoning?: unknown;
+    refusal?: unknown;
     tool_calls?: unknown;
   } | null;
   finish_reason?: unknown;
@@ -85,8 +86,8 @@ export function readOpenAIUsage(value: unknown): Usage | undefined {
  * Decodes a Chat Completions stream: `content` → text, `reasoning_content` or `reasoning` →
  * reasoning, `tool_calls` fragments assembled by `index` (a fragment with a new `id` at a used
  * index starts a new call, for servers that number every call 0), `usage` from the final chunk,
- * `[DONE]` → done. An `error` object in a chunk, or a chunk that is not JSON, ends the stream
- * with an error event.
+ * `refusal` → refusal deltas (and `finishReason: 'refusal'`), `[DONE]` → done. An `error` object
+ * in a chunk, an `error` event, or a chunk that is not JSON, ends the stream with an error event.
  *
  * @example
  * const decoder = new OpenAIStreamDecoder('local');
@@ -100,6 +101,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
   #toolCalls: PendingToolCall[] = [];
   #toolCallsEmitted = false;
   #finishReason: FinishReason | undefined;
+  #refused = false;
   #usage: Usage | undefined;
   readonly #slots: DeltaSlot[] = [
     { kind: 'text', template: new StringSlotTemplate(), toolIndex: -1 },
@@ -121,7 +123,13 @@ export class OpenAIStreamDecoder implements StreamDecoder {
       this.#complete(out);
       return;
     }
-    if (event !== 'error' && this.#readBySlot(data, out)) return;
+    if (event === 'error') {
+      // `event: error` (OpenRouter) or a bare `error:` line (older llama.cpp): JSON or plain text.
+      out.push(streamErrorEvent(this.#providerId, readServerError(data)));
+      this.#finished = true;
+      return;
+    }
+    if (this.#readBySlot(data, out)) return;
     let chunk: ChunkShape;
     try {
       chunk = JSON.parse(data) as ChunkShape;
@@ -133,7 +141,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
       this.#fail(out, `the server sent a stream chunk that is not a JSON object: ${excerpt(data)}`);
       return;
     }
-    if ((chunk.error !== undefined && chunk.error !== null) || event === 'error') {
+    if (chunk.error !== undefined && chunk.error !== null) {
       out.push(streamErrorEvent(this.#providerId, readServerError(chunk)));
       this.#finished = true;
       return;
@@ -260,6 +268,11 @@ export class OpenAIStreamDecoder implements StreamDecoder {
       if (typeof reasoning === 'string') pushDelta(out, 'reasoning_delta', reasoning);
       const content = delta.content;
       if (typeof content === 'string') pushDelta(out, 'text_delta', content);
+      // OpenAI streams a refusal in its own field (structured outputs, safety); it is the reply.
+      if (typeof delta.refusal === 'string' && delta.refusal.length > 0) {
+        this.#refused = true;
+        pushDelta(out, 'refusal_delta', delta.refusal);
+      }
       if (Array.isArray(delta.tool_calls)) {
         for (const fragment of delta.tool_calls as ToolCallFragment[]) this.#addFragment(fragment);
       }
@@ -301,18 +314,66 @@ export class OpenAIStreamDecoder implements StreamDecoder {
     }
   }
 
+  /**
+   * Emits the assembled calls. A reply cut off at the token limit (`length`) keeps each call's
+   * arguments exactly as far as they came, so a truncated call is recognisable (its JSON does not
+   * parse, and `done.finishReason` is `length`) and is never run with made-up arguments.
+   */
   #emitToolCalls(out: ChatEvent[]): void {
     if (this.#toolCallsEmitted) return;
     this.#toolCallsEmitted = true;
+    const truncated = this.#finishReason === 'length';
     this.#toolCalls.forEach((call, index) => {
       if (call === undefined) return;
       out.push({
         type: 'tool_call',
         callId: call.id.length > 0 ? call.id : `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
         toolName: call.name,
-        arguments: call.arguments.trim().length > 0 ? call.arguments : '{}',
+        arguments: truncated || call.arguments.trim().length > 0 ? call.arguments : '{}',
       });
     });
+  }
+
+  /**
+   * A whole `chat.completion` (a server that ignored `stream: true`), read as the one chunk it
+   * would have streamed: `message` as the delta, its tool calls numbered, then the end.
+   */
+  decodeComplete(body: string, out: ChatEvent[]): void {
+    let reply: Record<string, unknown>;
+    try {
+      const parsed = JSON.parse(body) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('not an object');
+      reply = parsed as Record<string, unknown>;
+    } catch (error) {
+      this.#fail(
+        out,
+        `the server answered with a body that is neither a stream nor a JSON reply: ${excerpt(body)}`,
+        error,
+      );
+      return;
+    }
+    if (reply['error'] !== undefined && reply['error'] !== null) {
+      out.push(streamErrorEvent(this.#providerId, readServerError(reply)));
+      this.#finished = true;
+      return;
+    }
+    const choices = Array.isArray(reply['choices']) ? (reply['choices'] as unknown[]) : [];
+    const choice = (choices.find(
+      (candidate) =>
+        typeof candidate === 'object' && candidate !== null && ((candidate as ChoiceShape).index ?? 0) === 0,
+    ) ?? {}) as Record<string, unknown>;
+    const message = nested(choice, 'message');
+    const toolCalls = Array.isArray(message['tool_calls']) ? (message['tool_calls'] as unknown[]) : [];
+    const delta = {
+      ...message,
+      tool_calls: toolCalls.map((call, index) => ({ ...(call as Record<string, unknown>), index })),
+    };
+    this.#decodeChoice({ delta, finish_reason: choice['finish_reason'] ?? 'stop' }, out);
+    if (this.#finished) return;
+    if (reply['usage'] !== undefined && reply['usage'] !== null)
+      this.#usage = readOpenAIUsage(reply['usage']);
+    this.#complete(out);
   }
 
   #complete(out: ChatEvent[]): void {
@@ -321,6 +382,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
     if (this.#toolCalls.length > 0 && (finishReason === undefined || finishReason === 'stop')) {
       finishReason = 'tool_calls';
     }
+    // OpenAI ends a refusal with `stop`: say what it was.
+    if (this.#refused && (finishReason === undefined || finishReason === 'stop')) finishReason = 'refusal';
     const done: ChatEvent = { type: 'done' };
     if (this.#usage !== undefined) done.usage = this.#usage;
     if (finishReason !== undefined) done.finishReason = finishReason;

@@ -1,5 +1,5 @@
 import type { FakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
-import { estimateTokens, splitText } from './wire-format.ts';
+import { estimateTokens, fakeRequestId, splitText, totalsOf } from './wire-format.ts';
 import type { WireFormat, WireFrame, WireResponse } from './wire-format.ts';
 
 type Usage = Extract<FakeStep, { type: 'usage' }>;
@@ -7,6 +7,23 @@ type BlockKind = 'text' | 'thinking';
 
 function errorBody(type: string, message: string): unknown {
   return { type: 'error', error: { type, message }, request_id: 'req_fake' };
+}
+
+function stopReasonOf(reply: FakeStreamReply, usedTools: boolean, refused: boolean): string {
+  const finishReason = reply.finishReason ?? (usedTools ? 'tool_calls' : 'stop');
+  if (finishReason === 'tool_calls') return 'tool_use';
+  if (finishReason === 'length') return 'max_tokens';
+  return refused ? 'refusal' : 'end_turn';
+}
+
+/** Output usage, with thinking counted apart as `output_tokens_details.thinking_tokens` when scripted. */
+function outputUsage(usage: Usage | undefined, outputText: string): Record<string, unknown> {
+  return {
+    output_tokens: usage?.outputTokens ?? estimateTokens(outputText),
+    ...(usage?.reasoningTokens === undefined
+      ? {}
+      : { output_tokens_details: { thinking_tokens: usage.reasoningTokens } }),
+  };
 }
 
 function event(type: string, payload: Record<string, unknown>): WireFrame {
@@ -61,6 +78,7 @@ export const anthropicWire: WireFormat = {
     let index = -1;
     let open: BlockKind | undefined;
     let usedTools = false;
+    let refused = false;
     let outputText = '';
     const close = (): void => {
       if (open === 'thinking') {
@@ -90,6 +108,14 @@ export const anthropicWire: WireFormat = {
       if (reply.stepDelayMs !== undefined && reply.stepDelayMs > 0)
         frames.push({ kind: 'delay', ms: reply.stepDelayMs });
       switch (step.type) {
+        case 'refusal':
+          refused = true;
+          openBlock('text');
+          outputText += step.text;
+          frames.push(
+            event('content_block_delta', { index, delta: { type: 'text_delta', text: step.text } }),
+          );
+          break;
         case 'text':
           openBlock('text');
           outputText += step.text;
@@ -155,18 +181,80 @@ export const anthropicWire: WireFormat = {
       }
     }
     close();
-    const finishReason = reply.finishReason ?? (usedTools ? 'tool_calls' : 'stop');
-    const stopReason =
-      finishReason === 'tool_calls' ? 'tool_use' : finishReason === 'length' ? 'max_tokens' : 'end_turn';
     frames.push(
       event('message_delta', {
-        delta: { stop_reason: stopReason, stop_sequence: null },
-        usage: { output_tokens: usage?.outputTokens ?? estimateTokens(outputText) },
+        delta: { stop_reason: stopReasonOf(reply, usedTools, refused), stop_sequence: null },
+        usage: outputUsage(usage, outputText),
       }),
     );
     frames.push(event('message_stop', {}));
     return frames;
   },
+
+  /**
+   * A whole Messages reply (Anthropic API reference, "Messages"): `content` blocks (thinking with
+   * its signature, text, tool_use with its parsed input), `stop_reason` and `usage`.
+   */
+  renderComplete(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireResponse {
+    const totals = totalsOf(reply);
+    if (totals.error !== undefined) {
+      return {
+        status: 529,
+        headers: {},
+        body: errorBody(totals.error.errorType ?? 'overloaded_error', totals.error.message),
+      };
+    }
+    const body =
+      typeof request.body === 'object' && request.body !== null
+        ? (request.body as Record<string, unknown>)
+        : {};
+    const content: Record<string, unknown>[] = [];
+    if (totals.reasoning.length > 0) {
+      content.push({
+        type: 'thinking',
+        thinking: totals.reasoning,
+        signature: Buffer.from(`fake-signature-${sequence}-0`).toString('base64'),
+      });
+    }
+    const text = totals.text + totals.refusal;
+    if (text.length > 0) content.push({ type: 'text', text });
+    totals.toolCalls.forEach((call, index) => {
+      let input: unknown;
+      try {
+        input = JSON.parse(call.arguments) as unknown;
+      } catch {
+        input = {}; // A truncated call: the API sends what it parsed, which is nothing.
+      }
+      content.push({
+        type: 'tool_use',
+        id: call.id ?? `toolu_fake${sequence}_${index}`,
+        name: call.name,
+        input,
+      });
+    });
+    return {
+      status: 200,
+      headers: {},
+      body: {
+        id: `msg_fake${sequence}`,
+        type: 'message',
+        role: 'assistant',
+        model: typeof body['model'] === 'string' ? body['model'] : 'fake-model',
+        content,
+        stop_reason: stopReasonOf(reply, totals.toolCalls.length > 0, totals.refusal.length > 0),
+        stop_sequence: null,
+        usage: {
+          input_tokens: totals.usage?.inputTokens ?? estimateTokens(body['messages']),
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: totals.usage?.cachedInputTokens ?? 0,
+          ...outputUsage(totals.usage, text + totals.reasoning),
+        },
+      },
+    };
+  },
+
+  /** Anthropic's `request-id` header. */
+  responseHeaders: (sequence) => ({ 'request-id': fakeRequestId(sequence) }),
 
   renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse {
     const retryAfter = (seconds: number | undefined): Record<string, string> =>
@@ -204,6 +292,15 @@ export const anthropicWire: WireFormat = {
               ),
             }
           : { status: 401, headers: {}, body: errorBody('authentication_error', 'invalid x-api-key') };
+      case 'insufficient_quota':
+        return {
+          status: 400,
+          headers: {},
+          body: errorBody(
+            'invalid_request_error',
+            'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+          ),
+        };
       case 'context_length_exceeded':
         return {
           status: 400,

@@ -2,6 +2,11 @@
 export type FakeStep =
   /** A text delta (one chunk). */
   | { type: 'text'; text: string }
+  /**
+   * The model declining: OpenAI streams it in `delta.refusal` (and ends with `stop`); Anthropic
+   * streams it as text and ends with `stop_reason: "refusal"`.
+   */
+  | { type: 'refusal'; text: string }
   /** A reasoning delta: `reasoning_content` (or `reasoning`) for OpenAI, a thinking block for Anthropic. */
   | { type: 'reasoning'; text: string }
   /**
@@ -45,8 +50,16 @@ export type ContextLengthShape =
 export interface FakeStreamReply {
   type: 'stream';
   steps: readonly FakeStep[];
-  /** Default: `tool_calls` when the steps call a tool, else `stop`. */
-  finishReason?: 'stop' | 'tool_calls' | 'length';
+  /**
+   * Default: `tool_calls` when the steps call a tool, else `stop` (`refusal` for Anthropic when a
+   * step refuses). `length` is Anthropic's `max_tokens`; `content_filter` is OpenAI's only.
+   */
+  finishReason?: 'stop' | 'tool_calls' | 'length' | 'content_filter';
+  /**
+   * Answer with one whole JSON reply even though the request asked to stream: a server that
+   * ignores `stream: true`. (A request with `stream: false` always gets one.)
+   */
+  ignoreStream?: boolean;
   /** Write the body in pieces of this many bytes (1 splits every multi-byte character). */
   splitBytes?: number;
   /** Wait this long between steps. */
@@ -62,7 +75,10 @@ export type FakeReply =
   /** OpenAI-compatible: 503; Anthropic: 529 `overloaded_error`. */
   | { type: 'overloaded'; retryAfterSeconds?: number }
   | { type: 'server_error'; status?: number }
-  | { type: 'unauthorized'; status?: 401 | 403 }
+  /** `quotedKey`: the key the error quotes back, as OpenAI ("Incorrect API key provided: sk-…") and many compatible servers do. */
+  | { type: 'unauthorized'; status?: 401 | 403; quotedKey?: string }
+  /** Out of credit: OpenAI's 429 `insufficient_quota`; Anthropic's 400 "credit balance is too low". */
+  | { type: 'insufficient_quota' }
   | { type: 'context_length_exceeded'; shape?: ContextLengthShape }
   /** Any response at all. */
   | { type: 'http'; status: number; body: unknown; headers?: Readonly<Record<string, string>> };

@@ -72,8 +72,10 @@ async function writeFrames(
   response: ServerResponse,
   frames: readonly WireFrame[],
   splitBytes: number | undefined,
+  headers: Record<string, string>,
 ): Promise<void> {
   response.writeHead(200, {
+    ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
@@ -174,12 +176,16 @@ export async function startFakeServer(
     );
     record.body = await readBody(request);
     if (options.apiKey !== undefined && !wire.isAuthorized(headers, options.apiKey)) {
-      const rendered = wire.renderError({ type: 'unauthorized' });
-      sendJson(response, rendered.status, rendered.body, rendered.headers);
+      const presented = (headers['authorization'] ?? headers['x-api-key'] ?? '').replace(/^Bearer /, '');
+      const rendered = wire.renderError({
+        type: 'unauthorized',
+        ...(presented === '' ? {} : { quotedKey: presented }),
+      });
+      sendJson(response, rendered.status, rendered.body, { ...wire.responseHeaders(0), ...rendered.headers });
       return;
     }
     if (record.method === 'GET' && url.pathname === wire.modelsPath) {
-      sendJson(response, 200, wire.renderModels(models));
+      sendJson(response, 200, wire.renderModels(models), wire.responseHeaders(0));
       return;
     }
     if (record.method !== 'POST' || url.pathname !== wire.chatPath) {
@@ -196,12 +202,27 @@ export async function startFakeServer(
       return;
     }
     chatSequence += 1;
+    const vendorHeaders = wire.responseHeaders(chatSequence);
     if (reply.type !== 'stream') {
       const rendered = wire.renderError(reply);
-      sendJson(response, rendered.status, rendered.body, rendered.headers);
+      sendJson(response, rendered.status, rendered.body, { ...vendorHeaders, ...rendered.headers });
       return;
     }
-    await writeFrames(response, wire.renderStream(reply, record, chatSequence), reply.splitBytes);
+    const streamed =
+      typeof record.body === 'object' &&
+      record.body !== null &&
+      (record.body as { stream?: unknown }).stream === true;
+    if (!streamed || reply.ignoreStream === true) {
+      const rendered = wire.renderComplete(reply, record, chatSequence);
+      sendJson(response, rendered.status, rendered.body, { ...vendorHeaders, ...rendered.headers });
+      return;
+    }
+    await writeFrames(
+      response,
+      wire.renderStream(reply, record, chatSequence),
+      reply.splitBytes,
+      vendorHeaders,
+    );
   };
 
   const server = createServer((request, response) => {

@@ -5,7 +5,7 @@ import type {
   FakeStreamReply,
   RecordedRequest,
 } from './fake-script.ts';
-import { estimateTokens, splitText } from './wire-format.ts';
+import { estimateTokens, fakeRequestId, splitText, totalsOf } from './wire-format.ts';
 import type { WireFormat, WireFrame, WireResponse } from './wire-format.ts';
 
 type Usage = Extract<FakeStep, { type: 'usage' }>;
@@ -90,6 +90,7 @@ export const openAIWire: WireFormat = {
     const frames: WireFrame[] = [chunk({ role: 'assistant', content: '' })];
     let toolIndex = 0;
     let outputText = '';
+    let refused = false;
     let usage: Usage | undefined;
     for (const step of reply.steps) {
       if (reply.stepDelayMs !== undefined && reply.stepDelayMs > 0)
@@ -102,6 +103,12 @@ export const openAIWire: WireFormat = {
         case 'reasoning':
           outputText += step.text;
           frames.push(chunk({ [reply.reasoningField ?? 'reasoning_content']: step.text }));
+          break;
+        case 'refusal':
+          // As OpenAI sends it: the first refusal chunk has `content: null`.
+          outputText += step.text;
+          frames.push(chunk(refused ? { refusal: step.text } : { content: null, refusal: step.text }));
+          refused = true;
           break;
         case 'tool_call': {
           const toolArguments =
@@ -182,8 +189,86 @@ export const openAIWire: WireFormat = {
     return frames;
   },
 
+  /**
+   * A whole `chat.completion` (OpenAI API reference, "The chat completion object"): one choice
+   * whose `message` holds the text, refusal and tool calls, its `finish_reason`, and `usage`.
+   */
+  renderComplete(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireResponse {
+    const totals = totalsOf(reply);
+    if (totals.error !== undefined) {
+      return {
+        status: 500,
+        headers: {},
+        body: errorBody(totals.error.message, totals.error.errorType ?? 'server_error', null),
+      };
+    }
+    const model =
+      typeof requestField(request, 'model') === 'string' ? requestField(request, 'model') : 'fake-model';
+    const message: Record<string, unknown> = {
+      role: 'assistant',
+      content: totals.text.length > 0 || totals.refusal.length === 0 ? totals.text : null,
+      refusal: totals.refusal.length > 0 ? totals.refusal : null,
+      annotations: [],
+    };
+    if (totals.reasoning.length > 0) message[reply.reasoningField ?? 'reasoning_content'] = totals.reasoning;
+    if (totals.toolCalls.length > 0) {
+      message['tool_calls'] = totals.toolCalls.map((call, index) => ({
+        id: call.id ?? `call_fake${sequence}_${index}`,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
+    }
+    const promptTokens = totals.usage?.inputTokens ?? estimateTokens(requestField(request, 'messages'));
+    const completionTokens =
+      totals.usage?.outputTokens ?? estimateTokens(totals.text + totals.refusal + totals.reasoning);
+    return {
+      status: 200,
+      headers: {},
+      body: {
+        id: `chatcmpl-fake${sequence}`,
+        object: 'chat.completion',
+        created: 1_700_000_000 + sequence,
+        model,
+        choices: [
+          {
+            index: 0,
+            message,
+            logprobs: null,
+            finish_reason: reply.finishReason ?? (totals.toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+          },
+        ],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+          prompt_tokens_details: { cached_tokens: totals.usage?.cachedInputTokens ?? 0 },
+          completion_tokens_details: { reasoning_tokens: totals.usage?.reasoningTokens ?? 0 },
+        },
+        system_fingerprint: 'fp_fake',
+      },
+    };
+  },
+
+  /** OpenAI's `x-request-id` (and the processing-time header beside it). */
+  responseHeaders: (sequence) => ({
+    'x-request-id': fakeRequestId(sequence),
+    'openai-processing-ms': '1',
+    'openai-version': '2020-10-01',
+  }),
+
   renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse {
     switch (reply.type) {
+      case 'insufficient_quota':
+        // OpenAI's documented body for an account out of credit: a 429 that is not a rate limit.
+        return {
+          status: 429,
+          headers: {},
+          body: errorBody(
+            'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+            'insufficient_quota',
+            'insufficient_quota',
+          ),
+        };
       case 'rate_limited':
         return {
           status: 429,
@@ -212,7 +297,13 @@ export const openAIWire: WireFormat = {
         return {
           status: reply.status ?? 401,
           headers: {},
-          body: errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'),
+          body: errorBody(
+            reply.quotedKey === undefined
+              ? 'Incorrect API key provided.'
+              : `Incorrect API key provided: ${reply.quotedKey}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+            'invalid_request_error',
+            'invalid_api_key',
+          ),
         };
       case 'context_length_exceeded':
         return {

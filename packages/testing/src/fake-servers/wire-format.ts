@@ -1,4 +1,4 @@
-import type { FakeReply, FakeStreamReply, RecordedRequest } from './fake-script.ts';
+import type { FakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
 
 /** A piece of a rendered stream: bytes to write, a pause, or the connection dying. */
 export type WireFrame =
@@ -20,8 +20,72 @@ export interface WireFormat {
   readonly modelsPath: string;
   isAuthorized(headers: Readonly<Record<string, string>>, apiKey: string): boolean;
   renderStream(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireFrame[];
+  /** The whole reply as one JSON body, for `stream: false` (or a server that ignores `stream: true`). */
+  renderComplete(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireResponse;
   renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse;
+  /** The headers the vendor sends with every response: its request id, for support tickets. */
+  responseHeaders(sequence: number): Record<string, string>;
   renderModels(models: readonly Readonly<Record<string, unknown>>[]): unknown;
+}
+
+/** What a scripted reply adds up to once streamed: the parts of a non-streamed body. */
+export interface ReplyTotals {
+  text: string;
+  refusal: string;
+  reasoning: string;
+  toolCalls: { id: string | undefined; name: string; arguments: string }[];
+  usage: Extract<FakeStep, { type: 'usage' }> | undefined;
+  /** A `stream_error` step: a non-streamed reply answers with this error instead. */
+  error: Extract<FakeStep, { type: 'stream_error' }> | undefined;
+}
+
+/**
+ * Folds a reply's steps into what its non-streamed body holds (delays, raw bytes and cuts have no
+ * meaning there and are skipped).
+ */
+export function totalsOf(reply: FakeStreamReply): ReplyTotals {
+  const totals: ReplyTotals = {
+    text: '',
+    refusal: '',
+    reasoning: '',
+    toolCalls: [],
+    usage: undefined,
+    error: undefined,
+  };
+  for (const step of reply.steps) {
+    switch (step.type) {
+      case 'text':
+        totals.text += step.text;
+        break;
+      case 'refusal':
+        totals.refusal += step.text;
+        break;
+      case 'reasoning':
+        totals.reasoning += step.text;
+        break;
+      case 'tool_call':
+        totals.toolCalls.push({
+          id: step.id,
+          name: step.name,
+          arguments: typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments),
+        });
+        break;
+      case 'usage':
+        totals.usage = step;
+        break;
+      case 'stream_error':
+        totals.error ??= step;
+        break;
+      default:
+        break;
+    }
+  }
+  return totals;
+}
+
+/** A request id shaped like the vendors' (`req_` and hex), unique per response. */
+export function fakeRequestId(sequence: number): string {
+  return `req_${sequence.toString(16).padStart(8, '0')}${Math.random().toString(16).slice(2, 18).padEnd(16, '0')}`;
 }
 
 /** Splits `text` into `count` pieces of whole characters (never inside a surrogate pair). */

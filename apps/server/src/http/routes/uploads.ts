@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../errors/index.ts';
 import { checkUploadName, checkUploadType } from '../../security/index.ts';
 import { uploadViewOfRow } from '../../storage/index.ts';
+import { refuseNul } from '../middleware/nul-characters.ts';
 import { errorResponses, IdParameter, json, UploadSchema } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
 import { createRouter } from './router.ts';
@@ -88,6 +89,9 @@ export function uploadRoutes(services: ServerServices) {
       const file: unknown = form.file;
       if (!(file instanceof File))
         throw new ApiError('INVALID_INPUT', 'Send the file in the multipart field `file`.');
+      refuseNul(file.name, 'the file name');
+      refuseNul(form.conversation_id, "form field 'conversation_id'");
+      refuseNul(form.project_id, "form field 'project_id'");
       const name = checkUploadName(file.name);
       if (file.size > config.maxUploadBytes) {
         throw new ApiError('FILE_TOO_LARGE', `Uploads are limited to ${config.maxUploadBytes} bytes.`, {

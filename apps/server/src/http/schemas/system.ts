@@ -1,49 +1,8 @@
-import { z } from '@hono/zod-openapi';
-
-export const HealthSchema = z
-  .object({
-    status: z.literal('ok'),
-    ok: z.literal(true),
-    version: z.string(),
-    database: z.enum(['sqlite', 'postgres']),
-    instance_id: z.string(),
-    uptime_ms: z.number(),
-    active_runs: z.number(),
-  })
-  .openapi('Health');
-
-export const PreferencesSchema = z
-  .object({ preferences: z.record(z.string(), z.unknown()) })
-  .openapi('Preferences');
-
-export const SettingsSchemaSchema = z
-  .object({
-    settings: z.array(
-      z.object({
-        key: z.string(),
-        type: z.enum(['string', 'object']),
-        default: z.unknown(),
-        effect: z.enum(['hot', 'new-run', 'restart']),
-        description: z.string(),
-      }),
-    ),
-  })
-  .openapi('SettingsSchema');
-
-export const SettingsSchema = z.record(z.string(), z.unknown()).openapi('Settings');
-
-export const UsageSchema = z
-  .object({
-    group_by: z.enum(['day', 'model', 'conversation', 'project']),
-    totals: z.array(
-      z.object({
-        key: z.string().nullable(),
-        runs: z.number(),
-        input_tokens: z.number(),
-        output_tokens: z.number(),
-        tool_calls: z.number(),
-        duration_ms: z.number(),
-      }),
-    ),
-  })
-  .openapi('Usage');
+// The request and response bodies are the contract's (@youyou/contracts), so routes and clients cannot drift.
+export {
+  HealthSchema,
+  PreferencesSchema,
+  SettingsSchemaSchema,
+  SettingsSchema,
+  UsageSchema,
+} from '@youyou/contracts';

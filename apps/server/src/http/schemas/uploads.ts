@@ -1,15 +1,2 @@
-import { z } from '@hono/zod-openapi';
-import { ISODate } from './common.ts';
-
-export const UploadSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    media_type: z.string(),
-    size: z.number(),
-    sha256: z.string(),
-    project_id: z.string().nullable(),
-    conversation_id: z.string().nullable(),
-    created_at: ISODate,
-  })
-  .openapi('Upload');
+// The request and response bodies are the contract's (@youyou/contracts), so routes and clients cannot drift.
+export { UploadSchema } from '@youyou/contracts';

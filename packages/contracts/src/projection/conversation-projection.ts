@@ -1,10 +1,10 @@
 import type { WorkbenchEvent } from '../events/index.ts';
-import type { ConversationMessage, RunProjection } from './message-types.ts';
-import { applyRunEvent } from './project-run.ts';
+import type { ConversationMessage } from '../messages/index.ts';
+import { applyRunEvent, type RunProjection } from './run-projection.ts';
 
 /**
- * A client-side mirror of a conversation, built from events (the Query's messages plus the SSE
- * stream after it). Unknown event types are ignored (spec §5).
+ * A mirror of a conversation built from events (the Query's messages plus the SSE stream after
+ * it), for scripts and tests. Unknown event types are ignored (spec §5).
  *
  * @example
  * const mirror = new ConversationProjection();
@@ -30,7 +30,7 @@ export class ConversationProjection {
       if (event.payload.title !== undefined) this.#title = event.payload.title;
       return;
     }
-    const runId = event.type === 'run.created' ? event.payload.run.id : event.run_id;
+    const runId = runIdOf(event);
     if (runId === null) return;
     const next = applyRunEvent(this.#runs.get(runId), event);
     if (next !== undefined) this.#runs.set(runId, next);
@@ -48,4 +48,14 @@ export class ConversationProjection {
       return projection === undefined ? [] : [projection.user, projection.assistant];
     });
   }
+}
+
+/**
+ * The run an event belongs to: the created run for `run.created`, else the envelope's `run_id`.
+ *
+ * @example
+ * projections.get(runIdOf(event) ?? '');
+ */
+export function runIdOf(event: WorkbenchEvent): string | null {
+  return event.type === 'run.created' ? event.payload.run.id : event.run_id;
 }

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { EventEnvelopeSchema } from '../events/index.ts';
+import { ConversationMessageSchema } from '../messages/index.ts';
+import { IsoDateSchema, RunDescriptionSchema, RunSchema } from '../runs/index.ts';
+
+export const ConversationSchema = z
+  .object({
+    id: z.string(),
+    project_id: z.string().nullable(),
+    title: z.string(),
+    title_source: z.enum(['none', 'auto', 'user']),
+    model_id: z.string().nullable(),
+    active_run_id: z.string().nullable(),
+    in_flight_run_id: z.string().nullable().meta({ description: 'The run in flight, if any.' }),
+    last_seq: z.number(),
+    read_seq: z.number().meta({ description: 'How far the user has read; later events are unread.' }),
+    created_at: IsoDateSchema,
+    updated_at: IsoDateSchema,
+  })
+  .meta({ id: 'Conversation' });
+
+export const ConversationPageSchema = z
+  .object({ conversations: z.array(ConversationSchema), next_cursor: z.string().optional() })
+  .meta({ id: 'ConversationPage' });
+
+export const ConversationCreateSchema = z
+  .object({
+    project_id: z.string().nullable().optional(),
+    title: z.string().max(500).optional(),
+    model_id: z.string().max(200).nullable().optional(),
+  })
+  .meta({ id: 'ConversationCreate' });
+
+export const ConversationUpdateSchema = z
+  .object({
+    title: z.string().trim().min(1).max(500).optional(),
+    model_id: z.string().max(200).nullable().optional(),
+    project_id: z.string().nullable().optional(),
+  })
+  .meta({ id: 'ConversationUpdate' });
+
+export const ConversationViewSchema = z
+  .object({
+    conversation: ConversationSchema,
+    messages: z.array(ConversationMessageSchema),
+    runs: z.array(RunDescriptionSchema).meta({ description: 'The runs of the messages shown, in order.' }),
+    branch_length: z.number(),
+    earlier_cursor: z.string().optional(),
+    in_flight_run: RunSchema.nullable(),
+    last_seq: z.number().meta({ description: 'Stream events after this seq (Last-Event-ID).' }),
+  })
+  .meta({ id: 'ConversationView' });
+
+export const SendMessageSchema = z
+  .object({
+    text: z.string().max(1_000_000).optional(),
+    attachments: z.array(z.string().min(1).max(128)).max(50).optional(),
+    skills: z
+      .array(z.object({ name: z.string().min(1).max(64), arguments: z.string().max(100_000).optional() }))
+      .max(20)
+      .optional(),
+    model_id: z.string().max(200).optional(),
+    edit_of: z
+      .string()
+      .max(128)
+      .optional()
+      .meta({ description: 'A user message this one replaces (a branch).' }),
+    parent_message_id: z.string().max(128).optional().meta({
+      description: 'The assistant message to answer after; default the end of the active branch.',
+    }),
+    previous_run_id: z.string().max(128).nullable().optional().meta({
+      description: 'The run this turn follows (null: a new first message); default the active leaf.',
+    }),
+  })
+  .meta({ id: 'SendMessage' });
+
+export const RegenerateSchema = z
+  .object({ model_id: z.string().max(200).optional() })
+  .meta({ id: 'Regenerate' });
+
+export const SendResultSchema = z
+  .object({ run: RunSchema, user_message_id: z.string(), assistant_message_id: z.string(), seq: z.number() })
+  .meta({ id: 'SendResult' });
+
+export const ReadSchema = z.object({ seq: z.number().int().min(0) }).meta({ id: 'ReadCursor' });
+
+export const BranchSchema = z.object({ message_id: z.string().min(1).max(128) }).meta({ id: 'BranchSwitch' });
+
+export const EventPageSchema = z
+  .object({ events: z.array(EventEnvelopeSchema), last_seq: z.number() })
+  .meta({ id: 'EventPage' });
+
+export type Conversation = z.infer<typeof ConversationSchema>;
+export type ConversationPage = z.infer<typeof ConversationPageSchema>;
+export type ConversationCreate = z.infer<typeof ConversationCreateSchema>;
+export type ConversationUpdate = z.infer<typeof ConversationUpdateSchema>;
+export type ConversationView = z.infer<typeof ConversationViewSchema>;
+export type SendMessage = z.infer<typeof SendMessageSchema>;
+export type Regenerate = z.infer<typeof RegenerateSchema>;
+export type SendResult = z.infer<typeof SendResultSchema>;
+export type ReadCursor = z.infer<typeof ReadSchema>;
+export type BranchSwitch = z.infer<typeof BranchSchema>;
+export type EventPage = z.infer<typeof EventPageSchema>;

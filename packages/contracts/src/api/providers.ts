@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { IsoDateSchema } from '../runs/index.ts';
+
+/** The wire formats a provider speaks. */
+export const ProviderKindSchema = z.enum(['openai-compatible', 'anthropic']);
+
+export const ProviderModelSchema = z
+  .object({
+    id: z.string().min(1).max(200),
+    display_name: z.string().max(200).optional(),
+    name: z.string().max(200).optional().meta({ description: 'Same as display_name.' }),
+    context_window: z.number().int().positive().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+    capabilities: z
+      .object({
+        vision: z.boolean().optional(),
+        tools: z.boolean().optional(),
+        reasoning: z.boolean().optional(),
+        documents: z.boolean().optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'ProviderModel' });
+
+export const ProviderSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: ProviderKindSchema,
+    base_url: z.string(),
+    has_api_key: z.boolean().meta({ description: 'Keys are stored as secrets and never returned.' }),
+    models: z.array(ProviderModelSchema),
+    enabled: z.boolean(),
+    created_at: IsoDateSchema,
+    updated_at: IsoDateSchema,
+  })
+  .meta({ id: 'Provider' });
+
+export const ProviderCreateSchema = z
+  .object({
+    name: z.string().min(1).max(40),
+    kind: ProviderKindSchema,
+    base_url: z.string().min(1).max(2000),
+    api_key: z.string().max(10_000).optional(),
+    models: z.array(ProviderModelSchema).max(500).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .meta({ id: 'ProviderCreate' });
+
+export const ProviderUpdateSchema = z
+  .object({
+    name: z.string().min(1).max(40).optional(),
+    base_url: z.string().min(1).max(2000).optional(),
+    api_key: z.string().max(10_000).nullable().optional(),
+    models: z.array(ProviderModelSchema).max(500).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .meta({ id: 'ProviderUpdate' });
+
+export const ProviderTestSchema = z
+  .object({
+    ok: z.boolean(),
+    models: z.array(z.string()),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    latency_ms: z.number(),
+  })
+  .meta({ id: 'ProviderTest' });
+
+export const ProviderProbeSchema = z
+  .object({
+    kind: ProviderKindSchema,
+    base_url: z.string().min(1).max(2000),
+    api_key: z.string().max(10_000).optional(),
+    name: z.string().max(40).optional(),
+  })
+  .meta({ id: 'ProviderProbe' });
+
+export const OllamaDetectionSchema = z
+  .object({ found: z.boolean(), base_url: z.string(), models: z.array(z.string()) })
+  .meta({ id: 'OllamaDetection' });
+
+export const DefaultModelSchema = z
+  .object({ model_id: z.string().min(1).max(200).nullable() })
+  .meta({ id: 'DefaultModel' });
+
+/** A model the user can pick: `provider/model` as the agent routes it. */
+export const ModelOptionSchema = z.object({
+  id: z.string(),
+  provider: z.string(),
+  display_name: z.string(),
+  provider_id: z.string(),
+  provider_name: z.string(),
+  name: z.string(),
+});
+
+export const ModelListSchema = z
+  .object({
+    models: z.array(ModelOptionSchema),
+    default_model: z.string().nullable(),
+    default_model_id: z.string().nullable().meta({ description: 'Same as default_model.' }),
+  })
+  .meta({ id: 'ModelList' });
+
+export type ProviderKind = z.infer<typeof ProviderKindSchema>;
+export type ProviderModel = z.infer<typeof ProviderModelSchema>;
+export type Provider = z.infer<typeof ProviderSchema>;
+export type ProviderCreate = z.infer<typeof ProviderCreateSchema>;
+export type ProviderUpdate = z.infer<typeof ProviderUpdateSchema>;
+export type ProviderTest = z.infer<typeof ProviderTestSchema>;
+export type ProviderProbe = z.infer<typeof ProviderProbeSchema>;
+export type OllamaDetection = z.infer<typeof OllamaDetectionSchema>;
+export type DefaultModel = z.infer<typeof DefaultModelSchema>;
+export type ModelOption = z.infer<typeof ModelOptionSchema>;
+export type ModelList = z.infer<typeof ModelListSchema>;

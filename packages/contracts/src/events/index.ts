@@ -1,0 +1,12 @@
+export { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from './payloads.ts';
+export { EVENT_PAYLOAD_SCHEMAS } from './registry.ts';
+export type { EventPayloads, WorkbenchEventType } from './registry.ts';
+export {
+  EVENT_VERSION,
+  EventEnvelopeSchema,
+  WorkbenchEventSchema,
+  isKnownEventType,
+  parseEvent,
+} from './envelope.ts';
+export type { EventEnvelope, EventOfType, NewEvent, WorkbenchEvent } from './envelope.ts';
+export { INTERNAL_EVENT_TYPES, RESERVED_EVENT_TYPES } from './event-sets.ts';

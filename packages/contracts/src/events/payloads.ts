@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { EventErrorSchema } from '../errors/index.ts';
+import { MessageInputSchema } from '../messages/index.ts';
+import { RunDescriptionSchema, RunPhaseSchema, RunStatusSchema, RunUsageSchema } from '../runs/index.ts';
+
+/**
+ * The payload schema of each event type of the run and message life cycle (spec §4.2). Other
+ * concepts keep their payloads in their own folder (`hitl/`, `plans/`, …) as a map like this one
+ * and spread it into `EVENT_PAYLOAD_SCHEMAS` in `./registry.ts`.
+ *
+ * @example
+ * RUN_EVENT_PAYLOAD_SCHEMAS['message.delta'].parse({ message_id: 'm1', text: 'Hel' });
+ */
+export const RUN_EVENT_PAYLOAD_SCHEMAS = {
+  'run.created': z.object({
+    run: RunDescriptionSchema,
+    input: MessageInputSchema,
+    user_message_id: z.string(),
+    assistant_message_id: z.string(),
+    /** Set when this run answers the same user message again (regenerate). */
+    regenerated_from: z.string().optional(),
+  }),
+  'run.phase': z.object({ phase: RunPhaseSchema, status: RunStatusSchema }),
+  'message.delta': z.object({ message_id: z.string(), text: z.string() }),
+  'thinking.delta': z.object({ message_id: z.string(), text: z.string() }),
+  'tool.call': z.object({
+    message_id: z.string(),
+    call_id: z.string(),
+    tool_name: z.string(),
+    arguments: z.string(),
+    tool_run_id: z.string(),
+  }),
+  'tool.result': z.object({
+    message_id: z.string(),
+    call_id: z.string(),
+    tool_name: z.string(),
+    output: z.string(),
+    success: z.boolean(),
+    duration_ms: z.number(),
+    tool_run_id: z.string(),
+  }),
+  'context.compacted': z.object({
+    strategy: z.enum(['summary', 'truncation']),
+    tokens_before: z.number(),
+    tokens_after: z.number(),
+    messages_removed: z.number(),
+  }),
+  /** A problem the run survives (a storage hiccup); a fatal one arrives as run.failed. */
+  error: z.object({ message_id: z.string(), error: EventErrorSchema }),
+  'run.completed': z.object({ message_id: z.string(), usage: RunUsageSchema }),
+  'run.failed': z.object({
+    message_id: z.string(),
+    error: EventErrorSchema,
+    usage: RunUsageSchema.optional(),
+  }),
+  'run.cancelled': z.object({ message_id: z.string(), usage: RunUsageSchema.optional() }),
+  'run.interrupted': z.object({ message_id: z.string(), reason: z.enum(['crash', 'shutdown']) }),
+} as const;
+
+/**
+ * Payloads of the conversation itself: `conversation.updated` carries only the fields that
+ * changed; `session.record` is a record of the agent's session (one source of truth), stored in
+ * the log and never streamed, so its record is opaque here.
+ *
+ * @example
+ * CONVERSATION_EVENT_PAYLOAD_SCHEMAS['conversation.updated'].parse({ title: 'Notes' });
+ */
+export const CONVERSATION_EVENT_PAYLOAD_SCHEMAS = {
+  'conversation.updated': z.object({
+    title: z.string().optional(),
+    title_source: z.enum(['none', 'auto', 'user']).optional(),
+    active_run_id: z.string().nullable().optional(),
+    /** Set when a run starts, null when it ends. */
+    in_flight_run_id: z.string().nullable().optional(),
+    /** The user read up to here (on any device). */
+    read_seq: z.number().optional(),
+    model_id: z.string().nullable().optional(),
+    project_id: z.string().nullable().optional(),
+  }),
+  'session.record': z.object({ record: z.unknown() }),
+} as const;

@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import { AGENT_EVENT_PAYLOAD_SCHEMAS } from '../agents/index.ts';
+import { ARTIFACT_EVENT_PAYLOAD_SCHEMAS } from '../artifacts/index.ts';
+import { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from './payloads.ts';
+
+/**
+ * Every event type the contract knows, with its payload schema. To add event types, export a map
+ * of them from your concept's folder and spread it here; the types, the envelope schema, the JSON
+ * Schema and `isKnownEventType` follow from this one object.
+ *
+ * @example
+ * Object.keys(EVENT_PAYLOAD_SCHEMAS); // ['run.created', 'run.phase', …]
+ */
+export const EVENT_PAYLOAD_SCHEMAS = {
+  ...RUN_EVENT_PAYLOAD_SCHEMAS,
+  ...CONVERSATION_EVENT_PAYLOAD_SCHEMAS,
+  ...ARTIFACT_EVENT_PAYLOAD_SCHEMAS,
+  ...AGENT_EVENT_PAYLOAD_SCHEMAS,
+} as const;
+
+type PayloadSchemas = typeof EVENT_PAYLOAD_SCHEMAS;
+
+/** The payload of each event type. */
+export type EventPayloads = { [Type in keyof PayloadSchemas]: z.infer<PayloadSchemas[Type]> };
+
+export type WorkbenchEventType = keyof EventPayloads;
