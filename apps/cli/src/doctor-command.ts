@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import {
   CONFIG_FILE,
   DEFAULT_AGENT_CONFIG,
@@ -36,7 +36,14 @@ export interface DoctorReport {
   configSources: Record<string, 'default' | 'config.yaml'>;
   configFile: { path: string; error?: string };
   pluginToggles: Record<string, boolean>;
-  instructions: { globalAgentMd: boolean; projectAgentMd: boolean; soulMd: boolean };
+  /** Which instruction files were found; `projectFiles` in the order they are read. */
+  instructions: {
+    globalAgentMd: boolean;
+    projectAgentMd: boolean;
+    agentsMd: boolean;
+    soulMd: boolean;
+    projectFiles: string[];
+  };
 }
 
 /**
@@ -70,8 +77,10 @@ export async function runDoctor(options: CliArguments, io: CliIo): Promise<ExitC
     pluginToggles: scan.pluginToggles,
     instructions: {
       globalAgentMd: scan.globalInstructions !== undefined,
-      projectAgentMd: scan.projectInstructions !== undefined,
+      projectAgentMd: scan.projectInstructionFiles.some((path) => path.endsWith(`.youyou${sep}AGENT.md`)),
+      agentsMd: scan.projectInstructionFiles.some((path) => path.endsWith(`${sep}AGENTS.md`)),
       soulMd: scan.soul !== undefined,
+      projectFiles: scan.projectInstructionFiles,
     },
   };
   if (options.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -91,8 +100,12 @@ function formatDoctor(report: DoctorReport): string {
   );
   const present = (flag: boolean): string => (flag ? 'found' : 'none');
   lines.push(
-    `Instructions   AGENT.md global: ${present(report.instructions.globalAgentMd)}, project: ${present(report.instructions.projectAgentMd)}; SOUL.md: ${present(report.instructions.soulMd)}`,
+    `Instructions   AGENT.md global: ${present(report.instructions.globalAgentMd)}, project: ${present(report.instructions.projectAgentMd)}; AGENTS.md: ${present(report.instructions.agentsMd)}; SOUL.md: ${present(report.instructions.soulMd)}`,
   );
+  if (report.instructions.projectFiles.length > 0)
+    lines.push(
+      `               project instructions, in order: ${report.instructions.projectFiles.join(', ')}`,
+    );
   lines.push('', `Components (${String(report.components.length)})`);
   if (report.components.length === 0) lines.push('  none');
   else

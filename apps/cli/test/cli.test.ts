@@ -186,6 +186,108 @@ describe('youyou doctor', () => {
   });
 });
 
+/** Writes a skill folder (SKILL.md and any extra files) as a public collection ships it. */
+async function writeSkillFolder(
+  layer: string,
+  folder: string,
+  skillMd: string,
+  extra: Record<string, string> = {},
+) {
+  const directory = join(layer, 'skills', folder);
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, 'SKILL.md'), skillMd);
+  for (const [path, text] of Object.entries(extra)) {
+    await mkdir(join(directory, path, '..'), { recursive: true });
+    await writeFile(join(directory, path), text);
+  }
+  return directory;
+}
+
+describe('youyou doctor with real public skill collections', () => {
+  it('anthropics/skills-style folders and plugin-shipped skills (version 0.1.0, display-style names) all load', async () => {
+    // Shaped like github.com/anthropics/skills: name = folder, license, scripts/ and reference files.
+    await writeSkillFolder(
+      home,
+      'pdf',
+      '---\nname: pdf\ndescription: Comprehensive PDF manipulation toolkit for extracting text and tables, creating new PDFs, merging/splitting documents, and handling forms. When Claude needs to fill in a PDF form or programmatically process, generate, or analyze PDF documents at scale.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n\n# PDF Processing Guide\n\nFor advanced features, see REFERENCE.md. To fill a form, run `python scripts/fill_fillable_fields.py`.\n',
+      {
+        'REFERENCE.md': '# Reference\n',
+        'scripts/fill_fillable_fields.py': 'print(1)\n',
+        'LICENSE.txt': 'terms\n',
+      },
+    );
+    await writeSkillFolder(
+      home,
+      'mcp-builder',
+      '---\nname: mcp-builder\ndescription: Guide for creating high-quality MCP (Model Context Protocol) servers that enable LLMs to interact with external services through well-designed tools.\nlicense: Complete terms in LICENSE.txt\n---\n\n# MCP Server Development Guide\n\nLoad [📋 MCP Best Practices](./reference/mcp_best_practices.md).\n',
+      { 'reference/mcp_best_practices.md': '# Best practices\n' },
+    );
+    // Shaped like skills shipped inside an agent tool's plugins: `version` is the skill's own and
+    // `name` is a display name, not the folder.
+    await writeSkillFolder(
+      join(cwd, '.youyou'),
+      'frontend-design',
+      '---\nname: Frontend Design\ndescription: This skill should be used when the user asks to build web components, pages, or applications with distinctive, production-grade design.\nversion: 0.1.0\n---\n\nCreate distinctive, production-grade frontend interfaces.\n',
+    );
+    await writeSkillFolder(
+      join(cwd, '.youyou'),
+      'hook-development',
+      '---\nname: Hook Development\ndescription: This skill should be used when the user asks to "create a hook", "add a PreToolUse hook" or mentions hook events.\nversion: 0.1.0\n---\n\n# Hook Development\n\nSee examples/validate-write.sh.\n',
+      { 'examples/validate-write.sh': '#!/bin/sh\n' },
+    );
+    const { code, value } = await json<DoctorReport>('doctor');
+    expect(value.skipped).toEqual([]);
+    expect(code).toBe(0);
+    const skills = value.components.filter((component) => component.kind === 'skill');
+    expect(skills.map((skill) => skill.name).sort()).toEqual([
+      'frontend-design',
+      'hook-development',
+      'mcp-builder',
+      'pdf',
+    ]);
+    const renamed = value.warnings.filter((warning) => /the skill loads as/.test(warning.reason));
+    expect(renamed.map((warning) => warning.path).sort()).toEqual([
+      join(cwd, '.youyou', 'skills', 'frontend-design', 'SKILL.md'),
+      join(cwd, '.youyou', 'skills', 'hook-development', 'SKILL.md'),
+    ]);
+    expect(renamed[0]).toMatchObject({ line: 2 });
+    expect(value.warnings.some((warning) => /version/.test(warning.reason))).toBe(false);
+    const text = (await youyou('doctor')).stdout;
+    expect(text).toMatch(/skill\s+frontend-design\s+project/);
+    expect(text).toContain(
+      'field `name` is the text "Frontend Design" but the folder is named "frontend-design"',
+    );
+  });
+
+  it('an unquoted `description: Use when: …` is skipped with the line and how to quote it', async () => {
+    await writeSkillFolder(
+      home,
+      'xlsx',
+      '---\nname: xlsx\ndescription: Use when: the user works with spreadsheets\n---\nUse openpyxl.\n',
+    );
+    const { code, value } = await json<DoctorReport>('doctor');
+    expect(code).toBe(3);
+    expect(value.skipped).toHaveLength(1);
+    expect(value.skipped[0]).toMatchObject({ path: join(home, 'skills', 'xlsx', 'SKILL.md'), line: 3 });
+    expect(value.skipped[0]?.reason).toContain('invalid YAML');
+    expect(value.skipped[0]?.reason).toContain('description: "Use when: the user works with spreadsheets"');
+    expect((await youyou('doctor')).stdout).toContain(`${join(home, 'skills', 'xlsx', 'SKILL.md')}:3`);
+  });
+
+  it('AGENTS.md at the project root is read as project instructions, before .youyou/AGENT.md', async () => {
+    await writeFile(join(cwd, 'AGENTS.md'), '# Repo conventions\nRun npm test.\n');
+    await mkdir(join(cwd, '.youyou'), { recursive: true });
+    await writeFile(join(cwd, '.youyou', 'AGENT.md'), 'YouYou-specific notes.\n');
+    const { value } = await json<DoctorReport>('doctor');
+    expect(value.instructions).toMatchObject({
+      agentsMd: true,
+      projectAgentMd: true,
+      projectFiles: [join(cwd, 'AGENTS.md'), join(cwd, '.youyou', 'AGENT.md')],
+    });
+    expect((await youyou('doctor')).stdout).toContain('AGENTS.md: found');
+  });
+});
+
 describe('the youyou executable', () => {
   it('runs from bin/youyou.js with real exit codes', () => {
     const bin = fileURLToPath(new URL('../bin/youyou.js', import.meta.url));

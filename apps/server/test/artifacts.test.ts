@@ -1,9 +1,8 @@
 import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Artifact, ArtifactDiff, ArtifactVersion } from '@youyou/contracts';
+import type { Artifact, ArtifactDiff, ArtifactVersion, ConversationMessage } from '@youyou/contracts';
 import { fakeTextReply, fakeToolCallReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { sendFirstMessage, startTestServer, type TestServer } from './support/test-server.ts';
 

@@ -7,6 +7,7 @@ import { refuseNulCharacters } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
 import { agUiRoutes } from './routes/ag-ui.ts';
+import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
@@ -30,6 +31,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
     .route('/', artifactRoutes(services))
+    .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
     .route('/', mcpRoutes(services))

@@ -7,6 +7,7 @@ import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
+import type { SubagentManager } from '../subagents/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type {
   ConversationRepository,
@@ -60,6 +61,7 @@ export interface ServerServices {
   conversations: ConversationRepository;
   uploads: UploadRepository;
   artifacts: ArtifactService;
+  subagents: SubagentManager;
   usage: UsageRepository;
   logger: ServerLogger;
   instanceId: string;

@@ -1,7 +1,16 @@
+export {
+  AgentEventRecorder,
+  eventErrorOf,
+  failureOf,
+  rollUpUsage,
+  storeRunEnd,
+  usageOf,
+} from './agent-event-recorder.ts';
+export type { Outcome } from './agent-event-recorder.ts';
 export { titleFromText, TITLE_LENGTH } from './auto-title.ts';
-export type { RunContext } from './run-context.ts';
+export type { RunContext, RunToolRegistry } from './run-context.ts';
 export { RunExecution } from './run-execution.ts';
 export type { RunExecutionOptions } from './run-execution.ts';
 export { RunManager } from './run-manager.ts';
-export type { SendRequest, SendResult } from './run-manager.ts';
+export type { ActiveExecution, SendRequest, SendResult } from './run-manager.ts';
 export { interruptRun, repairRecords } from './run-recovery.ts';

@@ -24,4 +24,12 @@ export interface RunContext {
   /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
   redact(text: string): string;
   artifacts: ArtifactService;
+  /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */
+  subagents?: RunToolRegistry;
+}
+
+/** Where runs report the tools their agent was built with. */
+export interface RunToolRegistry {
+  registerRun(runId: string, tools: readonly string[]): void;
+  forgetRun(runId: string): void;
 }

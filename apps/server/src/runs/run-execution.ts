@@ -1,52 +1,27 @@
-import { randomUUID } from 'node:crypto';
-import {
-  AgentError,
-  type AgentErrorJSON,
-  type AgentEvent,
-  type Session,
-  type TurnSummary,
-} from '@youyou/agent';
-import type { Transaction } from 'kysely';
-import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
-import { ApiError } from '../errors/index.ts';
-import { redactDeep } from '../security/index.ts';
-import type { ConversationWriter, EventError, MessageInput, NewEvent, RunUsage } from '../events/index.ts';
+import { AgentError, type Session } from '@youyou/agent';
+import type { RunStatus } from '../database/index.ts';
+import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
-import { RunRepository, UsageRepository, type RunRow } from '../storage/index.ts';
+import { RunRepository, type RunRow } from '../storage/index.ts';
+import {
+  AgentEventRecorder,
+  failureOf,
+  rollUpUsage,
+  storeRunEnd,
+  usageOf,
+  type Outcome,
+} from './agent-event-recorder.ts';
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
 
-/** Characters of deltas the database may lag behind before the run waits for it. */
-const BACKLOG_LIMIT = 1_000_000;
-
-type Outcome =
-  | { status: 'completed'; summary: TurnSummary }
-  | { status: 'failed'; error: EventError; summary?: TurnSummary }
-  | { status: 'cancelled'; summary?: TurnSummary }
-  | { status: 'interrupted' };
-
-/**
- * An error as run events carry it, with every known secret and key-shaped string redacted: a
- * provider may quote the key it refused ("Incorrect API key provided: sk-…"), and the event log,
- * the Query and the SSE stream must never hold it.
- */
-function eventErrorOf(
-  error: AgentErrorJSON | ApiError | AgentError,
-  redact: (text: string) => string,
-): EventError {
-  if (error instanceof ApiError) {
-    return { code: error.code, message: redact(error.message), retryable: error.retryable, source: 'server' };
-  }
-  const json = error instanceof AgentError ? error.toJSON() : error;
-  return {
-    code: json.code,
-    message: redact(json.message),
-    retryable: json.retryable,
-    source: json.source,
-    ...(json.details === undefined ? {} : { details: redactDeep(json.details, redact) }),
-  };
+/** The enabled tools of a leased agent. */
+function runToolsOf(lease: AgentLease): string[] {
+  return lease.agent
+    .components()
+    .filter((component) => component.kind === 'tool' && component.enabled)
+    .map((component) => component.name);
 }
 
 export interface RunExecutionOptions {
@@ -73,12 +48,10 @@ export interface RunExecutionOptions {
 export class RunExecution {
   readonly #options: RunExecutionOptions;
   readonly #controller = new AbortController();
-  readonly #toolRuns = new Map<string, string>();
   readonly #started = Date.now();
-  #phase: RunPhase = 'pending';
   #shutdown = false;
   #storageFailure: unknown;
-  #writer: ConversationWriter | undefined;
+  #recorder: AgentEventRecorder | undefined;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
@@ -106,13 +79,24 @@ export class RunExecution {
   async run(): Promise<RunStatus> {
     const { context, run } = this.#options;
     const writer = context.eventLog.retain(run.conversation_id);
-    this.#writer = writer;
+    const recorder = new AgentEventRecorder({
+      run,
+      writer,
+      instanceId: context.instanceId,
+      phase: 'thinking',
+      redact: context.redact,
+      onStorageFailure: (error) => {
+        if (this.#storageFailure === undefined) this.#storageFailure = error;
+        this.cancel();
+      },
+    });
+    this.#recorder = recorder;
     let lease: AgentLease | undefined;
     let session: Session | undefined;
     let outcome: Outcome;
     try {
       await writer.append(
-        [this.#event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
+        [recorder.event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
         (transaction) =>
           new RunRepository(transaction).setState(
             run.id,
@@ -125,18 +109,18 @@ export class RunExecution {
             transaction,
           ),
       );
-      this.#phase = 'thinking';
       context.logger.info(
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
       lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
       session = await this.#openSession(lease);
+      context.subagents?.registerRun(run.id, runToolsOf(lease));
       outcome = await this.#drive(session);
     } catch (error) {
       outcome = this.#controller.signal.aborted
         ? { status: 'cancelled' }
-        : { status: 'failed', error: this.#failureOf(error) };
+        : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
       await session
         ?.close()
@@ -144,12 +128,13 @@ export class RunExecution {
           context.logger.warn({ err: error, runId: run.id }, 'session close failed'),
         );
       lease?.release();
+      context.subagents?.forgetRun(run.id);
     }
     if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
-      outcome = { status: 'failed', error: this.#failureOf(this.#storageFailure) };
+      outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
-    await this.#finish(writer, outcome);
+    await this.#finish(writer, recorder, outcome);
     context.eventLog.release(run.conversation_id);
     return outcome.status === 'completed' ? 'completed' : outcome.status;
   }
@@ -175,170 +160,15 @@ export class RunExecution {
 
   async #drive(session: Session): Promise<Outcome> {
     const { context, input, storagePaths, cwd } = this.#options;
-    const writer = this.#writer as ConversationWriter;
     const agentInput = await agentInputOf(input, {
       objects: context.objects,
       storagePaths,
       allowedRoots: [cwd, context.home],
     });
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
-    const turn = session.send(agentInput, { signal: this.#controller.signal });
-    let outcome: Outcome = { status: 'cancelled' };
-    let fatal: AgentErrorJSON | undefined;
-    for await (const event of turn) {
-      const ended = this.#handle(event);
-      if (event.type === 'Error' && event.fatal) fatal = event.error;
-      if (ended !== undefined) outcome = ended;
-      if (ended === undefined && event.type === 'TurnComplete' && event.status === 'failed') {
-        const error = event.error ?? fatal;
-        outcome = {
-          status: 'failed',
-          error: eventErrorOf(error ?? new AgentError('PROVIDER_ERROR', 'The turn failed.'), context.redact),
-          summary: event,
-        };
-      }
-      if (writer.backlog > BACKLOG_LIMIT) await writer.flushed();
-    }
-    return outcome;
-  }
-
-  /** Maps one agent event; returns the outcome for the last event of a turn. */
-  #handle(event: AgentEvent): Outcome | undefined {
-    const runId = this.runId;
-    const writer = this.#writer as ConversationWriter;
-    switch (event.type) {
-      case 'TextDelta':
-        this.#setPhase('responding');
-        writer.delta(runId, 'message.delta', runId, event.text);
-        return undefined;
-      case 'ReasoningDelta':
-        this.#setPhase('thinking');
-        writer.delta(runId, 'thinking.delta', runId, event.text);
-        return undefined;
-      case 'ToolCallStart': {
-        this.#setPhase('acting');
-        const toolRunId = randomUUID();
-        this.#toolRuns.set(event.callId, toolRunId);
-        this.#append(
-          [
-            this.#event({
-              type: 'tool.call',
-              payload: {
-                message_id: runId,
-                call_id: event.callId,
-                tool_name: event.toolName,
-                arguments: event.arguments,
-                tool_run_id: toolRunId,
-              },
-            }),
-          ],
-          (transaction) => this.#insertToolRun(transaction, toolRunId),
-        );
-        return undefined;
-      }
-      case 'ToolCallEnd': {
-        const toolRunId = this.#toolRuns.get(event.callId) ?? randomUUID();
-        this.#append(
-          [
-            this.#event({
-              type: 'tool.result',
-              payload: {
-                message_id: runId,
-                call_id: event.callId,
-                tool_name: event.toolName,
-                output: event.output,
-                success: event.success,
-                duration_ms: event.durationMs,
-                tool_run_id: toolRunId,
-              },
-            }),
-          ],
-          (transaction) =>
-            new RunRepository(transaction).setState(
-              toolRunId,
-              { status: event.success ? 'completed' : 'failed', phase: 'done', ended_at: Date.now() },
-              transaction,
-            ),
-        );
-        return undefined;
-      }
-      case 'ContextCompacted':
-        this.#append([
-          this.#event({
-            type: 'context.compacted',
-            payload: {
-              strategy: event.strategy,
-              tokens_before: event.tokensBefore,
-              tokens_after: event.tokensAfter,
-              messages_removed: event.messagesRemoved,
-            },
-          }),
-        ]);
-        return undefined;
-      case 'Error':
-        if (!event.fatal) {
-          this.#append([
-            this.#event({
-              type: 'error',
-              payload: { message_id: runId, error: eventErrorOf(event.error, this.#options.context.redact) },
-            }),
-          ]);
-        }
-        return undefined;
-      case 'TurnComplete':
-        return event.status === 'completed' ? { status: 'completed', summary: event } : undefined;
-      case 'TurnCancelled':
-        return { status: 'cancelled', summary: event };
-    }
-  }
-
-  #setPhase(phase: RunPhase): void {
-    if (this.#phase === phase) return;
-    this.#phase = phase;
-    this.#append([this.#event({ type: 'run.phase', payload: { phase, status: 'running' } })], (transaction) =>
-      new RunRepository(transaction).setState(this.runId, { phase }, transaction),
+    return (this.#recorder as AgentEventRecorder).drive(
+      session.send(agentInput, { signal: this.#controller.signal }),
     );
-  }
-
-  #event(event: Omit<NewEvent, 'run_id'>): NewEvent {
-    return { ...event, run_id: this.runId } as NewEvent;
-  }
-
-  /** Queues events in order; a failure to store them stops the run. */
-  #append(events: NewEvent[], apply?: (transaction: Transaction<Schema>) => Promise<void>): void {
-    (this.#writer as ConversationWriter).append(events, apply).catch((error: unknown) => {
-      if (this.#storageFailure === undefined) this.#storageFailure = error;
-      this.cancel();
-    });
-  }
-
-  async #insertToolRun(transaction: Transaction<Schema>, toolRunId: string): Promise<void> {
-    const { run } = this.#options;
-    const now = Date.now();
-    await transaction
-      .insertInto('runs')
-      .values({
-        id: toolRunId,
-        owner: null,
-        conversation_id: run.conversation_id,
-        project_id: run.project_id,
-        parent_run_id: run.id,
-        previous_run_id: null,
-        user_message_id: null,
-        kind: 'tool',
-        profile_id: null,
-        model_id: null,
-        status: 'running',
-        phase: 'acting',
-        error: null,
-        usage: null,
-        instance_id: this.#options.context.instanceId,
-        cancel_requested: 0,
-        created_at: now,
-        started_at: now,
-        ended_at: null,
-      })
-      .execute();
   }
 
   async #stillUntitled(): Promise<boolean> {
@@ -352,27 +182,13 @@ export class RunExecution {
     return row?.title_source === 'none';
   }
 
-  #failureOf(error: unknown): EventError {
-    const { redact } = this.#options.context;
-    if (error instanceof ApiError) return eventErrorOf(error, redact);
-    return eventErrorOf(
-      AgentError.fromUnknown(error, 'STORAGE_ERROR', { source: 'storage', retryable: true }),
-      redact,
-    );
-  }
-
   /** The run's last event, with its final state, children and usage, in one transaction. */
-  async #finish(writer: ConversationWriter, outcome: Outcome): Promise<void> {
+  async #finish(writer: ConversationWriter, recorder: AgentEventRecorder, outcome: Outcome): Promise<void> {
     const { context, run } = this.#options;
     const runId = run.id;
     const summary = 'summary' in outcome ? outcome.summary : undefined;
-    const usage: RunUsage = {
-      input_tokens: summary?.usage.inputTokens ?? 0,
-      output_tokens: summary?.usage.outputTokens ?? 0,
-      tool_calls: summary?.toolCalls ?? 0,
-      model_calls: summary?.modelCalls ?? 0,
-      duration_ms: Date.now() - this.#started,
-    };
+    const own = usageOf(summary, this.#started);
+    const usage = await rollUpUsage(context.database.db, runId, own).catch(() => own);
     const events: NewEvent[] = [];
     // The conversation's change comes first: the run's end is its last event.
     const title = (await this.#stillUntitled()) ? titleFromText(summary?.output ?? '') : '';
@@ -383,19 +199,19 @@ export class RunExecution {
     });
     switch (outcome.status) {
       case 'completed':
-        events.push(this.#event({ type: 'run.completed', payload: { message_id: runId, usage } }));
+        events.push(recorder.event({ type: 'run.completed', payload: { message_id: runId, usage } }));
         break;
       case 'failed':
         events.push(
-          this.#event({ type: 'run.failed', payload: { message_id: runId, error: outcome.error, usage } }),
+          recorder.event({ type: 'run.failed', payload: { message_id: runId, error: outcome.error, usage } }),
         );
         break;
       case 'cancelled':
-        events.push(this.#event({ type: 'run.cancelled', payload: { message_id: runId, usage } }));
+        events.push(recorder.event({ type: 'run.cancelled', payload: { message_id: runId, usage } }));
         break;
       case 'interrupted':
         events.push(
-          this.#event({ type: 'run.interrupted', payload: { message_id: runId, reason: 'shutdown' } }),
+          recorder.event({ type: 'run.interrupted', payload: { message_id: runId, reason: 'shutdown' } }),
         );
         break;
     }
@@ -403,37 +219,13 @@ export class RunExecution {
     const ended = Date.now();
     try {
       await writer.append(events, async (transaction) => {
-        const runs = new RunRepository(transaction);
-        await runs.setState(
-          runId,
-          {
-            status,
-            phase: 'done',
-            ended_at: ended,
-            usage: JSON.stringify(usage),
-            error: outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
-          },
-          transaction,
-        );
-        for (const child of await runs.descendants(runId, transaction)) {
-          if (['pending', 'running', 'waiting_hitl'].includes(child.status)) {
-            await runs.setState(
-              child.id,
-              { status: status === 'completed' ? 'cancelled' : status, phase: 'done', ended_at: ended },
-              transaction,
-            );
-          }
-        }
-        await new UsageRepository(transaction).record(
-          {
-            runId,
-            conversationId: run.conversation_id,
-            projectId: run.project_id,
-            modelId: run.model_id,
-            usage,
-          },
-          transaction,
-        );
+        await storeRunEnd(transaction, run, {
+          status,
+          own,
+          rolled: usage,
+          error: outcome.status === 'failed' ? outcome.error : null,
+          ended,
+        });
         await transaction
           .updateTable('conversations')
           .set({ updated_at: ended })

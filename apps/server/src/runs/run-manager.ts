@@ -35,6 +35,13 @@ export interface SendRequest {
   previous_run_id?: string | null;
 }
 
+/** A run this server executes: a turn, or a sub-agent. */
+export interface ActiveExecution {
+  readonly conversationId: string;
+  cancel(): void;
+  interrupt(): void;
+}
+
 /** What `send` and `regenerate` return. */
 export interface SendResult {
   run: RunView;
@@ -56,11 +63,29 @@ const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
  */
 export class RunManager {
   readonly #context: RunContext;
-  readonly #active = new Map<string, { execution: RunExecution; done: Promise<unknown> }>();
+  readonly #active = new Map<string, { execution: ActiveExecution; done: Promise<unknown> }>();
   #closing = false;
 
   constructor(context: RunContext) {
     this.#context = context;
+  }
+
+  /**
+   * Registers a run executed elsewhere in this server (a sub-agent), so cancels reach it, a
+   * recovery sweep leaves it alone and shutdown interrupts it. Returns false while stopping.
+   */
+  track(runId: string, execution: ActiveExecution, done: Promise<unknown>): boolean {
+    if (this.#closing) return false;
+    this.#active.set(runId, { execution, done });
+    const forget = (): void => {
+      if (this.#active.get(runId)?.execution === execution) this.#active.delete(runId);
+    };
+    done.then(forget, forget);
+    return true;
+  }
+
+  get closing(): boolean {
+    return this.#closing;
   }
 
   /** Runs this server is executing now. */

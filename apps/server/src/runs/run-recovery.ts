@@ -69,6 +69,31 @@ export function repairRecords(
   return repairs;
 }
 
+const IN_FLIGHT: readonly string[] = ['pending', 'running', 'waiting_hitl'];
+
+/** The events that end a sub-agent whose server is gone. */
+function subagentInterrupted(run: RunRow): NewEvent[] {
+  return [
+    { run_id: run.id, type: 'run.interrupted', payload: { message_id: run.id, reason: 'crash' } },
+    {
+      run_id: run.id,
+      type: 'agent.result',
+      payload: {
+        parent_run_id: run.parent_run_id ?? '',
+        status: 'interrupted',
+        summary: '',
+        error: {
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'The server stopped while the sub-agent ran.',
+          retryable: true,
+        },
+        artifacts: [],
+        usage: { input_tokens: 0, output_tokens: 0, tool_calls: 0, model_calls: 0, duration_ms: 0 },
+      },
+    },
+  ];
+}
+
 /**
  * Marks a run whose server died `interrupted` (spec §4.2: no transparent resumption; the UI
  * offers to resend), with its children, and repairs its session records. Every event it had
@@ -78,12 +103,15 @@ export function repairRecords(
  * for (const run of orphans) await interruptRun(context, run);
  */
 export async function interruptRun(context: RunContext, run: RunRow): Promise<void> {
-  const { database, eventLog, sessionStorage } = context;
+  const { eventLog, sessionStorage } = context;
   if (run.parent_run_id !== null) {
-    await new RunRepository(database.db).setState(run.id, {
-      status: 'interrupted',
-      phase: 'done',
-      ended_at: Date.now(),
+    await eventLog.transact(run.conversation_id, async (transaction, insert) => {
+      const runs = new RunRepository(transaction);
+      const current = await runs.find(run.id, transaction);
+      if (current === undefined || !IN_FLIGHT.includes(current.status)) return;
+      const ended = Date.now();
+      await runs.setState(run.id, { status: 'interrupted', phase: 'done', ended_at: ended }, transaction);
+      if (current.kind === 'subagent') await insert(subagentInterrupted(current));
     });
     return;
   }
@@ -101,12 +129,15 @@ export async function interruptRun(context: RunContext, run: RunRow): Promise<vo
     const current = await runs.find(run.id, transaction);
     if (current === undefined || !['pending', 'running', 'waiting_hitl'].includes(current.status)) return;
     await runs.setState(run.id, { status: 'interrupted', phase: 'done', ended_at: ended }, transaction);
+    const children: NewEvent[] = [];
     for (const child of await runs.descendants(run.id, transaction)) {
-      if (['pending', 'running', 'waiting_hitl'].includes(child.status)) {
+      if (IN_FLIGHT.includes(child.status)) {
         await runs.setState(child.id, { status: 'interrupted', phase: 'done', ended_at: ended }, transaction);
+        if (child.kind === 'subagent') children.push(...subagentInterrupted(child));
       }
     }
-    await insert(events);
+    // The sub-agents' ends come before their parent's: the tracker shows the whole tree stopped.
+    await insert([...children, ...events]);
   });
   context.logger.info(
     { runId: run.id, conversationId: run.conversation_id, status: 'interrupted' },

@@ -12,7 +12,8 @@ import { createApp, type ServerServices } from '../http/index.ts';
 import { createLogger } from '../logging/index.ts';
 import { McpManager, McpServerRepository, registerMcpSettings } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
-import { RunManager } from '../runs/index.ts';
+import { RunManager, type RunContext } from '../runs/index.ts';
+import { SubagentManager } from '../subagents/index.ts';
 import {
   ConfigYamlLayer,
   registerBuiltinSettings,
@@ -164,7 +165,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const settingsRepository = new SettingsRepository(database.db);
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
-    const runs = new RunManager({
+    const runContext: RunContext = {
       database,
       eventLog,
       pool,
@@ -178,7 +179,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       redact: (text) => redactor.redact(text),
       artifacts,
+    };
+    const runs = new RunManager(runContext);
+    const subagents = new SubagentManager({
+      context: runContext,
+      runs,
+      options: settings.subagents,
+      buildAgent: (options) => pool.buildDetached(options),
     });
+    runContext.subagents = subagents;
+    workbenchTools.push(subagents.spawnTool());
     const cluster = await Cluster.join({
       database,
       instanceId,
@@ -233,6 +243,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
       artifacts,
+      subagents,
       usage: new UsageRepository(database.db),
       logger,
       instanceId,

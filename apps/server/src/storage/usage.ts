@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../database/index.ts';
 import type { RunUsage } from '../events/index.ts';
 
@@ -64,6 +64,27 @@ export class UsageRepository {
         created_at: now,
       })
       .execute();
+  }
+
+  /** The summed usage rows of every run below `runId` (its sub-agents, theirs …). */
+  async ofDescendants(runId: string, db: Kysely<Schema> = this.#db): Promise<RunUsage> {
+    const result = await sql<Record<keyof RunUsage, number | string | null>>`with recursive below(id) as (
+        select id from runs where parent_run_id = ${runId}
+        union all
+        select runs.id from runs join below on runs.parent_run_id = below.id
+      )
+      select coalesce(sum(input_tokens), 0) as input_tokens, coalesce(sum(output_tokens), 0) as output_tokens,
+        coalesce(sum(tool_calls), 0) as tool_calls, coalesce(sum(model_calls), 0) as model_calls,
+        coalesce(sum(duration_ms), 0) as duration_ms
+      from usage where run_id in (select id from below)`.execute(db);
+    const row = result.rows[0];
+    return {
+      input_tokens: Number(row?.input_tokens ?? 0),
+      output_tokens: Number(row?.output_tokens ?? 0),
+      tool_calls: Number(row?.tool_calls ?? 0),
+      model_calls: Number(row?.model_calls ?? 0),
+      duration_ms: Number(row?.duration_ms ?? 0),
+    };
   }
 
   async totals(grouping: UsageGrouping): Promise<UsageTotal[]> {

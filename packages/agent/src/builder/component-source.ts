@@ -45,7 +45,10 @@ export interface LayerComponents {
 export interface LoadedComponents {
   global: LayerComponents;
   project: LayerComponents;
-  /** Contents of `~/.youyou/AGENT.md` and `{cwd}/.youyou/AGENT.md`, when present. */
+  /**
+   * Contents of `~/.youyou/AGENT.md`, and of `{cwd}/AGENTS.md` followed by
+   * `{cwd}/.youyou/AGENT.md`, when present.
+   */
   globalInstructions?: string;
   projectInstructions?: string;
   /** Contents of `~/.youyou/SOUL.md`, when present. */

@@ -25,6 +25,12 @@ import { projectLayerDirectory } from './youyou-home.ts';
 export const CONFIG_FILE = 'config.yaml';
 /** @example join(projectLayerDirectory(cwd), AGENT_FILE) // "{cwd}/.youyou/AGENT.md" */
 export const AGENT_FILE = 'AGENT.md';
+/**
+ * The project instructions other agent tools share (agents.md), read at the project root.
+ *
+ * @example join(cwd, PROJECT_AGENTS_FILE) // "{cwd}/AGENTS.md"
+ */
+export const PROJECT_AGENTS_FILE = 'AGENTS.md';
 /** @example join(resolveYouyouHome(), SOUL_FILE) // "/home/me/.youyou/SOUL.md" (global only) */
 export const SOUL_FILE = 'SOUL.md';
 
@@ -43,7 +49,10 @@ export interface FileScan {
   global: LayerScan;
   project: LayerScan;
   globalInstructions?: string;
+  /** `{cwd}/AGENTS.md` then `{cwd}/.youyou/AGENT.md`, joined by a blank line. */
   projectInstructions?: string;
+  /** The files `projectInstructions` was read from, in that order. */
+  projectInstructionFiles: string[];
   soul?: string;
   /** Settings from config.yaml (empty when it is missing or invalid). */
   config: Partial<AgentConfig>;
@@ -66,8 +75,9 @@ export interface FileComponentSourceOptions {
 
 /**
  * The `~/.youyou` registration channel (spec §5, §6.1) as a `ComponentSource`: scans the global
- * home and `{cwd}/.youyou` for tools, skills and plugins, reads `AGENT.md` (both layers),
- * `SOUL.md` and `config.yaml` (global only) and the runtime plugin toggles. Invalid folders
+ * home and `{cwd}/.youyou` for tools, skills and plugins, reads `AGENT.md` (both layers) and
+ * `{cwd}/AGENTS.md` (project instructions, before `{cwd}/.youyou/AGENT.md`), `SOUL.md` and
+ * `config.yaml` (global only) and the runtime plugin toggles. Invalid folders
  * become diagnostics; an invalid config.yaml makes `load` throw CONFIG_PARSE_ERROR.
  *
  * @example
@@ -99,7 +109,10 @@ export class FileComponentSource implements ComponentSource {
         }),
         path: directory,
       })),
-      skills: layer.skills.map(({ definition, directory }) => ({ skill: definition, path: directory })),
+      skills: layer.skills.map(({ definition, directory }) => ({
+        skill: { ...definition, directory },
+        path: directory,
+      })),
       plugins: layer.plugins.map(({ definition, directory }) => {
         const plugin = createFilePlugin({
           definition,
@@ -141,11 +154,14 @@ export async function scanFileComponents(options: { cwd: string; home: string })
   const cwd = resolve(options.cwd);
   const projectDirectory = await distinctProjectDirectory(home, cwd);
   const diagnostics: FileLoadDiagnostic[] = [];
-  const [global, project, globalInstructions, projectInstructions, soul, configText, pluginState] =
+  const [global, project, globalInstructions, agentsFile, youyouAgentFile, soul, configText, pluginState] =
     await Promise.all([
       scanLayer(home, 'global'),
       projectDirectory === undefined ? emptyLayerScan() : scanLayer(projectDirectory, 'project'),
       readOptionalText(join(home, AGENT_FILE), 'global', diagnostics),
+      projectDirectory === undefined
+        ? undefined
+        : readOptionalText(join(cwd, PROJECT_AGENTS_FILE), 'project', diagnostics),
       projectDirectory === undefined
         ? undefined
         : readOptionalText(join(projectDirectory, AGENT_FILE), 'project', diagnostics),
@@ -162,9 +178,19 @@ export async function scanFileComponents(options: { cwd: string; home: string })
     config: {},
     pluginToggles: pluginTogglesFor(pluginState.state, cwd),
     diagnostics,
+    projectInstructionFiles: [],
   };
   if (globalInstructions !== undefined) scan.globalInstructions = globalInstructions;
-  if (projectInstructions !== undefined) scan.projectInstructions = projectInstructions;
+  // `{cwd}/AGENTS.md` first, then `{cwd}/.youyou/AGENT.md`: the YouYou-specific file comes last so
+  // it can refine what the shared one says.
+  const projectFiles = [
+    { path: join(cwd, PROJECT_AGENTS_FILE), text: agentsFile },
+    { path: join(projectDirectory ?? cwd, AGENT_FILE), text: youyouAgentFile },
+  ].filter((file): file is { path: string; text: string } => file.text !== undefined);
+  if (projectFiles.length > 0) {
+    scan.projectInstructions = projectFiles.map((file) => file.text).join('\n\n');
+    scan.projectInstructionFiles = projectFiles.map((file) => file.path);
+  }
   if (soul !== undefined) scan.soul = soul;
   if (configText !== undefined) {
     try {

@@ -91,9 +91,13 @@ function parseUnsafe(input: string): FrontMatterResult {
   const firstError = document.errors[0];
   if (firstError !== undefined) {
     const summary = firstError.message.split('\n')[0] ?? firstError.message;
+    const line = fileLine(firstError.pos[0]);
     return {
       ok: false,
-      failure: { reason: `invalid YAML in the front matter: ${summary}`, line: fileLine(firstError.pos[0]) },
+      failure: {
+        reason: `invalid YAML in the front matter: ${summary}${yamlHint(lines[line - 1] ?? '')}`,
+        line,
+      },
     };
   }
   if (!isMap(document.contents)) {
@@ -122,6 +126,20 @@ function parseUnsafe(input: string): FrontMatterResult {
       },
     },
   };
+}
+
+/**
+ * The quoted line and, for the slip most hand-written front matter makes — an unquoted value
+ * holding ": " such as `description: Use when: the user asks` — how to fix it.
+ */
+function yamlHint(line: string): string {
+  const shown = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+  const quoted = ` (in ${JSON.stringify(shown.trim())})`;
+  const colonInValue = /^(\s*[\w.-]+):\s+([^'"\s[{|>].*:(\s.*)?)$/.exec(line);
+  if (colonInValue === null) return quoted;
+  const key = (colonInValue[1] ?? '').trim();
+  const value = (colonInValue[2] ?? '').trim().replaceAll('"', '\\"');
+  return `${quoted}: a value containing ": " must be quoted, e.g. ${key}: "${value.length > 60 ? `${value.slice(0, 60)}…` : value}"`;
 }
 
 function nodeAt(document: Document, path: FrontMatterPath): Node | undefined {

@@ -1,5 +1,5 @@
 import type { SkillDefinition } from '../skills/skill-definition.ts';
-import { FrontMatterReader } from './front-matter-reader.ts';
+import { FrontMatterReader, describeValue } from './front-matter-reader.ts';
 import type { EntryReadResult } from './front-matter-reader.ts';
 import type { FrontMatterDocument } from './front-matter.ts';
 import { readMatchingName } from './tool-entry.ts';
@@ -50,12 +50,15 @@ export function readSkillEntry(
 /**
  * Reads a `SKILL.md` in the Agent Skills format used by other agent tools, so such skills drop in
  * unchanged. Field mapping (see README-files.md):
- * - `name` → name (optional; must equal the folder name when present)
+ * - `name` → name (optional). One that differs from the folder name (plugin-shipped skills often
+ *   carry a display-style name such as "PDF Processing") loads under the folder name with a
+ *   warning, and becomes the display name unless `display_name` is set.
+ * - `version` is the skill's own (e.g. `0.1.0`), not a format version: ignored.
  * - `description` → description (else the body's first paragraph)
  * - body → prompt
  * - `disable-model-invocation: true` → `allowImplicitInvocation: false` (default true: the format
  *   exists so models can see skill descriptions)
- * - YouYou's own `display_name`, `required_tools`, `allow_implicit_invocation`, `version` work too
+ * - YouYou's own `display_name`, `required_tools`, `allow_implicit_invocation` work too
  * - `license`, `compatibility`, `metadata`, `allowed-tools` and other tools' fields are ignored
  *   without a warning.
  *
@@ -68,9 +71,9 @@ export function readAgentSkillEntry(
   folderName: string,
 ): EntryReadResult<SkillDefinition> {
   const reader = new FrontMatterReader(document);
-  reader.version({ required: false });
-  const name = reader.has(['name']) ? readMatchingName(reader, 'name', folderName) : folderName;
-  const displayName = reader.string(['display_name'], { nonEmpty: true });
+  const declaredName = readDeclaredName(reader, folderName);
+  const name = folderName;
+  const displayName = reader.string(['display_name'], { nonEmpty: true }) ?? declaredName;
   const declared = reader.string(['description']);
   const requiredTools = reader.stringList(['required_tools']) ?? [];
   const disableModelInvocation = reader.boolean(['disable-model-invocation'], false);
@@ -80,7 +83,7 @@ export function readAgentSkillEntry(
     declared !== undefined && declared.trim() !== '' ? declared.trim() : firstParagraph(document.body);
   if (description === '')
     reader.fail(['description'], 'field `description` is missing and the body has no text to use instead');
-  if (name === undefined || prompt === undefined) return reader.failure();
+  if (prompt === undefined) return reader.failure();
   return reader.result({
     name,
     displayName: displayName ?? name,
@@ -89,6 +92,22 @@ export function readAgentSkillEntry(
     requiredTools,
     allowImplicitInvocation,
   });
+}
+
+/**
+ * The `name` of a `SKILL.md` when it differs from the folder name (it is then only shown, with a
+ * warning); undefined when it is absent or equal. The folder name is what `/name` invokes.
+ */
+function readDeclaredName(reader: FrontMatterReader, folderName: string): string | undefined {
+  const value = reader.value(['name']);
+  if (value === undefined || value === null || value === folderName) return undefined;
+  const text = typeof value === 'string' ? value.trim() : String(value);
+  reader.warn(
+    ['name'],
+    `field \`name\` is ${describeValue(value)} but the folder is named ${JSON.stringify(folderName)}; the skill loads as ${JSON.stringify(folderName)}` +
+      (text === '' ? '' : ` and shows ${JSON.stringify(text)} as its display name`),
+  );
+  return text === '' ? undefined : text;
 }
 
 function readPrompt(reader: FrontMatterReader): string | undefined {

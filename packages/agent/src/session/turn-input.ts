@@ -56,7 +56,15 @@ export async function prepareInput(input: UserInput, runtime: SessionRuntime): P
   return { content: resolved.content, skills, text: resolved.text };
 }
 
-/** The skill prompt as injected into the turn's context. */
+/**
+ * The skill prompt as injected into the turn's context. A skill loaded from a folder names it, so
+ * the model resolves the prompt's relative paths there and may read the files it references.
+ */
 export function skillMessage(skill: SkillDefinition, skillArguments: string | undefined): string {
-  return `<skill name="${skill.name}">\n${skill.prompt}\n</skill>${skillArguments === undefined ? '' : `\n${skillArguments}`}`;
+  const folder = skill.directory === undefined ? '' : ` directory="${skill.directory}"`;
+  const note =
+    skill.directory === undefined
+      ? ''
+      : `\n(This skill's files are in ${skill.directory}. Paths in it such as scripts/… or REFERENCE.md are relative to that folder; you may read files there.)`;
+  return `<skill name="${skill.name}"${folder}>\n${skill.prompt}${note}\n</skill>${skillArguments === undefined ? '' : `\n${skillArguments}`}`;
 }

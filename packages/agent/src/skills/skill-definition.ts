@@ -20,4 +20,9 @@ export interface SkillDefinition {
   readonly requiredTools: readonly string[];
   /** List the skill in the system prompt so the model can suggest it. It never runs by itself. */
   readonly allowImplicitInvocation: boolean;
+  /**
+   * The skill's folder (absolute), for skills loaded from one: an invoked skill tells the model,
+   * so relative references in its prompt (`scripts/…`, `REFERENCE.md`) resolve there.
+   */
+  readonly directory?: string;
 }

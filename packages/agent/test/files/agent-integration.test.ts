@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AgentBuilder,
@@ -228,6 +228,40 @@ describe('the file channel inside an agent', () => {
     await collect(session.send('/haiku the sea'));
     expect(JSON.stringify(provider.requests[0]?.messages)).toContain('Answer in exactly three lines.');
     expect(provider.requests[0]?.systemPrompt).toContain('Answer in a haiku.');
+    await session.close();
+  });
+
+  it('an invoked skill tells the model its folder’s absolute path so its relative references resolve', async () => {
+    const directory = await writeComponent(
+      world.home,
+      'skill',
+      'pdf',
+      '---\nname: pdf\ndescription: Work with PDFs.\n---\nFor forms, read REFERENCE.md and run scripts/fill.py.\n',
+      { 'REFERENCE.md': '# Forms\n' },
+      'SKILL.md',
+    );
+    const provider = new ScriptedProvider().enqueue(textReply('ok'));
+    const agent = await buildAgent(provider);
+    const session = await agent.newSession();
+    await collect(session.send('/pdf fill the form'));
+    const sent = JSON.stringify(provider.requests[0]?.messages);
+    expect(sent).toContain(`directory=\\"${directory}\\"`);
+    expect(sent).toContain(`This skill's files are in ${directory}.`);
+    expect(sent).toContain('you may read files there');
+    await session.close();
+  });
+
+  it('AGENTS.md at the project root reaches the system prompt, before .youyou/AGENT.md', async () => {
+    await writeFile(join(world.cwd, 'AGENTS.md'), 'Shared: run npm test before committing.\n');
+    await mkdir(world.projectLayer, { recursive: true });
+    await writeFile(join(world.projectLayer, 'AGENT.md'), 'YouYou: answer in English.\n');
+    const provider = new ScriptedProvider().enqueue(textReply('ok'));
+    const agent = await buildAgent(provider);
+    const session = await agent.newSession();
+    await collect(session.send('hi'));
+    const prompt = provider.requests[0]?.systemPrompt ?? '';
+    expect(prompt).toContain('Shared: run npm test before committing.');
+    expect(prompt.indexOf('Shared: run npm test')).toBeLessThan(prompt.indexOf('YouYou: answer in English.'));
     await session.close();
   });
 

@@ -301,15 +301,42 @@ Run \`pdftotext input.pdf -\` and summarise. See [the reference](reference.md).
     });
   });
 
-  it('still requires the name to match the folder when it is given', () => {
+  it('a name that differs from the folder loads under the folder name with a warning, shown as the display name', () => {
     const result = readAgentSkillEntry(document(common), 'pdf');
-    expect(result.ok).toBe(false);
-    expect(errorsOf(result)).toMatch(/folder is named "pdf"/);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value).toMatchObject({ name: 'pdf', displayName: 'pdf-processing' });
+    expect(result.warnings.map((warning) => warning.message).join('\n')).toMatch(
+      /folder is named "pdf"; the skill loads as "pdf"/,
+    );
+    expect(result.warnings[0]?.line).toBe(2);
   });
 
-  it('rejects a version other than 1 when one is given', () => {
-    const result = readAgentSkillEntry(document('---\nversion: 2\ndescription: d\n---\nP'), 's');
-    expect(errorsOf(result)).toMatch(/must be 1/);
+  it('a plugin-shipped SKILL.md with version 0.1.0 and a display-style name loads (the version is the skill’s own)', () => {
+    const result = readAgentSkillEntry(
+      document(
+        '---\nname: Frontend Design\ndescription: Create distinctive, production-grade frontend interfaces.\nversion: 0.1.0\nlicense: MIT\n---\nUse bold typography.\n',
+      ),
+      'frontend-design',
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value).toMatchObject({ name: 'frontend-design', displayName: 'Frontend Design' });
+    expect(result.warnings).toHaveLength(1);
+  });
+
+  it('ignores a non-integer version, and any version: SKILL.md has no format version', () => {
+    for (const version of ['0.1.0', '1.2', '2', '"1.0.0"']) {
+      const result = readAgentSkillEntry(document(`---\nversion: ${version}\ndescription: d\n---\nP`), 's');
+      expect(result.ok, version).toBe(true);
+      expect(result.warnings, version).toEqual([]);
+    }
+  });
+
+  it('index.md keeps the strict rule: a name that differs from the folder skips the skill', () => {
+    const result = readSkillEntry(document('---\nversion: 1\nname: other\ndescription: d\n---\nP'), 's');
+    expect(result.ok).toBe(false);
+    expect(errorsOf(result)).toMatch(/folder is named "s"; they must be equal/);
   });
 });
 

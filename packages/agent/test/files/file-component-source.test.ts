@@ -189,6 +189,7 @@ describe('FileComponentSource', () => {
         prompt: 'Use pdftotext.',
         requiredTools: [],
         allowImplicitInvocation: true,
+        directory: join(world.projectLayer, 'skills', 'pdf'),
       },
     ]);
   });

@@ -151,36 +151,41 @@ export interface AgentNode {
   artifacts: z.infer<typeof AgentArtifactLinkSchema>[];
   children: AgentNode[];
 }
-export const AgentNodeSchema: z.ZodType<AgentNode> = z.lazy(() =>
-  z.object({
-    run_id: z.string(),
-    parent_run_id: z.string(),
-    root_run_id: z.string(),
-    conversation_id: z.string(),
-    call_id: z.string(),
-    task: z.string(),
-    instructions: z.string().nullable(),
-    expected_output: z.string().nullable(),
-    tools: z.array(z.string()),
-    profile_id: z.string().nullable(),
-    depth: z.number().int(),
-    status: SubagentStatusSchema,
-    phase: SubagentPhaseSchema,
-    current_tool: z.string().nullable(),
-    last_text: z.string(),
-    tokens: SubagentTokensSchema,
-    tool_calls: z.number().int(),
-    budget: SubagentBudgetSchema,
-    created_at: z.string(),
-    started_at: z.string().nullable(),
-    ended_at: z.string().nullable(),
-    duration_ms: z.number().int().nullable(),
-    result: z.string().nullable(),
-    error: SubagentErrorSchema.nullable(),
-    artifacts: z.array(AgentArtifactLinkSchema),
-    children: z.array(AgentNodeSchema),
-  }),
-);
+const AgentNodeFieldsSchema = z.object({
+  run_id: z.string(),
+  parent_run_id: z.string(),
+  root_run_id: z.string(),
+  conversation_id: z.string(),
+  call_id: z.string(),
+  task: z.string(),
+  instructions: z.string().nullable(),
+  expected_output: z.string().nullable(),
+  tools: z.array(z.string()),
+  profile_id: z.string().nullable(),
+  depth: z.number().int(),
+  status: SubagentStatusSchema,
+  phase: SubagentPhaseSchema,
+  current_tool: z.string().nullable(),
+  last_text: z.string(),
+  tokens: SubagentTokensSchema,
+  tool_calls: z.number().int(),
+  budget: SubagentBudgetSchema,
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+  result: z.string().nullable(),
+  error: SubagentErrorSchema.nullable(),
+  artifacts: z.array(AgentArtifactLinkSchema),
+});
+
+/**
+ * A node of the tree. Spelled out to the deepest level (MAX_SUBAGENT_DEPTH = 2) rather than
+ * recursive, so OpenAPI generators can describe it.
+ */
+export const AgentNodeSchema = AgentNodeFieldsSchema.extend({
+  children: z.array(AgentNodeFieldsSchema.extend({ children: z.array(z.unknown()).max(0) })),
+}) as unknown as z.ZodType<AgentNode>;
 
 /** The tracker's tree for one conversation: one entry per top-level run that spawned sub-agents. */
 export const AgentTreeSchema = z.object({
