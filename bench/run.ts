@@ -92,7 +92,8 @@ interface ProcessOutcome {
 
 function runProcess(commandArguments: readonly string[], timeoutMs: number): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, commandArguments, {
+    // Our packages resolve to their sources (the `development` condition of their exports).
+    const child = spawn(process.execPath, ['--conditions=development', ...commandArguments], {
       cwd: benchFolder,
       env: childEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -75,7 +75,8 @@ export async function startChild(
   ready: RegExp,
   options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<Child> {
-  const child = spawn(process.execPath, commandArguments, {
+  // Our packages resolve to their sources (the `development` condition of their exports).
+  const child = spawn(process.execPath, ['--conditions=development', ...commandArguments], {
     cwd: REPOSITORY,
     env: { ...process.env, NODE_OPTIONS: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -40,7 +40,10 @@ async function startChat(fake: FakeServer): Promise<RunningChat> {
     HOME: workspace.home,
   };
   delete environment['ANTHROPIC_API_KEY'];
-  const child = spawn(process.execPath, ['--import', TSX, CHAT], { cwd: workspace.cwd, env: environment });
+  const child = spawn(process.execPath, ['--conditions=development', '--import', TSX, CHAT], {
+    cwd: workspace.cwd,
+    env: environment,
+  });
   let output = '';
   const waiters: { text: string; resolve: () => void }[] = [];
   const onData = (chunk: Buffer): void => {

@@ -289,20 +289,21 @@ describe('youyou doctor with real public skill collections', () => {
 });
 
 describe('the youyou executable', () => {
-  it('runs from bin/youyou.js with real exit codes', () => {
-    const bin = fileURLToPath(new URL('../bin/youyou.js', import.meta.url));
+  // The published bin/youyou.js runs dist/bin.js: e2e/packages/pack.test.ts runs it installed.
+  it('runs as its own process with real exit codes', () => {
+    const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
     const environment = { ...process.env, YOUYOU_HOME: home };
-    const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', env: environment });
+    const run = (...argv: string[]) =>
+      spawnSync(process.execPath, ['--conditions=development', bin, ...argv], {
+        encoding: 'utf8',
+        env: environment,
+      });
+    const help = run('--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('youyou components list');
-    const doctor = spawnSync(process.execPath, [bin, 'doctor', '--json', '--cwd', cwd], {
-      encoding: 'utf8',
-      env: environment,
-    });
+    const doctor = run('doctor', '--json', '--cwd', cwd);
     expect(doctor.status).toBe(0);
     expect((JSON.parse(doctor.stdout) as DoctorReport).home).toBe(home);
-    expect(
-      spawnSync(process.execPath, [bin, 'nonsense'], { encoding: 'utf8', env: environment }).status,
-    ).toBe(2);
+    expect(run('nonsense').status).toBe(2);
   });
 });

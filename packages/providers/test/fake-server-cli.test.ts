@@ -20,7 +20,15 @@ afterEach(async () => {
 
 /** Starts the fake server CLI as its own process and returns the URL it prints. */
 async function startCli(...parameters: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...parameters, '--port', '0']);
+  const child = spawn(process.execPath, [
+    '--conditions=development',
+    '--import',
+    TSX,
+    CLI,
+    ...parameters,
+    '--port',
+    '0',
+  ]);
   children.push(child);
   let output = '';
   for await (const chunk of child.stdout) {

@@ -37,7 +37,9 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   const child = spawn(
     process.execPath,
     [
-      ...(options.entry === undefined ? ['--import', 'tsx', MAIN] : [options.entry]),
+      ...(options.entry === undefined
+        ? ['--conditions=development', '--import', 'tsx', MAIN]
+        : [options.entry]),
       'serve',
       '--port',
       '0',

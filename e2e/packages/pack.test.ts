@@ -1,0 +1,231 @@
+// The packages as a user gets them: packed, served by a registry, installed into a project outside
+// the workspace, and run by Node 22 and Node 24 from dist/ (no sources, no build step, no tsx).
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { stripTypeScriptTypes } from 'node:module';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startLocalRegistry, type LocalRegistry, type PackedPackage } from './local-registry.ts';
+import { cleanEnvironment, firstTypeScriptBlock, nodeBinary, REPOSITORY, run } from './scratch-tools.ts';
+
+const NODE_MAJORS = [22, 24] as const;
+const SETUP_TIMEOUT_MS = 600_000;
+// tsc over every declaration of the installed tree takes a while on a shared machine.
+vi.setConfig({ testTimeout: 180_000 });
+
+interface Workspace {
+  folder: string;
+  manifest: PackedPackage['manifest'] & { private?: boolean; exports?: Record<string, unknown> };
+}
+
+/** Every workspace package that is not private: what we publish. */
+async function publicPackages(): Promise<Workspace[]> {
+  const found: Workspace[] = [];
+  for (const parent of ['packages', 'apps']) {
+    for (const name of await readdir(join(REPOSITORY, parent))) {
+      const folder = join(parent, name);
+      const manifest = JSON.parse(
+        await readFile(join(REPOSITORY, folder, 'package.json'), 'utf8').catch(() => '{}'),
+      ) as Workspace['manifest'];
+      if (manifest.name !== undefined && manifest.private !== true) found.push({ folder, manifest });
+    }
+  }
+  return found;
+}
+
+/** The version of a dependency installed in the workspace. */
+async function workspaceVersionOf(name: string): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(join(REPOSITORY, 'node_modules', name, 'package.json'), 'utf8'),
+  ) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+let root: string;
+let registry: LocalRegistry | undefined;
+let workspaces: Workspace[];
+let project: string;
+let globalPrefix: string;
+const nodes = new Map<number, string>();
+
+/** Every import specifier our packages export: `@youyou/agent`, `@youyou/agent/files`, … */
+function entryPoints(): string[] {
+  return workspaces.flatMap(({ manifest }) =>
+    Object.keys(manifest.exports ?? {}).map((key) => `${manifest.name}${key.slice(1)}`),
+  );
+}
+
+function withNode(major: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const node = nodes.get(major);
+  if (node === undefined) throw new Error(`no Node ${major}`);
+  return cleanEnvironment({
+    PATH: [dirname(node), join(globalPrefix, 'bin'), process.env['PATH']].join(delimiter),
+    ...extra,
+  });
+}
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'youyou-pack-')));
+  workspaces = await publicPackages();
+  for (const major of NODE_MAJORS) nodes.set(major, await nodeBinary(major));
+
+  const build = await run(
+    process.execPath,
+    [join(REPOSITORY, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
+    { cwd: REPOSITORY },
+  );
+  expect(build.stdout + build.stderr, 'tsc -b tsconfig.build.json').not.toMatch(/error TS/);
+  expect(build.code).toBe(0);
+
+  const tarballs = join(root, 'tarballs');
+  await mkdir(tarballs);
+  const pack = await run(
+    'npm',
+    ['pack', '--json', '--pack-destination', tarballs, ...workspaces.flatMap(({ folder }) => ['-w', folder])],
+    { cwd: REPOSITORY },
+  );
+  expect(pack.code, pack.stderr).toBe(0);
+  const packed = JSON.parse(pack.stdout) as {
+    name: string;
+    filename: string;
+    integrity: string;
+    shasum: string;
+    files: { path: string }[];
+  }[];
+  for (const item of packed) {
+    // What a tarball carries: the build, never the TypeScript sources the workspace runs.
+    expect(
+      item.files.some((file) => file.path.startsWith('dist/')),
+      `${item.name} ships dist/`,
+    ).toBe(true);
+    expect(
+      item.files.filter((file) => file.path.startsWith('src/')),
+      `${item.name} ships no src/`,
+    ).toEqual([]);
+  }
+  registry = await startLocalRegistry(
+    packed.map((item) => {
+      const workspace = workspaces.find(({ manifest }) => manifest.name === item.name);
+      if (workspace === undefined) throw new Error(`packed an unknown package ${item.name}`);
+      return {
+        manifest: workspace.manifest,
+        tarball: join(tarballs, item.filename),
+        integrity: item.integrity,
+        shasum: item.shasum,
+      };
+    }),
+  );
+  const npmRegistry = [`--@youyou:registry=${registry.url}`, '--no-audit', '--no-fund', '--prefer-offline'];
+
+  project = join(root, 'project');
+  await mkdir(project);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'scratch', private: true, type: 'module' }),
+  );
+  const install = await run(
+    'npm',
+    [
+      'install',
+      ...npmRegistry,
+      '@types/node@24',
+      // The peer of @youyou/testing/contracts (storage contract suites), as a user of it has.
+      `vitest@${await workspaceVersionOf('vitest')}`,
+      ...workspaces.map(({ manifest }) => `${manifest.name}@${manifest.version}`),
+    ],
+    { cwd: project },
+  );
+  expect(install.code, install.stderr).toBe(0);
+
+  globalPrefix = join(root, 'global');
+  const cli = workspaces.find(({ manifest }) => manifest.name === '@youyou/cli');
+  if (cli === undefined) throw new Error('no @youyou/cli workspace');
+  const globalInstall = await run(
+    'npm',
+    ['install', '--global', '--prefix', globalPrefix, ...npmRegistry, `@youyou/cli@${cli.manifest.version}`],
+    { cwd: root },
+  );
+  expect(globalInstall.code, globalInstall.stderr).toBe(0);
+
+  // The README example, as it is written (TypeScript), and as plain JavaScript.
+  const example = await firstTypeScriptBlock(join(REPOSITORY, 'packages/agent/README.md'));
+  await writeFile(join(project, 'readme-example.ts'), example);
+  await writeFile(join(project, 'readme-example.mjs'), stripTypeScriptTypes(example));
+  const specifiers = entryPoints();
+  await writeFile(
+    join(project, 'every-entry.ts'),
+    `${specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';`).join('\n')}\n` +
+      `export const entries: object[] = [${specifiers.map((_, index) => `entry${index}`).join(', ')}];\n`,
+  );
+  await writeFile(
+    join(project, 'every-entry.mjs'),
+    `const specifiers = ${JSON.stringify(specifiers)};\n` +
+      `for (const specifier of specifiers) console.log(specifier, Object.keys(await import(specifier)).length);\n`,
+  );
+  await writeFile(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2023',
+        // DOM: hono's declarations (under @youyou/server's) name WebSocket event types.
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        strict: true,
+        noEmit: true,
+        // Our declarations are checked too, as a strict consumer would.
+        skipLibCheck: false,
+      },
+      include: ['*.ts'],
+    }),
+  );
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await registry?.close();
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
+});
+
+describe.each(NODE_MAJORS)('the packed packages on Node %i', (major) => {
+  it('run the @youyou/agent README example from a plain .mjs file', async () => {
+    const result = await run('node', ['readme-example.mjs'], { cwd: project, env: withNode(major) });
+    expect(result.stderr).not.toMatch(/Error|ERR_/);
+    expect(result.code).toBe(0);
+    const reply = /textReply\('([^']+)'/.exec(
+      await firstTypeScriptBlock(join(REPOSITORY, 'packages/agent/README.md')),
+    )?.[1];
+    if (reply !== undefined) expect(result.stdout).toContain(reply);
+  });
+
+  it('import every entry point of every package', async () => {
+    const result = await run('node', ['every-entry.mjs'], { cwd: project, env: withNode(major) });
+    expect(result.code, result.stderr).toBe(0);
+    for (const specifier of entryPoints())
+      expect(result.stdout).toMatch(new RegExp(`^${specifier} [1-9]`, 'm'));
+  });
+
+  it('type-check a TypeScript consumer with module NodeNext (the README example and every entry point)', async () => {
+    const tsc = join(REPOSITORY, 'node_modules/typescript/bin/tsc');
+    const result = await run('node', [tsc, '-p', 'tsconfig.json'], { cwd: project, env: withNode(major) });
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('run youyou --version and youyou doctor from npm i -g of the CLI, with a fresh HOME', async () => {
+    const home = join(root, `home-${major}`);
+    await mkdir(home, { recursive: true });
+    const environment = withNode(major, { HOME: home });
+    const version = await run('youyou', ['--version'], { cwd: project, env: environment });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const doctor = await run('youyou', ['doctor', '--json'], { cwd: project, env: environment });
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { home: string };
+    expect(report.home).toBe(join(home, '.youyou'));
+    const node = await run('node', ['-p', 'process.versions.node'], { cwd: project, env: environment });
+    expect(node.stdout.trim().split('.')[0]).toBe(String(major));
+  });
+});
