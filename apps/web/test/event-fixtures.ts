@@ -111,6 +111,7 @@ export function queryOf(
       title: 'Test',
       title_source: 'user',
       model_id: null,
+      profile_id: null,
       active_run_id: null,
       in_flight_run_id: null,
       last_seq: lastSeq,

@@ -10,6 +10,7 @@ import {
 } from '@youyou/agent';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import { runShapingPlugin, shapedProvider, type RunShaping, type RunShapingSlot } from './run-shaping.ts';
 
 /** An agent lent to one run; `release()` gives it back. */
 export interface AgentLease {
@@ -17,11 +18,19 @@ export interface AgentLease {
   release(): void;
 }
 
+/** How a run wants its agent: the provider retry budget, and the shaping of its calls. */
+export interface AcquireOptions {
+  /** Replaces the providers' retry count; an agent built with another one is rebuilt. */
+  retryBudget?: number | undefined;
+  shaping?: RunShaping;
+}
+
 interface PoolEntry {
   agent: Agent;
   cwd: string;
   projectId: string | null;
   fingerprint: string;
+  slot: RunShapingSlot;
   busy: boolean;
   /** Set when the entry must be rebuilt once its run ends. */
   stale: boolean;
@@ -94,9 +103,14 @@ export class AgentPool {
     return this.#entries.size;
   }
 
-  async acquire(conversationId: string, cwd: string, projectId: string | null = null): Promise<AgentLease> {
+  async acquire(
+    conversationId: string,
+    cwd: string,
+    projectId: string | null = null,
+    options: AcquireOptions = {},
+  ): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    const fingerprint = await this.#options.providers.fingerprint();
+    const fingerprint = `${await this.#options.providers.fingerprint()}:${options.retryBudget ?? ''}`;
     let entry = this.#entries.get(conversationId);
     if (
       entry !== undefined &&
@@ -107,11 +121,13 @@ export class AgentPool {
       entry = undefined;
     }
     if (entry === undefined) {
+      const slot: RunShapingSlot = { current: undefined };
       entry = {
-        agent: await this.#build(cwd, projectId),
+        agent: await this.#build(cwd, projectId, { slot, retryBudget: options.retryBudget }),
         cwd,
         projectId,
         fingerprint,
+        slot,
         busy: false,
         stale: false,
         timer: undefined,
@@ -120,6 +136,7 @@ export class AgentPool {
     }
     clearTimeout(entry.timer);
     entry.busy = true;
+    entry.slot.current = options.shaping;
     const held = entry;
     let released = false;
     return {
@@ -128,6 +145,7 @@ export class AgentPool {
         if (released) return;
         released = true;
         held.busy = false;
+        held.slot.current = undefined;
         if (held.stale || this.#closed) this.#evict(conversationId, held);
         else this.#scheduleEviction(conversationId, held);
       },
@@ -166,10 +184,15 @@ export class AgentPool {
    */
   async buildDetached(options: DetachedAgentOptions): Promise<Agent> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    return this.#build(options.cwd, options.projectId, options);
+    return this.#build(options.cwd, options.projectId, { detached: options });
   }
 
-  async #build(cwd: string, projectId: string | null, detached?: DetachedAgentOptions): Promise<Agent> {
+  async #build(
+    cwd: string,
+    projectId: string | null,
+    options: { detached?: DetachedAgentOptions; slot?: RunShapingSlot; retryBudget?: number | undefined },
+  ): Promise<Agent> {
+    const { detached, slot, retryBudget } = options;
     const { providers, sessionStorage, home, logger, componentSources } = this.#options;
     const restrict = (source: ComponentSource): ComponentSource =>
       detached === undefined ? source : filteredSource(source, detached.allowTool);
@@ -181,8 +204,11 @@ export class AgentPool {
       .addComponentSource(restrict(files));
     for (const source of componentSources?.({ projectId, cwd }) ?? [])
       builder.addComponentSource(restrict(source));
-    for (const provider of await providers.build()) {
-      builder.addProvider(detached?.wrapProvider === undefined ? provider : detached.wrapProvider(provider));
+    if (slot !== undefined) builder.addPlugin(runShapingPlugin(slot));
+    const built = await providers.build(retryBudget === undefined ? {} : { maxRetries: retryBudget });
+    for (const provider of built) {
+      const shaped = slot === undefined ? provider : shapedProvider(provider, slot);
+      builder.addProvider(detached?.wrapProvider === undefined ? shaped : detached.wrapProvider(shaped));
     }
     for (const tool of this.#options.tools?.() ?? []) {
       if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);

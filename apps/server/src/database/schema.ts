@@ -29,6 +29,8 @@ export interface ConversationsTable extends Owned {
   last_seq: number;
   /** How far the user has read (a seq); it only moves forward. */
   read_seq: number;
+  /** The agent profile its runs use; null: the built-in default (migration 0031). */
+  profile_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -249,6 +251,37 @@ export interface McpServersTable extends Owned {
   updated_at: number;
 }
 
+/** A user's agent profile (migration 0031); the built-in default is not stored. */
+export interface ProfilesTable extends Owned {
+  id: string;
+  name: string;
+  /** JSON of the ProfileInput. */
+  definition: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user macro: `/name` expands to its template (migration 0031). */
+export interface MacrosTable extends Owned {
+  id: string;
+  name: string;
+  description: string;
+  template: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A prompt snippet of the library (migration 0031). */
+export interface SnippetsTable extends Owned {
+  id: string;
+  title: string;
+  body: string;
+  /** JSON array of strings. */
+  tags: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Schema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
@@ -266,6 +299,9 @@ export interface Schema {
   memories: MemoriesTable;
   instances: InstancesTable;
   mcp_servers: McpServersTable;
+  profiles: ProfilesTable;
+  macros: MacrosTable;
+  snippets: SnippetsTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
 }

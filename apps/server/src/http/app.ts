@@ -17,6 +17,8 @@ import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
 import { createRouter } from './routes/router.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { profileRoutes } from './routes/profiles.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { uploadRoutes } from './routes/uploads.ts';
@@ -34,6 +36,8 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
+    .route('/', profileRoutes(services))
+    .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', systemRoutes(services));

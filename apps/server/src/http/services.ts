@@ -7,6 +7,9 @@ import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
+import type { CommandRegistry, LibraryService } from '../library/index.ts';
+import type { ModelRouting } from '../models/index.ts';
+import type { ProfileService } from '../profiles/index.ts';
 import type { SubagentManager } from '../subagents/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type {
@@ -57,6 +60,14 @@ export interface ServerServices {
   settingsService: SettingsService;
   /** Workbench-wide events (`GET /api/events`). */
   workbenchStream: WorkbenchStream;
+  /** Agent profiles (spec §4.7); `toolPolicyOf` (runs) reads a conversation's tool lists. */
+  profiles: ProfileService;
+  /** Macros and the snippet library (spec §4.14). */
+  library: LibraryService;
+  /** `/` commands; extensions `register` theirs. */
+  commands: CommandRegistry;
+  /** Model routing by kind: `resolve('lightweight', …)`, `complete(…)` (spec §4.7). */
+  routing: ModelRouting;
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;

@@ -1,2 +1,2 @@
-export { PROVIDER_NAME_PATTERN, ProviderRegistry } from './provider-registry.ts';
-export type { ModelOption, ProviderChanges, ProviderInput, ProviderTestResult } from './provider-registry.ts';
+export { PROVIDER_NAME_PATTERN, ProviderRegistry, guessModelKind } from './provider-registry.ts';
+export type { ProviderChanges, ProviderInput, ProviderTestResult } from './provider-registry.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelCapabilities, ModelInfo, ModelProvider } from '@youyou/agent';
 import { anthropic, openaiCompatible, type ModelConfig } from '@youyou/providers';
+import type { ModelOption, ProviderModelKind } from '@youyou/contracts';
 import { sql, type Kysely } from 'kysely';
 import { isUniqueViolation, type Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
@@ -44,6 +45,32 @@ function capabilitiesOf(model: ConfiguredModel): Partial<ModelCapabilities> {
   if (model.capabilities?.reasoning !== undefined) capabilities.reasoning = model.capabilities.reasoning;
   if (model.capabilities?.documents !== undefined) capabilities.documents = model.capabilities.documents;
   return capabilities;
+}
+
+/** Embedding and rerank models are named so by every server we know; they are never chat models. */
+export function guessModelKind(modelId: string): ProviderModelKind {
+  if (/rerank/i.test(modelId)) return 'rerank';
+  if (/embed|bge-|e5-|gte-|minilm/i.test(modelId)) return 'embedding';
+  return 'chat';
+}
+
+function configuredModelOf(modelId: string, info: ModelInfo): ConfiguredModel {
+  return {
+    id: modelId,
+    ...(info.displayName !== info.id && info.displayName !== modelId
+      ? { display_name: info.displayName }
+      : {}),
+    context_window: info.contextWindow,
+    ...(info.maxOutputTokens === undefined ? {} : { max_output_tokens: info.maxOutputTokens }),
+    capabilities: {
+      tools: info.capabilities.toolUse,
+      vision: info.capabilities.vision,
+      ...(info.capabilities.reasoning === undefined ? {} : { reasoning: info.capabilities.reasoning }),
+      ...(info.capabilities.documents === undefined ? {} : { documents: info.capabilities.documents }),
+    },
+    kind: guessModelKind(modelId),
+    discovered: true,
+  };
 }
 
 function modelConfigOf(model: ConfiguredModel): ModelConfig {
@@ -123,6 +150,50 @@ export class ProviderRegistry {
       throw error;
     }
     if (input.api_key !== undefined) this.#redactor?.add(input.api_key);
+    // "Models left empty" means "ask the provider": the saved provider lists what its server serves.
+    if ((input.models ?? []).length === 0) {
+      const discovered = await this.refresh(id).catch(() => undefined);
+      if (discovered !== undefined) return discovered;
+    }
+    return this.get(id);
+  }
+
+  /**
+   * Asks the provider's server for its models again and saves them: new ones are added, the ones
+   * already listed keep what the user edited (hidden, names, context window, capabilities), and
+   * models the user added by hand stay. Fails with the provider's own error when the server does
+   * not answer.
+   *
+   * @example
+   * const provider = await registry.refresh(id); // after pulling a new model into Ollama
+   */
+  async refresh(id: string): Promise<ProviderView> {
+    const row = await this.#configs.get(id);
+    const prefix = `${row.name}/`;
+    let listed: readonly ModelInfo[];
+    try {
+      listed = await (await this.#provider(row, true)).listModels();
+    } catch (error) {
+      const failure = ApiError.fromUnknown(error);
+      const message = this.#redactor?.redact(failure.message) ?? redactKeyShaped(failure.message);
+      throw new ApiError(failure.code, message, { details: failure.details, retryable: failure.retryable });
+    }
+    const current = JSON.parse(row.models) as ConfiguredModel[];
+    const known = new Map(current.map((model) => [model.id, model]));
+    const merged = [...current];
+    for (const info of listed) {
+      const modelId = info.id.startsWith(prefix) ? info.id.slice(prefix.length) : info.id;
+      const discovered = configuredModelOf(modelId, info);
+      const existing = known.get(modelId);
+      if (existing === undefined) {
+        merged.push(discovered);
+        known.set(modelId, discovered);
+      } else {
+        const index = merged.indexOf(existing);
+        merged[index] = { ...discovered, ...existing, discovered: true };
+      }
+    }
+    await this.#configs.update(id, { models: JSON.stringify(merged), updated_at: Date.now() });
     return this.get(id);
   }
 
@@ -182,28 +253,45 @@ export class ProviderRegistry {
     return `${first?.count ?? 0}:${first?.latest ?? 0}`;
   }
 
-  /** Every model of every enabled provider, as the agent will know them. */
+  /**
+   * Every chat model of every enabled provider, as the pickers offer them and the agent routes
+   * them: hidden models and embedding/rerank models are left out.
+   */
   async models(): Promise<ModelOption[]> {
     const rows = (await this.#configs.list()).filter((row) => row.enabled === 1);
     return rows.flatMap((row) =>
-      (JSON.parse(row.models) as ConfiguredModel[]).map((model) => {
-        const name = model.display_name ?? model.name ?? model.id;
-        return {
-          id: `${row.name}/${model.id}`,
-          provider: row.name,
-          display_name: name,
-          provider_id: row.id,
-          provider_name: row.name,
-          name,
-        };
-      }),
+      (JSON.parse(row.models) as ConfiguredModel[])
+        .filter((model) => model.hidden !== true && (model.kind ?? 'chat') === 'chat')
+        .map((model) => {
+          const name = model.display_name ?? model.name ?? model.id;
+          return {
+            id: `${row.name}/${model.id}`,
+            provider: row.name,
+            display_name: name,
+            provider_id: row.id,
+            provider_name: row.name,
+            name,
+            ...(model.context_window === undefined ? {} : { context_window: model.context_window }),
+            capabilities: model.capabilities ?? {},
+          };
+        }),
     );
   }
 
-  /** `ModelProvider`s for every enabled provider, keys decrypted. */
-  async build(): Promise<ModelProvider[]> {
+  /**
+   * `ModelProvider`s for every enabled provider, keys decrypted. `maxRetries` (a run's retry
+   * budget) replaces the providers' own number of retries.
+   */
+  async build(options: { maxRetries?: number } = {}): Promise<ModelProvider[]> {
     const rows = (await this.#configs.list()).filter((row) => row.enabled === 1);
-    return Promise.all(rows.map((row) => this.#provider(row, false)));
+    return Promise.all(rows.map((row) => this.#provider(row, false, options.maxRetries)));
+  }
+
+  /** The provider serving `modelId` (`name/model`), built on its own for a one-off call. */
+  async providerOf(modelId: string): Promise<ModelProvider | undefined> {
+    const model = (await this.models()).find((candidate) => candidate.id === modelId);
+    if (model === undefined) return undefined;
+    return this.#provider(await this.#configs.get(model.provider_id), false);
   }
 
   /** Asks a stored provider's server for its models: the key and URL work when this succeeds. */
@@ -240,7 +328,7 @@ export class ProviderRegistry {
     return { ...result, error: { ...result.error, message } };
   }
 
-  async #provider(row: ProviderConfigRow, discover: boolean): Promise<ModelProvider> {
+  async #provider(row: ProviderConfigRow, discover: boolean, maxRetries?: number): Promise<ModelProvider> {
     const apiKey = row.secret_id === null ? '' : await this.#secrets.reveal(row.secret_id);
     this.#redactor?.add(apiKey);
     const models = (JSON.parse(row.models) as ConfiguredModel[]).map(modelConfigOf);
@@ -249,7 +337,7 @@ export class ProviderRegistry {
       ...(discover || models.length === 0 ? { discoverModels: true } : { models, discoverModels: false }),
     };
     // A test run fails fast instead of retrying a dead server.
-    const retry = discover ? { maxRetries: 0 } : undefined;
+    const retry = discover ? { maxRetries: 0 } : maxRetries === undefined ? undefined : { maxRetries };
     if (row.kind === 'anthropic') {
       return anthropic({
         id: row.name,
@@ -267,17 +355,6 @@ export class ProviderRegistry {
       ...(retry === undefined ? {} : { retry }),
     });
   }
-}
-
-/** A model as the model pickers list it. */
-export interface ModelOption {
-  /** `provider/model`, as the agent routes it. */
-  id: string;
-  provider: string;
-  display_name: string;
-  provider_id: string;
-  provider_name: string;
-  name: string;
 }
 
 async function probe(provider: ModelProvider): Promise<ProviderTestResult> {

@@ -306,7 +306,7 @@ export class AgentEventRecorder {
         previous_run_id: null,
         user_message_id: null,
         kind: 'tool',
-        profile_id: null,
+        profile_id: run.profile_id,
         model_id: null,
         status: 'running',
         phase: 'acting',

@@ -3,7 +3,10 @@ import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
+import type { ModelRouting } from '../models/index.ts';
+import type { ProfileService } from '../profiles/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import type { SettingsService } from '../settings/index.ts';
 import type { ObjectStore, SettingsRepository, WorkbenchSessionStorage } from '../storage/index.ts';
 
 /** What runs need from the server. */
@@ -15,6 +18,9 @@ export interface RunContext {
   objects: ObjectStore;
   providers: ProviderRegistry;
   settings: SettingsRepository;
+  settingsService: SettingsService;
+  profiles: ProfileService;
+  routing: ModelRouting;
   instanceId: string;
   /** The YouYou home (global components); the agent may read files there. */
   home: string;

@@ -15,6 +15,8 @@ import {
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
+import { RunBudgetGuard } from './run-budget.ts';
+import { sessionConfigOf, type RunPlan } from './run-plan.ts';
 
 /** The enabled tools of a leased agent. */
 function runToolsOf(lease: AgentLease): string[] {
@@ -33,6 +35,8 @@ export interface RunExecutionOptions {
   cwd: string;
   /** Set when the conversation has no title yet and this run's input had no text to take one from. */
   titleFromAnswer: boolean;
+  /** The profile, parameters and budget this run was created with (fixed for its life). */
+  plan: RunPlan;
 }
 
 /**
@@ -52,9 +56,13 @@ export class RunExecution {
   #shutdown = false;
   #storageFailure: unknown;
   #recorder: AgentEventRecorder | undefined;
+  readonly #budget: RunBudgetGuard;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
+    this.#budget = new RunBudgetGuard(options.plan, () =>
+      this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run passed its budget.')),
+    );
   }
 
   get runId(): string {
@@ -113,7 +121,11 @@ export class RunExecution {
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id);
+      this.#budget.start();
+      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
+        retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
+        shaping: this.#budget.shaping,
+      });
       session = await this.#openSession(lease);
       context.subagents?.registerRun(run.id, runToolsOf(lease));
       outcome = await this.#drive(session);
@@ -122,6 +134,7 @@ export class RunExecution {
         ? { status: 'cancelled' }
         : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
+      this.#budget.stop();
       await session
         ?.close()
         .catch((error: unknown) =>
@@ -129,6 +142,14 @@ export class RunExecution {
         );
       lease?.release();
       context.subagents?.forgetRun(run.id);
+    }
+    const exceeded = this.#budget.exceeded;
+    if (exceeded !== undefined && (outcome.status === 'cancelled' || outcome.status === 'failed')) {
+      outcome = {
+        status: 'failed',
+        error: exceeded,
+        ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
+      };
     }
     if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
@@ -155,7 +176,12 @@ export class RunExecution {
         },
       ]);
     }
-    return lease.agent.resumeSession(run.id, modelId === undefined ? {} : { modelId });
+    const { plan } = this.#options;
+    return lease.agent.resumeSession(run.id, {
+      ...(modelId === undefined ? {} : { modelId }),
+      ...(plan.systemPrompt === undefined ? {} : { systemPrompt: plan.systemPrompt }),
+      config: sessionConfigOf(plan),
+    });
   }
 
   async #drive(session: Session): Promise<Outcome> {

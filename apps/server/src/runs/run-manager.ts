@@ -19,6 +19,8 @@ import {
 import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
 import { RunExecution } from './run-execution.ts';
+import { planRun, profileModel, type RunPlan } from './run-plan.ts';
+import { generateTitle } from '../models/index.ts';
 import { interruptRun } from './run-recovery.ts';
 
 /** A message to send: text, uploads by id, skills, and where in the tree it goes. */
@@ -226,7 +228,7 @@ export class RunManager {
     for (const { execution } of running) execution.interrupt();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.allSettled(running.map(({ done }) => done)),
+      Promise.allSettled([...running.map(({ done }) => done), ...this.#titling]),
       new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
     ]);
     clearTimeout(timer);
@@ -273,18 +275,19 @@ export class RunManager {
     return { text: request.text ?? '', attachments, skills: request.skills ?? [] };
   }
 
-  async #model(conversation: ConversationRow, requested: string | undefined): Promise<string> {
+  async #model(conversation: ConversationRow, requested: string | undefined, plan: RunPlan): Promise<string> {
     const models = await this.#context.providers.models();
     if (models.length === 0) {
       throw new ApiError(
         'NO_MODEL_PROVIDER',
-        'No model provider is configured: add one with POST /api/providers.',
+        'No model is set up yet: add a provider in Settings → Models (or refresh its models there).',
       );
     }
     const preferred =
       requested ??
       conversation.model_id ??
-      (await this.#context.settings.get<string>('user', '', 'models.chat')) ??
+      (await profileModel(this.#planServices, plan.profile, conversation.id)) ??
+      plan.chatModel ??
       models[0]?.id;
     if (!models.some((model) => model.id === preferred)) {
       throw new ApiError(
@@ -297,6 +300,51 @@ export class RunManager {
     }
     return preferred as string;
   }
+
+  /**
+   * Replaces a first-line title with one by the lightweight model (spec §4.7), in the background:
+   * the first line stays when no lightweight model is set (`titles.mode` auto), the setting says
+   * first-line, the call fails, or the user renamed the conversation meanwhile.
+   */
+  #titleByModel(conversation: ConversationRow, text: string, firstLine: string): void {
+    const { settingsService, routing, eventLog, logger } = this.#context;
+    const context = { conversationId: conversation.id };
+    const work = async (): Promise<void> => {
+      const mode = await settingsService.value<string>('titles.mode', context);
+      if (mode === 'first-line') return;
+      if (mode === 'auto' && !(await routing.isSet('lightweight', context))) return;
+      const title = await generateTitle(routing, text, context);
+      if (title === undefined || title === firstLine) return;
+      await eventLog.transact(conversation.id, async (transaction, insert) => {
+        const updated = await transaction
+          .updateTable('conversations')
+          .set({ title })
+          .where('id', '=', conversation.id)
+          .where('title_source', '=', 'auto')
+          .executeTakeFirst();
+        if (updated.numUpdatedRows === 0n) return;
+        await insert([
+          { run_id: null, type: 'conversation.updated', payload: { title, title_source: 'auto' } },
+        ]);
+      });
+    };
+    const pending = work().catch((error: unknown) =>
+      logger.warn(
+        { err: error, conversationId: conversation.id },
+        'the lightweight model gave no title; the first line stays',
+      ),
+    );
+    this.#titling.add(pending);
+    void pending.finally(() => this.#titling.delete(pending));
+  }
+
+  get #planServices() {
+    const { settingsService, profiles, routing } = this.#context;
+    return { settings: settingsService, profiles, routing };
+  }
+
+  /** Titles being written by the lightweight model (awaited on shutdown). */
+  readonly #titling = new Set<Promise<unknown>>();
 
   async #cwd(conversation: ConversationRow): Promise<string> {
     if (conversation.project_id !== null) {
@@ -326,7 +374,8 @@ export class RunManager {
     if (this.#closing)
       throw new ApiError('SERVICE_UNAVAILABLE', 'The server is stopping.', { retryable: true });
     const { database, eventLog, instanceId } = this.#context;
-    const modelId = await this.#model(conversation, plan.modelId);
+    const runPlan = await planRun(this.#planServices, conversation);
+    const modelId = await this.#model(conversation, plan.modelId, runPlan);
     const cwd = await this.#cwd(conversation);
     const now = Date.now();
     const run: RunRow = {
@@ -338,7 +387,7 @@ export class RunManager {
       previous_run_id: plan.previous,
       user_message_id: plan.userMessageId,
       kind: 'conversation',
-      profile_id: null,
+      profile_id: runPlan.profile.id,
       model_id: modelId,
       status: 'pending',
       phase: 'pending',
@@ -386,6 +435,7 @@ export class RunManager {
       storagePaths,
       cwd,
       titleFromAnswer: conversation.title_source === 'none' && title === '',
+      plan: runPlan,
     });
     // Registered before the row exists, so a recovery sweep never takes it for an orphan.
     let started!: () => void;
@@ -427,6 +477,7 @@ export class RunManager {
       'run created',
     );
     started();
+    if (title !== '') this.#titleByModel(conversation, plan.input.text, title);
     return { run: runViewOfRow(run), user_message_id: plan.userMessageId, assistant_message_id: run.id, seq };
   }
 }

@@ -12,6 +12,9 @@ import { createApp, type ServerServices } from '../http/index.ts';
 import { createLogger } from '../logging/index.ts';
 import { McpManager, McpServerRepository, registerMcpSettings } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
+import { CommandRegistry, LibraryService } from '../library/index.ts';
+import { ModelRouting } from '../models/index.ts';
+import { ProfileService } from '../profiles/index.ts';
 import { RunManager, type RunContext } from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
 import {
@@ -163,6 +166,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const settingsRepository = new SettingsRepository(database.db);
+    const profiles = new ProfileService(database.db);
+    const routing = new ModelRouting(providers, settingsService);
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runContext: RunContext = {
@@ -173,6 +178,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       objects,
       providers,
       settings: settingsRepository,
+      settingsService,
+      profiles,
+      routing,
       instanceId,
       home: settings.home,
       scratchDirectory,
@@ -239,6 +247,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       settings: settingsRepository,
       settingsService,
       workbenchStream,
+      profiles,
+      routing,
+      library: new LibraryService(database.db),
+      commands: new CommandRegistry(),
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),

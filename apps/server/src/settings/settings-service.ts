@@ -107,6 +107,14 @@ export class SettingsService {
     return this.#resolveOne(setting, layers);
   }
 
+  /** Every key resolved at once (one read of each layer): for code that needs many keys. */
+  async snapshot(context: SettingsContext): Promise<Map<string, ResolvedSetting>> {
+    const layers = await this.#layers(await this.#scope(context));
+    return new Map(
+      this.registry.list().map((setting) => [setting.definition.key, this.#resolveOne(setting, layers)]),
+    );
+  }
+
   /** Shorthand: the effective value only. */
   async value<T>(key: string, context: SettingsContext = {}): Promise<T> {
     return (await this.resolve(key, context)).value as T;

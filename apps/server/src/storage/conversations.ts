@@ -13,6 +13,8 @@ export interface ConversationSummary {
   title: string;
   title_source: 'none' | 'auto' | 'user';
   model_id: string | null;
+  /** The agent profile its runs use (the built-in default when null). */
+  profile_id: string | null;
   active_run_id: string | null;
   /** The top-level run in flight, if any. */
   in_flight_run_id: string | null;
@@ -30,6 +32,7 @@ export function conversationOfRow(row: ConversationRow): ConversationSummary {
     title: row.title,
     title_source: row.title_source,
     model_id: row.model_id,
+    profile_id: row.profile_id ?? null,
     active_run_id: row.active_run_id,
     in_flight_run_id: row.in_flight_run_id ?? null,
     last_seq: row.last_seq,
@@ -125,7 +128,14 @@ export class ConversationRepository {
   }
 
   async create(
-    values: { id: string; projectId: string | null; title: string; modelId: string | null; now: number },
+    values: {
+      id: string;
+      projectId: string | null;
+      title: string;
+      modelId: string | null;
+      profileId?: string | null;
+      now: number;
+    },
     db: Kysely<Schema> = this.#db,
   ): Promise<ConversationRow> {
     const row: ConversationRow = {
@@ -138,6 +148,7 @@ export class ConversationRepository {
       active_run_id: null,
       last_seq: 0,
       read_seq: 0,
+      profile_id: values.profileId ?? null,
       created_at: values.now,
       updated_at: values.now,
     };
@@ -148,7 +159,10 @@ export class ConversationRepository {
   async update(
     id: string,
     changes: Partial<
-      Pick<ConversationRow, 'title' | 'title_source' | 'model_id' | 'project_id' | 'active_run_id'>
+      Pick<
+        ConversationRow,
+        'title' | 'title_source' | 'model_id' | 'project_id' | 'active_run_id' | 'profile_id'
+      >
     >,
     now: number,
     db: Kysely<Schema> = this.#db,

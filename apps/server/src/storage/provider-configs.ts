@@ -1,26 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ProviderConfigsTable, Schema } from '../database/index.ts';
 import { notFound } from '../errors/index.ts';
+import type { ProviderModel } from '@youyou/contracts';
 
 export type ProviderConfigRow = Selectable<ProviderConfigsTable>;
 
-/** A model as configured on a provider. */
-export interface ConfiguredModel {
-  id: string;
-  display_name?: string | undefined;
-  /** Same as `display_name`. */
-  name?: string | undefined;
-  context_window?: number | undefined;
-  max_output_tokens?: number | undefined;
-  capabilities?:
-    | {
-        vision?: boolean | undefined;
-        tools?: boolean | undefined;
-        reasoning?: boolean | undefined;
-        documents?: boolean | undefined;
-      }
-    | undefined;
-}
+/** A model as configured on a provider (the contract's shape, stored as JSON on the row). */
+export type ConfiguredModel = ProviderModel;
 
 /** A provider as the API shows it: never its key, only whether it has one. */
 export interface ProviderView {

@@ -26,6 +26,8 @@ export function describeRun(row: RunRow): RunDescription {
 /** A run as the API shows it. */
 export interface RunView extends RunDescription {
   project_id: string | null;
+  /** The agent profile the run was executed with. */
+  profile_id: string | null;
   error: unknown;
   usage: unknown;
   started_at: string | null;
@@ -36,6 +38,7 @@ export function runViewOfRow(row: RunRow): RunView {
   return {
     ...describeRun(row),
     project_id: row.project_id,
+    profile_id: row.profile_id,
     error: row.error === null ? null : (JSON.parse(row.error) as unknown),
     usage: row.usage === null ? null : (JSON.parse(row.usage) as unknown),
     started_at: row.started_at === null ? null : new Date(row.started_at).toISOString(),

@@ -19,11 +19,40 @@ import type { SessionStorage } from './session-storage.ts';
 import { Session } from './session.ts';
 import { SessionWriter } from './session-writer.ts';
 
+/**
+ * Settings one session may run with instead of the agent's (a workbench profile's run parameters).
+ * A key present with `undefined` clears the agent's value for the session (no temperature sent).
+ */
+export type SessionConfigOverrides = {
+  [Key in 'temperature' | 'maxTokens' | 'reasoningEffort']?: AgentConfig[Key] | undefined;
+} & Partial<
+  Pick<
+    AgentConfig,
+    'maxToolCallsPerTurn' | 'providerFirstChunkTimeoutMs' | 'providerChunkTimeoutMs' | 'compactThreshold'
+  >
+>;
+
+const CLEARABLE: ReadonlySet<string> = new Set(['temperature', 'maxTokens', 'reasoningEffort']);
+
+function withOverrides(config: Readonly<AgentConfig>, overrides: SessionConfigOverrides): AgentConfig {
+  const merged: Record<string, unknown> = { ...config };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value !== undefined) merged[key] = value;
+    else if (CLEARABLE.has(key)) delete merged[key];
+  }
+  return merged as unknown as AgentConfig;
+}
+
 export interface NewSessionOptions {
   /** Defaults to `config.defaultModel`, then the first model of the first provider. */
   modelId?: string;
-  /** Replaces the base-instructions layer of the system prompt for this session. */
+  /**
+   * Replaces the base-instructions layer of the system prompt for this session. On resume it
+   * replaces the one the session was created with.
+   */
   systemPrompt?: string;
+  /** Overrides of the agent's configuration for this session only. */
+  config?: SessionConfigOverrides;
 }
 
 export interface AgentParts {
@@ -108,10 +137,7 @@ export class Agent {
   }
 
   /** Reopens a stored session with its history; SESSION_NOT_FOUND when the storage has none. */
-  async resumeSession(
-    sessionId: string,
-    options: Omit<NewSessionOptions, 'systemPrompt'> = {},
-  ): Promise<Session> {
+  async resumeSession(sessionId: string, options: NewSessionOptions = {}): Promise<Session> {
     const storage = this.#parts.sessionStorage;
     let records;
     try {
@@ -127,7 +153,8 @@ export class Agent {
     const rebuilt = rebuildContext(records);
     const created = records.find((record) => record.type === 'metadata' && record.kind === 'session_created');
     const systemPrompt =
-      created?.type === 'metadata' && created.kind === 'session_created' ? created.systemPrompt : undefined;
+      options.systemPrompt ??
+      (created?.type === 'metadata' && created.kind === 'session_created' ? created.systemPrompt : undefined);
     const modelId = options.modelId ?? rebuilt.modelId;
     return this.#open(
       async (runtime) =>
@@ -143,6 +170,7 @@ export class Agent {
       {
         ...(modelId === undefined ? {} : { modelId }),
         ...(systemPrompt === undefined ? {} : { systemPrompt }),
+        ...(options.config === undefined ? {} : { config: options.config }),
       },
       sessionId,
     );
@@ -202,19 +230,21 @@ export class Agent {
     const modelId = options.modelId ?? snapshot.config.defaultModel ?? router.models[0]?.id;
     if (modelId === undefined) throw new AgentError('MODEL_NOT_SUPPORTED', 'No provider declares any model.');
     const logger: Logger = assembly.logger;
+    const config: AgentConfig =
+      options.config === undefined ? snapshot.config : withOverrides(snapshot.config, options.config);
     return {
       model: router.route(modelId),
       dispatcher: snapshot.dispatcher,
       skills: snapshot.skills,
       hooks: snapshot.hooks,
-      compactor: new Compactor(router, snapshot.hooks, snapshot.config, logger),
-      memory: new MemoryManager(this.#parts.memoryStorage, router, snapshot.config, logger),
+      compactor: new Compactor(router, snapshot.hooks, config, logger),
+      memory: new MemoryManager(this.#parts.memoryStorage, router, config, logger),
       prompt: new SystemPromptBuilder({
         ...snapshot.prompt,
         ...(options.systemPrompt === undefined ? {} : { baseInstructions: options.systemPrompt }),
         cwd: assembly.cwd,
       }),
-      config: snapshot.config,
+      config,
       logger,
       cwd: assembly.cwd,
       home: assembly.home,

@@ -1,5 +1,5 @@
 export { Agent } from './agent.ts';
-export type { NewSessionOptions } from './agent.ts';
+export type { NewSessionOptions, SessionConfigOverrides } from './agent.ts';
 export { Session } from './session.ts';
 export type { SendOptions } from './session.ts';
 export { Turn } from './turn.ts';

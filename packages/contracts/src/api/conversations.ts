@@ -10,6 +10,7 @@ export const ConversationSchema = z
     title: z.string(),
     title_source: z.enum(['none', 'auto', 'user']),
     model_id: z.string().nullable(),
+    profile_id: z.string().nullable().meta({ description: 'The agent profile; null: the built-in one.' }),
     active_run_id: z.string().nullable(),
     in_flight_run_id: z.string().nullable().meta({ description: 'The run in flight, if any.' }),
     last_seq: z.number(),
@@ -28,6 +29,12 @@ export const ConversationCreateSchema = z
     project_id: z.string().nullable().optional(),
     title: z.string().max(500).optional(),
     model_id: z.string().max(200).nullable().optional(),
+    profile_id: z
+      .string()
+      .max(128)
+      .nullable()
+      .optional()
+      .meta({ description: 'Default: the profiles.default setting (the built-in profile).' }),
   })
   .meta({ id: 'ConversationCreate' });
 
@@ -36,6 +43,7 @@ export const ConversationUpdateSchema = z
     title: z.string().trim().min(1).max(500).optional(),
     model_id: z.string().max(200).nullable().optional(),
     project_id: z.string().nullable().optional(),
+    profile_id: z.string().max(128).nullable().optional(),
   })
   .meta({ id: 'ConversationUpdate' });
 

@@ -28,6 +28,8 @@ export { ProjectSchema, ProjectCreateSchema, ProjectUpdateSchema } from './proje
 export type { Project, ProjectCreate, ProjectUpdate } from './projects.ts';
 export {
   ProviderKindSchema,
+  ProviderModelKindSchema,
+  ModelCapabilitiesSchema,
   ProviderModelSchema,
   ProviderSchema,
   ProviderCreateSchema,
@@ -41,6 +43,8 @@ export {
 } from './providers.ts';
 export type {
   ProviderKind,
+  ProviderModelKind,
+  ModelCapabilityFlags,
   ProviderModel,
   Provider,
   ProviderCreate,

@@ -4,6 +4,18 @@ import { IsoDateSchema } from '../runs/index.ts';
 /** The wire formats a provider speaks. */
 export const ProviderKindSchema = z.enum(['openai-compatible', 'anthropic']);
 
+/** What a model is for: only `chat` models are offered in the model pickers (spec §4.7). */
+export const ProviderModelKindSchema = z.enum(['chat', 'embedding', 'rerank']);
+
+export const ModelCapabilitiesSchema = z
+  .object({
+    vision: z.boolean().optional(),
+    tools: z.boolean().optional(),
+    reasoning: z.boolean().optional(),
+    documents: z.boolean().optional(),
+  })
+  .meta({ id: 'ModelCapabilities' });
+
 export const ProviderModelSchema = z
   .object({
     id: z.string().min(1).max(200),
@@ -11,14 +23,18 @@ export const ProviderModelSchema = z
     name: z.string().max(200).optional().meta({ description: 'Same as display_name.' }),
     context_window: z.number().int().positive().optional(),
     max_output_tokens: z.number().int().positive().optional(),
-    capabilities: z
-      .object({
-        vision: z.boolean().optional(),
-        tools: z.boolean().optional(),
-        reasoning: z.boolean().optional(),
-        documents: z.boolean().optional(),
-      })
-      .optional(),
+    capabilities: ModelCapabilitiesSchema.optional(),
+    kind: ProviderModelKindSchema.optional().meta({
+      description: 'Guessed from the id when discovered; chat when unset.',
+    }),
+    hidden: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Kept on the provider but not offered in the pickers.' }),
+    discovered: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Listed by the provider’s server (refresh keeps the user’s edits).' }),
   })
   .meta({ id: 'ProviderModel' });
 
@@ -91,6 +107,8 @@ export const ModelOptionSchema = z.object({
   provider_id: z.string(),
   provider_name: z.string(),
   name: z.string(),
+  context_window: z.number().int().positive().optional(),
+  capabilities: ModelCapabilitiesSchema.optional().meta({ description: 'Absent from servers before 0.2.' }),
 });
 
 export const ModelListSchema = z
@@ -102,6 +120,8 @@ export const ModelListSchema = z
   .meta({ id: 'ModelList' });
 
 export type ProviderKind = z.infer<typeof ProviderKindSchema>;
+export type ProviderModelKind = z.infer<typeof ProviderModelKindSchema>;
+export type ModelCapabilityFlags = z.infer<typeof ModelCapabilitiesSchema>;
 export type ProviderModel = z.infer<typeof ProviderModelSchema>;
 export type Provider = z.infer<typeof ProviderSchema>;
 export type ProviderCreate = z.infer<typeof ProviderCreateSchema>;

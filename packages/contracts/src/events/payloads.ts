@@ -76,6 +76,8 @@ export const CONVERSATION_EVENT_PAYLOAD_SCHEMAS = {
     read_seq: z.number().optional(),
     model_id: z.string().nullable().optional(),
     project_id: z.string().nullable().optional(),
+    /** The agent profile its next runs use; null: the built-in one. */
+    profile_id: z.string().nullable().optional(),
   }),
   'session.record': z.object({ record: z.unknown() }),
 } as const;

@@ -101,6 +101,8 @@ export type RunDescription = z.infer<typeof RunDescriptionSchema>;
  */
 export const RunSchema = RunDescriptionSchema.extend({
   project_id: z.string().nullable(),
+  /** The agent profile the run was executed with. */
+  profile_id: z.string().nullable(),
   error: z.unknown(),
   usage: z.unknown(),
   started_at: IsoDateSchema.nullable(),

@@ -2,6 +2,7 @@ import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
 import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
+import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
@@ -13,5 +14,6 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   readCursorMigration,
   artifactsMigration,
   settingsKeysMigration,
+  profilesAndLibraryMigration,
   mcpServersMigration,
 ];

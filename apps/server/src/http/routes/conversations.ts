@@ -122,11 +122,20 @@ export function conversationRoutes(services: ServerServices) {
       const body = c.req.valid('json');
       const projectId = body.project_id ?? null;
       if (projectId !== null) await services.projects.get(projectId);
+      const profileId =
+        body.profile_id === undefined
+          ? await services.settingsService.value<string>('profiles.default', { projectId })
+          : body.profile_id;
+      if (body.profile_id !== undefined && body.profile_id !== null)
+        await services.profiles.get(body.profile_id);
+      const known = profileId === null ? undefined : await services.profiles.find(profileId);
       const row = await conversations.create({
         id: randomUUID(),
         projectId,
         title: body.title?.trim() ?? '',
         modelId: body.model_id ?? null,
+        // A default that names a deleted profile falls back to the built-in one.
+        profileId: known === undefined || known.builtin ? null : known.id,
         now: Date.now(),
       });
       return c.json(conversationOfRow(row), 201);
@@ -145,10 +154,17 @@ export function conversationRoutes(services: ServerServices) {
       const body = c.req.valid('json');
       if (body.project_id !== undefined && body.project_id !== null)
         await services.projects.get(body.project_id);
+      const profile =
+        body.profile_id === undefined || body.profile_id === null
+          ? undefined
+          : await services.profiles.get(body.profile_id);
       const changes = {
         ...(body.title === undefined ? {} : { title: body.title, title_source: 'user' as const }),
         ...(body.model_id === undefined ? {} : { model_id: body.model_id }),
         ...(body.project_id === undefined ? {} : { project_id: body.project_id }),
+        ...(body.profile_id === undefined
+          ? {}
+          : { profile_id: profile === undefined || profile.builtin ? null : profile.id }),
       };
       await eventLog.transact(id, async (transaction, insert) => {
         await conversations.update(id, changes, Date.now(), transaction);

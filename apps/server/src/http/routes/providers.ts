@@ -72,6 +72,16 @@ const testProvider = createRoute({
   responses: { 200: json(ProviderTestSchema), ...errorResponses(404) },
 });
 
+const refreshProvider = createRoute({
+  method: 'post',
+  path: '/providers/{id}/refresh',
+  tags,
+  summary:
+    'Ask the provider’s server for its models again and save them (new ones added, the user’s edits kept)',
+  request: { params: IdParameter },
+  responses: { 200: json(ProviderSchema), ...errorResponses(404, 502) },
+});
+
 const testUnsavedProvider = createRoute({
   method: 'post',
   path: '/providers/test',
@@ -145,6 +155,11 @@ export function providerRoutes(services: ServerServices) {
       return c.body(null, 204);
     })
     .openapi(testProvider, async (c) => c.json(await providers.test(c.req.valid('param').id), 200))
+    .openapi(refreshProvider, async (c) => {
+      const refreshed = await providers.refresh(c.req.valid('param').id);
+      pool.invalidate();
+      return c.json(refreshed, 200);
+    })
     .openapi(testUnsavedProvider, async (c) => {
       const body = c.req.valid('json');
       return c.json(

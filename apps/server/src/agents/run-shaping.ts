@@ -1,0 +1,61 @@
+import type { ChatRequest, ModelProvider, Plugin, Usage } from '@youyou/agent';
+
+/**
+ * What the server changes about one run's model calls and tool calls: the tools the model sees
+ * (a profile's allow/deny lists), a last check before a tool runs (denied tools the model named
+ * anyway, the run's tool-call budget), and the usage of every call (the token budget).
+ */
+export interface RunShaping {
+  toolVisible(toolName: string): boolean;
+  /** Undefined lets the call run; a reason blocks it (the model reads the reason). */
+  beforeTool(toolName: string): string | undefined;
+  onUsage(usage: Usage): void;
+}
+
+/** The run an agent of the pool is executing now (one at a time per agent). */
+export interface RunShapingSlot {
+  current: RunShaping | undefined;
+}
+
+/**
+ * A provider that applies the slot's run to each request: tools the run may not use are left out,
+ * so the model never sees them; usage is reported as each call ends.
+ *
+ * @example
+ * builder.addProvider(shapedProvider(provider, slot));
+ */
+export function shapedProvider(provider: ModelProvider, slot: RunShapingSlot): ModelProvider {
+  return {
+    id: provider.id,
+    listModels: () => provider.listModels(),
+    async *chat(request, options) {
+      const shaping = slot.current;
+      const shaped: ChatRequest =
+        shaping === undefined
+          ? request
+          : { ...request, tools: request.tools.filter((tool) => shaping.toolVisible(tool.name)) };
+      for await (const event of provider.chat(shaped, options)) {
+        if (event.type === 'done' && event.usage !== undefined) shaping?.onUsage(event.usage);
+        yield event;
+      }
+    },
+  };
+}
+
+/**
+ * The plugin that refuses a tool call the run may not make (BeforeToolUse → abort): a denied tool
+ * the model named although it never saw it, or a call past the run's budget.
+ */
+export function runShapingPlugin(slot: RunShapingSlot): Plugin {
+  return {
+    id: 'workbench-run-policy',
+    displayName: 'Run policy',
+    description: 'Blocks tools the profile denies and calls past the run budget.',
+    apply(hooks) {
+      hooks.tap('BeforeToolUse', (payload) => {
+        const reason = slot.current?.beforeTool(payload.toolName);
+        return reason === undefined ? undefined : { action: 'abort', reason };
+      });
+    },
+  };
+}

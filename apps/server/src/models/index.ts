@@ -1,0 +1,2 @@
+export { ModelRouting, type CompletionRequest, type ResolvedModel } from './model-routing.ts';
+export { generateTitle, TITLE_SYSTEM_PROMPT } from './conversation-title.ts';

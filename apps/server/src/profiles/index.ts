@@ -1,0 +1,1 @@
+export { DEFAULT_PROFILE, ProfileService } from './profile-service.ts';
