@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHttpClient } from './api/index.ts';
+import { parseTrackerHash } from './agent-tracker/index.ts';
 import { App } from './app/index.ts';
 import { startPreferencesSync } from './preferences-sync/index.ts';
 import { createServices } from './services/index.ts';
@@ -10,10 +11,14 @@ import './theme/base.css';
 import './app/app.css';
 
 const services = createServices(createHttpClient());
-syncNavigationWithLocation(window);
-// The visible conversation's stream follows the navigation; streams of running ones stay open.
-services.live.focus(useNavigation.getState().conversationId);
-useNavigation.subscribe((state) => services.live.focus(state.conversationId));
+// The tracker's own window (`#/tracker/…`) shows only the tracker; the workbench follows the hash.
+const tracker = parseTrackerHash(window.location.hash);
+if (tracker === undefined) {
+  syncNavigationWithLocation(window);
+  // The visible conversation's stream follows the navigation; streams of running ones stay open.
+  services.live.focus(useNavigation.getState().conversationId);
+  useNavigation.subscribe((state) => services.live.focus(state.conversationId));
+}
 startPreferencesSync(services.api);
 window.addEventListener('pagehide', () => services.live.dispose());
 
@@ -21,6 +26,6 @@ const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
-    <App services={services} />
+    <App services={services} {...(tracker === undefined ? {} : { tracker })} />
   </StrictMode>,
 );

@@ -14,7 +14,11 @@ beforeEach(() => {
 });
 
 function renderComposer(
-  props: { running?: boolean; onSend?: (submission: ComposerSubmission) => void; onStop?: () => void } = {},
+  props: {
+    running?: boolean;
+    onSend?: (submission: ComposerSubmission) => Promise<void>;
+    onStop?: () => void;
+  } = {},
 ) {
   const api = fakeApi({
     listComponents: () =>
@@ -37,7 +41,7 @@ function renderComposer(
     upload: (file) => Promise.resolve(uploadOf(file.name)),
   });
   const services = testServices(api);
-  const onSend = vi.fn(props.onSend);
+  const onSend = vi.fn(props.onSend ?? (() => Promise.resolve()));
   const onStop = vi.fn(props.onStop);
   render(
     <QueryClientProvider client={services.queryClient}>
@@ -56,6 +60,16 @@ function renderComposer(
 }
 
 describe('Composer', () => {
+  it('a send that fails puts the text back in the composer, so nothing typed is lost', async () => {
+    const { input, onSend } = renderComposer({
+      onSend: () => Promise.reject(new Error('No model is set up yet')),
+    });
+    fireEvent.change(input, { target: { value: 'my long question' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect((input as HTMLTextAreaElement).value).toBe('my long question'));
+  });
+
   it('Enter sends, Shift+Enter does not, and the input empties', () => {
     const { input, onSend } = renderComposer();
     fireEvent.change(input, { target: { value: 'hello' } });

@@ -449,6 +449,16 @@ export class RunManager {
     try {
       seq = await eventLog.transact(conversation.id, async (transaction, insert) => {
         await transaction.insertInto('runs').values(run).execute();
+        // An upload sent in a message belongs to its conversation: it is listed among its artifacts.
+        const attached = plan.input.attachments.map((attachment) => attachment.upload_id);
+        if (attached.length > 0) {
+          await transaction
+            .updateTable('uploads')
+            .set({ conversation_id: conversation.id })
+            .where('id', 'in', attached)
+            .where('conversation_id', 'is', null)
+            .execute();
+        }
         await new ConversationRepository(transaction, database.dialect).update(
           conversation.id,
           { active_run_id: run.id, ...(title === '' ? {} : { title, title_source: 'auto' }) },

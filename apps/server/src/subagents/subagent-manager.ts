@@ -337,6 +337,11 @@ export class SubagentManager implements RunToolRegistry {
   /** The tracker's task tree of a conversation: every sub-agent under the top-level run that spawned it. */
   async tree(conversationId: string): Promise<AgentTree> {
     const { db } = this.#context.database;
+    const conversation = await db
+      .selectFrom('conversations')
+      .select('last_seq')
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
     const rows = await db
       .selectFrom('subagent_tasks')
       .innerJoin('runs', 'runs.id', 'subagent_tasks.run_id')
@@ -425,6 +430,7 @@ export class SubagentManager implements RunToolRegistry {
             .execute();
     return {
       conversation_id: conversationId,
+      last_seq: Number(conversation?.last_seq ?? 0),
       roots: rootRuns.map((run) => ({
         run_id: run.id,
         status: run.status,

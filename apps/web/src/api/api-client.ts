@@ -6,6 +6,7 @@ import type {
   ComponentKind,
   ComponentList,
   Conversation,
+  ConversationUpdate,
   ConversationPage,
   ConversationView,
   FileLayer,
@@ -19,6 +20,11 @@ import type {
   SendResult,
   Upload,
   UserPreferences,
+  Artifact,
+  ArtifactDiff,
+  ArtifactVersion,
+  AgentTree,
+  WorkbenchEvent,
 } from '@youyou/contracts';
 
 /** A new component as the settings form describes it. */
@@ -46,6 +52,8 @@ export interface ApiClient {
   }): Promise<ConversationPage>;
   createConversation(input: { projectId?: string | null; title?: string }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
+  /** Moves a conversation to another project (`null`: no project), or changes its model. */
+  updateConversation(id: string, changes: ConversationUpdate): Promise<Conversation>;
   deleteConversation(id: string): Promise<void>;
   /** The user has read the conversation up to this seq (it never moves back). */
   markRead(id: string, seq: number): Promise<void>;
@@ -62,6 +70,21 @@ export interface ApiClient {
   cancelRun(runId: string): Promise<void>;
   upload(file: File, options?: { conversationId?: string; projectId?: string }): Promise<Upload>;
   uploadUrl(uploadId: string): string;
+  /** Artifacts the agent wrote and the uploads, newest first. */
+  listArtifacts(conversationId: string): Promise<Artifact[]>;
+  getArtifact(id: string): Promise<{ artifact: Artifact; versions: ArtifactVersion[] }>;
+  getArtifactVersion(id: string, version: number): Promise<ArtifactVersion>;
+  diffArtifact(id: string, from: number, to: number): Promise<ArtifactDiff>;
+  deleteArtifact(id: string): Promise<void>;
+  /** Where the sandboxed page of an html, svg or docx artifact is (for an iframe). */
+  artifactRenderUrl(id: string, version?: number): string;
+  artifactDownloadUrl(id: string, version?: number): string;
+  /** An uploaded PDF or image inline, for the browser's own viewer. */
+  artifactViewUrl(id: string): string;
+  /** The sub-agent task tree of a conversation. */
+  agentTree(conversationId: string): Promise<AgentTree>;
+  /** Stored events of one run (a sub-agent's process, replayed). */
+  runEvents(runId: string): Promise<WorkbenchEvent[]>;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
   deleteProvider(id: string): Promise<void>;
@@ -173,6 +196,8 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       ).json(),
     renameConversation: async (id, title) =>
       (await checked(api.conversations[':id'].$patch({ param: { id }, json: { title } }))).json(),
+    updateConversation: async (id, changes) =>
+      (await checked(api.conversations[':id'].$patch({ param: { id }, json: changes }))).json(),
     deleteConversation: async (id) => {
       await checked(api.conversations[':id'].$delete({ param: { id } }));
     },
@@ -235,6 +260,41 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
       return (await response.json()) as Upload;
     },
     uploadUrl: (uploadId) => `${baseUrl}/api/uploads/${encodeURIComponent(uploadId)}/content`,
+    listArtifacts: async (conversationId) =>
+      (
+        await (
+          await checked(api.conversations[':id'].artifacts.$get({ param: { id: conversationId } }))
+        ).json()
+      ).artifacts,
+    getArtifact: async (id) => (await checked(api.artifacts[':id'].$get({ param: { id } }))).json(),
+    getArtifactVersion: async (id, version) =>
+      (
+        await checked(
+          api.artifacts[':id'].versions[':version'].$get({ param: { id, version: String(version) } }),
+        )
+      ).json(),
+    diffArtifact: async (id, from, to) =>
+      (
+        await checked(
+          api.artifacts[':id'].diff.$get({ param: { id }, query: { from: String(from), to: String(to) } }),
+        )
+      ).json(),
+    deleteArtifact: async (id) => {
+      await checked(api.artifacts[':id'].$delete({ param: { id } }));
+    },
+    artifactRenderUrl: (id, version) =>
+      `${baseUrl}/api/artifacts/${encodeURIComponent(id)}/render${version === undefined ? '' : `?version=${String(version)}`}`,
+    artifactDownloadUrl: (id, version) =>
+      `${baseUrl}/api/artifacts/${encodeURIComponent(id)}/download${version === undefined ? '' : `?version=${String(version)}`}`,
+    artifactViewUrl: (id) => `${baseUrl}/api/artifacts/${encodeURIComponent(id)}/view`,
+    agentTree: async (conversationId) =>
+      // The JSON type of a tree node's children is widened by the RPC client; the shape is the contract's.
+      (await (
+        await checked(api.conversations[':id'].agents.$get({ param: { id: conversationId } }))
+      ).json()) as AgentTree,
+    runEvents: async (runId) =>
+      (await (await checked(api.runs[':id'].events.$get({ param: { id: runId }, query: {} }))).json())
+        .events as WorkbenchEvent[],
     listProviders: async () => (await (await checked(api.providers.$get())).json()).providers,
     createProvider: async (input) => (await checked(api.providers.$post({ json: input }))).json(),
     deleteProvider: async (id) => {

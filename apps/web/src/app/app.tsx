@@ -3,12 +3,13 @@ import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
-import { AppShell, useLayout } from '../layout/index.ts';
+import { AppShell, isLeftOpen, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
 import { ErrorBoundary } from '../ui/index.ts';
 import { Workbench } from '../workbench/index.ts';
+import { TrackerDialog, TrackerWindow } from '../agent-tracker/index.ts';
 import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
 /** Puts theme, density, font size and language on <html> whenever they change. */
@@ -51,7 +52,7 @@ function useShortcuts(): void {
         useLayout.getState().toggleLeft();
       } else if (event.key === 'k') {
         event.preventDefault();
-        if (useLayout.getState().leftCollapsed) useLayout.getState().toggleLeft();
+        if (!isLeftOpen(useLayout.getState())) useLayout.getState().toggleLeft();
         setTimeout(() => document.getElementById('conversation-search')?.focus(), 0);
       }
     };
@@ -160,20 +161,41 @@ function Workspace(): ReactElement {
             <Workbench />
           </Guarded>
         }
-        overlay={<LazySettings />}
+        overlay={
+          <>
+            <LazySettings />
+            <Guarded>
+              <TrackerDialog />
+            </Guarded>
+          </>
+        }
       />
     </>
   );
 }
 
 /** The whole workbench UI, given its services (tests pass their own). */
-export function App({ services }: { services: AppServices }): ReactElement {
+export function App({
+  services,
+  tracker,
+}: {
+  services: AppServices;
+  /** Set in the tracker's own window: it shows the tracker of this conversation only. */
+  tracker?: { conversationId: string; runId?: string };
+}): ReactElement {
   useAppearance();
   return (
     <QueryClientProvider client={services.queryClient}>
       <ServicesProvider services={services}>
         <Gate>
-          <Workspace />
+          {tracker === undefined ? (
+            <Workspace />
+          ) : (
+            <TrackerWindow
+              conversationId={tracker.conversationId}
+              {...(tracker.runId === undefined ? {} : { runId: tracker.runId })}
+            />
+          )}
         </Gate>
       </ServicesProvider>
     </QueryClientProvider>

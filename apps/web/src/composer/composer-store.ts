@@ -27,6 +27,8 @@ export const useComposerStore = create<{
   updateAttachment: (key: string, localId: string, changes: Partial<PendingAttachment>) => void;
   removeAttachment: (key: string, localId: string) => void;
   clear: (key: string) => void;
+  /** Puts a draft back after a send that failed, unless something new was typed meanwhile. */
+  restore: (key: string, text: string, attachments: readonly PendingAttachment[]) => void;
 }>()(
   persist(
     (set) => ({
@@ -62,6 +64,14 @@ export const useComposerStore = create<{
           drafts: { ...state.drafts, [key]: '' },
           attachments: { ...state.attachments, [key]: [] },
         })),
+      restore: (key, text, attachments) =>
+        set((state) => {
+          const typed = state.drafts[key] ?? '';
+          return {
+            drafts: { ...state.drafts, [key]: typed.trim() === '' ? text : `${text}\n${typed}` },
+            attachments: { ...state.attachments, [key]: [...attachments, ...(state.attachments[key] ?? [])] },
+          };
+        }),
     }),
     {
       name: 'youyou.drafts',

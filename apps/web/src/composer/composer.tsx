@@ -36,7 +36,8 @@ export interface ComposerProps {
   running: boolean;
   disabled?: boolean;
   error?: string | undefined;
-  onSend: (submission: ComposerSubmission) => void;
+  /** Sends; a rejection puts the text and attachments back in the composer, so nothing is lost. */
+  onSend: (submission: ComposerSubmission) => Promise<void>;
   onStop: () => void;
   onNewConversation: () => void;
 }
@@ -143,13 +144,20 @@ export function Composer(props: ComposerProps): ReactElement {
   const submit = (): void => {
     if (!canSend) return;
     const parsed = parseSkillMessage(text, skillNames);
+    const key = draftKey;
+    const sent = { text, attachments };
+    store().clear(key);
     onSend({
       text: parsed.text,
       attachments: ready.flatMap((item) => (item.upload === undefined ? [] : [item.upload.id])),
       skills: parsed.skill === undefined ? [] : [parsed.skill],
-    });
-    for (const item of attachments) if (item.previewUrl !== undefined) URL.revokeObjectURL(item.previewUrl);
-    store().clear(draftKey);
+    }).then(
+      () => {
+        for (const item of sent.attachments)
+          if (item.previewUrl !== undefined) URL.revokeObjectURL(item.previewUrl);
+      },
+      () => store().restore(key, sent.text, sent.attachments),
+    );
   };
 
   const pick = (entry: PaletteEntry): void => {

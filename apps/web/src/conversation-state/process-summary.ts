@@ -22,7 +22,8 @@ export function splitProcessParts(parts: readonly MessagePart[]): {
   const process: MessagePart[] = [];
   const answer: MessagePart[] = [];
   parts.forEach((part, index) => {
-    if (index <= lastProcess && part.type !== 'error') process.push(part);
+    // Errors and the artifacts a turn wrote stay in view when its process folds.
+    if (index <= lastProcess && part.type !== 'error' && part.type !== 'artifact') process.push(part);
     else answer.push(part);
   });
   return { process, answer };

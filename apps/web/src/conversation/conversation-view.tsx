@@ -3,11 +3,11 @@ import { errorMessage, isApiError } from '../api/index.ts';
 import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
-import type { RunView } from '../conversation-state/index.ts';
+import { CONVERSATIONS_KEY, type RunView } from '../conversation-state/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon } from '../icons/index.ts';
-import { useLayout } from '../layout/index.ts';
+import { isRightOpen, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
 import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';
@@ -27,11 +27,11 @@ function requestOf(submission: ComposerSubmission, extra: Partial<SendMessage> =
 /** The middle column: the conversation (or a fresh one), its stream state, and the composer. */
 export function ConversationView(): ReactElement {
   const t = useTranslation();
-  const { live } = useServices();
+  const { live, api, queryClient } = useServices();
   const conversationId = useNavigation((state) => state.conversationId);
   const projectId = useNavigation((state) => state.projectId);
   const openConversation = useNavigation((state) => state.openConversation);
-  const rightCollapsed = useLayout((state) => state.rightCollapsed);
+  const rightCollapsed = useLayout((state) => !isRightOpen(state));
   const toggleRight = useLayout((state) => state.toggleRight);
   const query = useConversationQuery(conversationId);
   const store = live.store(conversationId ?? '');
@@ -66,7 +66,7 @@ export function ConversationView(): ReactElement {
 
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
-  const sendError = actions.send.error ?? actions.regenerate.error;
+  const sendError = actions.send.error ?? create.error ?? actions.regenerate.error;
   const errorText =
     sendError === null
       ? undefined
@@ -74,21 +74,23 @@ export function ConversationView(): ReactElement {
         ? t('conversation.busy')
         : t('common.error', { message: errorMessage(sendError) });
 
-  const onSend = (submission: ComposerSubmission): void => {
+  // A failed send rejects, so the composer puts the text back; a conversation created for a first
+  // message that could not be sent is deleted again, so no empty one is left behind.
+  const onSend = async (submission: ComposerSubmission): Promise<void> => {
     if (conversationId !== undefined) {
-      actions.send.mutate({ id: conversationId, input: requestOf(submission) });
+      await actions.send.mutateAsync({ id: conversationId, input: requestOf(submission) });
       return;
     }
-    create.mutate(
-      { projectId: projectId ?? null },
-      {
-        onSuccess: (conversation) => {
-          markSeen(conversation.id, conversation.last_seq);
-          openConversation(conversation.id);
-          actions.send.mutate({ id: conversation.id, input: requestOf(submission) });
-        },
-      },
-    );
+    const conversation = await create.mutateAsync({ projectId: projectId ?? null });
+    markSeen(conversation.id, conversation.last_seq);
+    try {
+      await actions.send.mutateAsync({ id: conversation.id, input: requestOf(submission) });
+    } catch (error) {
+      await api.deleteConversation(conversation.id).catch(() => undefined);
+      void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+      throw error;
+    }
+    openConversation(conversation.id);
   };
   const onEdit = (run: RunView, text: string): void => {
     if (conversationId === undefined) return;

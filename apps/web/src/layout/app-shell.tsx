@@ -1,8 +1,8 @@
-import { useState, type CSSProperties, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useState, type CSSProperties, type ReactElement, type ReactNode } from 'react';
 import { useTranslation } from '../i18n/use-translation.ts';
 import { ColumnDivider } from './column-divider.tsx';
 import { LEFT_COLUMN_LIMITS, RIGHT_COLUMN_LIMITS } from './column-resize.ts';
-import { useLayout } from './layout-store.ts';
+import { isLeftOpen, isRightOpen, useLayout, viewportOf } from './layout-store.ts';
 import './app-shell.css';
 
 export interface AppShellProps {
@@ -12,13 +12,28 @@ export interface AppShellProps {
   overlay?: ReactNode;
 }
 
+/** Keeps the layout store's viewport class in step with the window. */
+function useViewportTracking(): void {
+  const setViewport = useLayout((state) => state.setViewport);
+  useEffect(() => {
+    const update = (): void => setViewport(viewportOf(window.innerWidth));
+    update();
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+  }, [setViewport]);
+}
+
 /**
  * The three columns (spec §1.1, §4.4): projects and conversations, the conversation, the
  * workbench. Widths and collapse come from the layout store; a drag previews without writing.
+ * Below 1200 px the right column floats over the conversation and the left one shows its rail;
+ * below 900 px an opened left column floats too, so the conversation keeps a readable width.
  */
 export function AppShell({ left, middle, right, overlay }: AppShellProps): ReactElement {
   const t = useTranslation();
+  useViewportTracking();
   const layout = useLayout();
+  const wide = layout.viewport === 'wide';
   const [leftPreview, setLeftPreview] = useState<{
     width: number;
     collapsed: boolean;
@@ -29,38 +44,53 @@ export function AppShell({ left, middle, right, overlay }: AppShellProps): React
     collapsed: boolean;
     willCollapse: boolean;
   }>();
-  const leftCollapsed = leftPreview?.collapsed ?? layout.leftCollapsed;
+  const leftCollapsed = leftPreview?.collapsed ?? !isLeftOpen(layout);
+  const leftFloats = layout.viewport === 'narrow' && !leftCollapsed;
   const leftWidth = leftCollapsed ? LEFT_COLUMN_LIMITS.rail : (leftPreview?.width ?? layout.leftWidth);
-  const rightCollapsed = rightPreview?.collapsed ?? layout.rightCollapsed;
+  const rightCollapsed = rightPreview?.collapsed ?? !isRightOpen(layout);
+  const rightFloats = !wide && !rightCollapsed;
   const rightWidth = rightPreview?.width ?? layout.rightWidth;
   const dragging = leftPreview !== undefined || rightPreview !== undefined;
   const style = {
-    '--left-width': `${String(leftWidth)}px`,
-    '--right-width': rightCollapsed ? '0px' : `${String(rightWidth)}px`,
+    // A floating left column leaves its rail in the grid.
+    '--left-width': `${String(leftFloats ? LEFT_COLUMN_LIMITS.rail : leftWidth)}px`,
+    '--left-float-width': `${String(leftWidth)}px`,
+    '--right-width': rightCollapsed || rightFloats ? '0px' : `${String(rightWidth)}px`,
+    '--right-float-width': `${String(rightWidth)}px`,
   } as CSSProperties;
 
   return (
-    <div className={`app-shell${dragging ? ' dragging' : ''}`} style={style}>
+    <div
+      className={`app-shell viewport-${layout.viewport}${dragging ? ' dragging' : ''}`}
+      style={style}
+      data-viewport={layout.viewport}
+      data-testid="app-shell"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && (leftFloats || rightFloats)) layout.closeOverlays();
+      }}
+    >
       <div
-        className={`left-column${leftCollapsed ? ' collapsed' : ''}${leftPreview?.willCollapse === true ? ' will-collapse' : ''}`}
+        className={`left-column${leftCollapsed ? ' collapsed' : ''}${leftFloats ? ' floating' : ''}${leftPreview?.willCollapse === true ? ' will-collapse' : ''}`}
         data-testid="left-column"
         data-collapsed={leftCollapsed}
       >
         {left(leftCollapsed)}
       </div>
-      <ColumnDivider
-        label={t('nav.resize')}
-        width={layout.leftWidth}
-        collapsed={layout.leftCollapsed}
-        limits={LEFT_COLUMN_LIMITS}
-        direction={1}
-        onPreview={setLeftPreview}
-        onChange={layout.setLeft}
-      />
+      {wide && (
+        <ColumnDivider
+          label={t('nav.resize')}
+          width={layout.leftWidth}
+          collapsed={layout.leftCollapsed}
+          limits={LEFT_COLUMN_LIMITS}
+          direction={1}
+          onPreview={setLeftPreview}
+          onChange={layout.setLeft}
+        />
+      )}
       <main className="middle-column" aria-label={t('conversation.label')}>
         {middle}
       </main>
-      {!rightCollapsed && (
+      {wide && !rightCollapsed && (
         <ColumnDivider
           label={t('workbench.label')}
           width={layout.rightWidth}
@@ -72,13 +102,16 @@ export function AppShell({ left, middle, right, overlay }: AppShellProps): React
         />
       )}
       <aside
-        className={`right-column${rightCollapsed ? ' collapsed' : ''}`}
+        className={`right-column${rightCollapsed ? ' collapsed' : ''}${rightFloats ? ' floating' : ''}`}
         aria-label={t('workbench.label')}
         hidden={rightCollapsed}
         data-testid="right-column"
       >
         {!rightCollapsed && right}
       </aside>
+      {(leftFloats || rightFloats) && (
+        <div className="column-scrim" aria-hidden="true" onClick={layout.closeOverlays} />
+      )}
       {overlay}
     </div>
   );

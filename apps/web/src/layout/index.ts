@@ -8,12 +8,16 @@ export {
 export type { ColumnLimits, DragResult } from './column-resize.ts';
 export {
   DEFAULT_LAYOUT,
+  VIEWPORT_BREAKPOINTS,
   WORKBENCH_TABS,
+  isLeftOpen,
+  isRightOpen,
   layoutOf,
   moveInOrder,
   sanitizeLayout,
   useLayout,
+  viewportOf,
 } from './layout-store.ts';
-export type { Layout, WorkbenchTab } from './layout-store.ts';
+export type { Layout, Viewport, WorkbenchTab } from './layout-store.ts';
 export { ColumnDivider } from './column-divider.tsx';
 export { AppShell } from './app-shell.tsx';

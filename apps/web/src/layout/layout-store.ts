@@ -27,7 +27,35 @@ export const DEFAULT_LAYOUT: Layout = {
   activeTab: 'artifacts',
 };
 
+/**
+ * How wide the window is: `wide` (≥ 1200 px) shows three columns in flow; `medium` (900–1199 px)
+ * floats the right column over the conversation and keeps the left one as its rail unless the user
+ * opens it; `narrow` (< 900 px) floats both. Not persisted: it follows the window.
+ */
+export type Viewport = 'wide' | 'medium' | 'narrow';
+
+export const VIEWPORT_BREAKPOINTS = { medium: 1200, narrow: 900 } as const;
+
+/** The viewport class of a window width. */
+export function viewportOf(width: number): Viewport {
+  if (width < VIEWPORT_BREAKPOINTS.narrow) return 'narrow';
+  if (width < VIEWPORT_BREAKPOINTS.medium) return 'medium';
+  return 'wide';
+}
+
+/** State that follows the window and the moment, never saved. */
+interface TransientLayout {
+  viewport: Viewport;
+  /** In a medium or narrow window, the left column is open over its rail (the saved choice is kept). */
+  compactLeftOpen: boolean;
+  /** In a medium or narrow window, the right column floats open over the conversation. */
+  compactRightOpen: boolean;
+}
+
 interface LayoutActions {
+  setViewport: (viewport: Viewport) => void;
+  /** Closes whatever floats over the conversation (medium and narrow windows). */
+  closeOverlays: () => void;
   setLeft: (state: { width: number; collapsed: boolean }) => void;
   toggleLeft: () => void;
   setRight: (state: { width: number; collapsed: boolean }) => void;
@@ -82,15 +110,38 @@ export function sanitizeLayout(input: Readonly<Record<string, unknown>>): Partia
  * @example
  * useLayout.getState().toggleLeft();
  */
-export const useLayout = create<Layout & LayoutActions>()(
+export const useLayout = create<Layout & TransientLayout & LayoutActions>()(
   persist(
     (set) => ({
       ...DEFAULT_LAYOUT,
+      viewport: typeof window === 'undefined' ? 'wide' : viewportOf(window.innerWidth),
+      compactLeftOpen: false,
+      compactRightOpen: false,
+      setViewport: (viewport) =>
+        set((state) =>
+          state.viewport === viewport ? {} : { viewport, compactLeftOpen: false, compactRightOpen: false },
+        ),
+      closeOverlays: () => set({ compactLeftOpen: false, compactRightOpen: false }),
       setLeft: ({ width, collapsed }) => set({ leftWidth: width, leftCollapsed: collapsed }),
-      toggleLeft: () => set((state) => ({ leftCollapsed: !state.leftCollapsed })),
+      toggleLeft: () =>
+        set((state) =>
+          state.viewport === 'wide'
+            ? { leftCollapsed: !state.leftCollapsed }
+            : { compactLeftOpen: !isLeftOpen(state), compactRightOpen: false },
+        ),
       setRight: ({ width, collapsed }) => set({ rightWidth: width, rightCollapsed: collapsed }),
-      toggleRight: () => set((state) => ({ rightCollapsed: !state.rightCollapsed })),
-      setActiveTab: (tab) => set({ activeTab: tab, rightCollapsed: false }),
+      toggleRight: () =>
+        set((state) =>
+          state.viewport === 'wide'
+            ? { rightCollapsed: !state.rightCollapsed }
+            : { compactRightOpen: !state.compactRightOpen, compactLeftOpen: false },
+        ),
+      setActiveTab: (tab) =>
+        set((state) =>
+          state.viewport === 'wide'
+            ? { activeTab: tab, rightCollapsed: false }
+            : { activeTab: tab, compactRightOpen: true, compactLeftOpen: false },
+        ),
       moveTab: (tab, offset) => set((state) => ({ tabOrder: moveInOrder(state.tabOrder, tab, offset) })),
       setTabHidden: (tab, hidden) =>
         set((state) => ({
@@ -103,6 +154,7 @@ export const useLayout = create<Layout & LayoutActions>()(
     {
       name: 'youyou.layout',
       version: 1,
+      partialize: (state) => layoutOf(state),
       merge: (persisted, current) => ({
         ...current,
         ...sanitizeLayout((persisted ?? {}) as Record<string, unknown>),
@@ -110,6 +162,16 @@ export const useLayout = create<Layout & LayoutActions>()(
     },
   ),
 );
+
+/** Whether the left column shows whole (not as its rail), in this window. */
+export function isLeftOpen(state: Layout & TransientLayout): boolean {
+  return state.viewport === 'wide' ? !state.leftCollapsed : state.compactLeftOpen;
+}
+
+/** Whether the right column shows, in this window. */
+export function isRightOpen(state: Layout & TransientLayout): boolean {
+  return state.viewport === 'wide' ? !state.rightCollapsed : state.compactRightOpen;
+}
 
 /** The layout without the actions, for syncing. */
 export function layoutOf(state: Layout): Layout {

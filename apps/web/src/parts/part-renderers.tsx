@@ -5,6 +5,7 @@ import { useTranslation } from '../i18n/index.ts';
 import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from '../icons/index.ts';
 import { Markdown } from '../markdown/index.ts';
 import { usePreferences } from '../preferences/index.ts';
+import { useWorkbenchUi } from '../workbench-ui/index.ts';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -71,7 +72,73 @@ function prettyJson(text: string): string {
 }
 
 /** One compact line per call: name, status, duration; arguments and result on demand. */
-function ToolCallPart({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElement {
+/** The task a `spawn_agent` call gave its sub-agent, from the call's arguments. */
+function spawnedTask(argumentsText: string): string {
+  try {
+    const parsed = JSON.parse(argumentsText) as { task?: unknown };
+    return typeof parsed.task === 'string' ? parsed.task : '';
+  } catch {
+    return '';
+  }
+}
+
+/** A sub-agent's badge in the message (spec §4.4): opens the tracker on it. */
+function AgentBadge({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElement {
+  const t = useTranslation();
+  const openTracker = useWorkbenchUi((state) => state.openTracker);
+  const status =
+    part.status === 'running'
+      ? 'running'
+      : result?.is_error === true || part.status === 'failed'
+        ? 'failed'
+        : 'completed';
+  return (
+    <button
+      type="button"
+      className="agent-badge"
+      data-testid="agent-badge"
+      data-status={status}
+      onClick={() => openTracker({ callId: part.call_id })}
+    >
+      {status === 'running' && <span className="spinner" aria-hidden="true" />}
+      {t('agents.badge', { task: spawnedTask(part.arguments) })}
+    </button>
+  );
+}
+
+function ToolCallPart(props: PartProps<PartOf<'tool_call'>>): ReactElement {
+  if (props.part.tool_name === 'spawn_agent') {
+    return (
+      <>
+        <AgentBadge {...props} />
+        <ToolCard {...props} />
+      </>
+    );
+  }
+  return <ToolCard {...props} />;
+}
+
+/** An artifact the turn wrote or changed: a chip that opens it in the right column. */
+function ArtifactPart({ part }: PartProps<PartOf<'artifact'>>): ReactElement {
+  const t = useTranslation();
+  const openArtifact = useWorkbenchUi((state) => state.openArtifact);
+  return (
+    <button
+      type="button"
+      className="artifact-chip"
+      data-testid="artifact-chip"
+      onClick={() => openArtifact(part.artifact_id)}
+    >
+      <FileIcon size={14} />
+      <span>{part.title}</span>
+      <span className="artifact-version">
+        {t(`artifacts.change.${part.change}` as 'artifacts.change.create', { version: part.version })}
+      </span>
+    </button>
+  );
+}
+
+function ToolCard({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElement {
   const t = useTranslation();
   const [open, setOpen] = useState(false);
   const failed = part.status === 'failed' || result?.is_error === true;
@@ -196,6 +263,7 @@ export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<nev
   error: ErrorPart,
   attachment: AttachmentPart,
   skill: SkillPart,
+  artifact: ArtifactPart,
 };
 
 /** Renders a list of parts through the registry, pairing each tool call with its result. */

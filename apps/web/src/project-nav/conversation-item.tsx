@@ -1,5 +1,5 @@
 import { memo, useState, type ReactElement } from 'react';
-import type { Conversation } from '@youyou/contracts';
+import type { Conversation, Project } from '@youyou/contracts';
 import type { Translate } from '../i18n/index.ts';
 import { MoreIcon } from '../icons/index.ts';
 import { Menu } from '../ui/index.ts';
@@ -13,6 +13,9 @@ export interface ConversationItemProps {
   onOpen: (id: string) => void;
   onRename: (id: string, title: string) => void;
   onDelete: (conversation: Conversation) => void;
+  /** Where the conversation can move (its own project is left out of the menu). */
+  projects: readonly Project[];
+  onMove: (id: string, projectId: string | null) => void;
 }
 
 /** One row of the conversation list: title, running spinner or unread dot, and its menu. */
@@ -78,6 +81,20 @@ export const ConversationItem = memo(function ConversationItem(props: Conversati
         icon={<MoreIcon size={16} />}
         items={[
           { label: t('nav.rename'), onSelect: () => setEditing(true) },
+          ...props.projects
+            .filter((project) => project.id !== conversation.project_id)
+            .map((project) => ({
+              label: t('nav.moveTo', { name: project.name }),
+              onSelect: () => props.onMove(conversation.id, project.id),
+            })),
+          ...(conversation.project_id === null
+            ? []
+            : [
+                {
+                  label: t('nav.moveTo', { name: t('nav.ungrouped') }),
+                  onSelect: () => props.onMove(conversation.id, null),
+                },
+              ]),
           { label: t('nav.delete'), onSelect: () => props.onDelete(conversation), danger: true },
         ]}
       />

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useCallback, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import type { Conversation, Project } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
@@ -23,6 +23,16 @@ import { ConversationItem } from './conversation-item.tsx';
 import { NewProjectForm } from './new-project-form.tsx';
 import { isUnread, useSeen } from './seen-store.ts';
 import './project-nav.css';
+
+const NO_PROJECTS: readonly Project[] = [];
+
+/** How many recent conversations the collapsed rail shows as icons. */
+const RAIL_CONVERSATIONS = 8;
+
+/** The letter a project shows on the rail (its first letter or CJK character). */
+function railInitial(name: string): string {
+  return Array.from(name.trim())[0]?.toUpperCase() ?? '·';
+}
 
 type PendingDelete =
   { kind: 'conversation'; conversation: Conversation } | { kind: 'project'; project: Project };
@@ -70,6 +80,21 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
     navigation.openConversation(undefined);
     setTimeout(() => document.getElementById('composer-input')?.focus(), 0);
   };
+  // Opening a conversation enters its project: a new conversation started next lands there too.
+  const openConversation = useCallback(
+    (id: string): void => {
+      const target = conversations.find((conversation) => conversation.id === id);
+      navigation.selectProject(target?.project_id ?? undefined);
+      navigation.openConversation(id);
+    },
+    [conversations, navigation],
+  );
+  const move = useMutation({
+    mutationFn: ({ id, projectId }: { id: string; projectId: string | null }) =>
+      api.updateConversation(id, { project_id: projectId }),
+    onSuccess: (_result, { projectId }) => navigation.selectProject(projectId ?? undefined),
+    onSettled: invalidate,
+  });
   const rename = useMutation({
     mutationFn: ({ id, title }: { id: string; title: string }) => api.renameConversation(id, title),
     onSettled: invalidate,
@@ -101,8 +126,10 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           running={isRunning(conversation)}
           unread={conversation.id !== navigation.conversationId && isUnread(seen, conversation)}
           t={t}
-          onOpen={navigation.openConversation}
+          onOpen={openConversation}
           onRename={(id, title) => rename.mutate({ id, title })}
+          projects={projects.data ?? NO_PROJECTS}
+          onMove={(id, projectId) => move.mutate({ id, projectId })}
           onDelete={(target) => setPendingDelete({ kind: 'conversation', conversation: target })}
         />
       ))}
@@ -134,6 +161,36 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
         >
           <SearchIcon />
         </button>
+        <ul className="rail-items" aria-label={t('nav.projects')}>
+          {(projects.data ?? []).map((project) => (
+            <li key={project.id}>
+              <button
+                type="button"
+                className={`rail-item${project.id === navigation.projectId ? ' selected' : ''}`}
+                title={project.name}
+                aria-label={project.name}
+                onClick={() => navigation.selectProject(project.id)}
+              >
+                {railInitial(project.name)}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <ul className="rail-items" aria-label={t('nav.recent')}>
+          {conversations.slice(0, RAIL_CONVERSATIONS).map((conversation) => (
+            <li key={conversation.id}>
+              <button
+                type="button"
+                className={`rail-item conversation${conversation.id === navigation.conversationId ? ' selected' : ''}${isRunning(conversation) ? ' running' : ''}`}
+                title={conversation.title ?? t('nav.untitled')}
+                aria-label={conversation.title ?? t('nav.untitled')}
+                onClick={() => navigation.openConversation(conversation.id)}
+              >
+                <ChatIcon size={16} />
+              </button>
+            </li>
+          ))}
+        </ul>
         <div className="rail-spacer" />
         {running.size > 0 && <span className="spinner" role="status" aria-label={t('nav.running')} />}
         <button
@@ -260,7 +317,10 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
               </section>
             );
           })}
-        <section className="project-group" aria-label={t('nav.allConversations')}>
+        <section
+          className="project-group"
+          aria-label={searching ? t('nav.allConversations') : t('nav.ungrouped')}
+        >
           {!searching && projectList.length > 0 && (
             <div className="group-label">
               <button
@@ -269,7 +329,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
                 onClick={() => navigation.selectProject(undefined)}
                 aria-pressed={navigation.projectId === undefined}
               >
-                {t('nav.allConversations')}
+                {t('nav.ungrouped')}
               </button>
             </div>
           )}

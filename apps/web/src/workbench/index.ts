@@ -1,2 +1,1 @@
-export { ArtifactsTab, viewerKind } from './artifacts-tab.tsx';
 export { Workbench } from './workbench.tsx';

@@ -3,7 +3,8 @@ import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { CheckSquareIcon, CloseIcon, FileIcon, ListIcon, MoreIcon, UsersIcon } from '../icons/index.ts';
 import { useLayout, type WorkbenchTab } from '../layout/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
-import { ArtifactsTab } from './artifacts-tab.tsx';
+import { AgentsTab } from '../agent-tracker/index.ts';
+import { ArtifactsTab } from '../artifacts/index.ts';
 import './workbench.css';
 
 const TAB_LABELS: Record<WorkbenchTab, MessageKey> = {
@@ -18,10 +19,9 @@ const TAB_ICONS: Record<WorkbenchTab, ReactElement> = {
   artifacts: <FileIcon size={15} />,
   agents: <UsersIcon size={15} />,
 };
-const EMPTY_STATES: Record<Exclude<WorkbenchTab, 'artifacts'>, MessageKey> = {
+const EMPTY_STATES: Record<Exclude<WorkbenchTab, 'artifacts' | 'agents'>, MessageKey> = {
   plan: 'workbench.planEmpty',
   todos: 'workbench.todosEmpty',
-  agents: 'workbench.agentsEmpty',
 };
 
 /**
@@ -118,6 +118,8 @@ export function Workbench(): ReactElement {
         >
           {active === 'artifacts' ? (
             <ArtifactsTab />
+          ) : active === 'agents' ? (
+            <AgentsTab />
           ) : (
             <p className="empty-state">{t(EMPTY_STATES[active])}</p>
           )}

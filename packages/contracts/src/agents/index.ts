@@ -190,6 +190,8 @@ export const AgentNodeSchema = AgentNodeFieldsSchema.extend({
 /** The tracker's tree for one conversation: one entry per top-level run that spawned sub-agents. */
 export const AgentTreeSchema = z.object({
   conversation_id: z.string(),
+  /** The tree holds every event up to this seq: stream from it to stay live. */
+  last_seq: z.number().int(),
   roots: z.array(
     z.object({
       run_id: z.string(),

@@ -1,0 +1,2 @@
+export { useWorkbenchUi } from './workbench-ui-store.ts';
+export type { WorkbenchUi } from './workbench-ui-store.ts';

@@ -1,0 +1,143 @@
+// Browser tests of a new user's first run (the README's steps, literally), the responsive columns
+// at three window widths, and moving a conversation between projects.
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser } from './support/browser.ts';
+import { startStack, type Stack } from './support/stack.ts';
+import { SCREENSHOTS, STEP_TIMEOUT } from './support/workbench-session.ts';
+
+let stack: Stack;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+
+beforeAll(async () => {
+  // No provider: the person starts from nothing, as after `npm start`.
+  stack = await startStack({ provider: false });
+  browser = await openBrowser();
+  page = browser.page;
+  await page.goto(stack.server.loginUrl);
+  await page.getByTestId('composer-input').waitFor({ timeout: STEP_TIMEOUT });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function addCustomProvider(name: string, baseUrl: string) {
+  await page.getByRole('button', { name: 'Settings' }).last().click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('button', { name: 'Models' }).click();
+  await dialog.getByRole('button', { name: 'Add provider' }).click();
+  const form = dialog.locator('.provider-form');
+  await form.getByLabel('Preset').selectOption('custom');
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Base URL').fill(baseUrl);
+  await form.getByLabel('API key').fill('test-key');
+  // Models left empty: "ask the provider".
+  await form.getByLabel('Models (comma separated; empty: ask the provider)').fill('');
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  return { dialog, form };
+}
+
+describe('the first run, as the README tells it', () => {
+  it('a base URL without /v1 gets a hint that names the fix', async () => {
+    const withoutVersion = stack.fake.url.replace(/\/v1$/, '');
+    const { dialog, form } = await addCustomProvider('typo', withoutVersion);
+    await form.getByText(/Could not connect: .*try .*\/v1/).waitFor({ timeout: STEP_TIMEOUT });
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+  }, 60_000);
+
+  it('a provider saved with its models left empty lists the discovered models, and a message gets an answer', async () => {
+    const { dialog, form } = await addCustomProvider('local', stack.fake.url);
+    await form.getByText(/^Connected \(\d+ ms\)/).waitFor({ timeout: STEP_TIMEOUT });
+    await form.getByRole('button', { name: 'Save' }).click();
+    const card = dialog.locator('.provider-card', { hasText: 'local' });
+    await card.getByText('fake-model').waitFor({ timeout: STEP_TIMEOUT });
+    const defaultModel = dialog.getByLabel('Default model');
+    expect(await defaultModel.locator('option').allTextContents()).toContain('fake-model · local');
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+
+    await page.getByTestId('composer-input').fill('Hello after the first run');
+    await page.getByTestId('composer-input').press('Enter');
+    const answer = page.locator('[data-role="assistant"]').last();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
+    const models = await stack.call<{ models: { id: string }[] }>('GET', '/api/models');
+    expect(models.models.map((model) => model.id)).toEqual(['local/fake-model']);
+  }, 60_000);
+});
+
+async function middleWidth(): Promise<number> {
+  return page.locator('main.middle-column').evaluate((element) => element.getBoundingClientRect().width);
+}
+
+describe('the columns at three window widths', () => {
+  it('1440 px: three columns side by side', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Show the workbench' }).click();
+    await expect.poll(() => page.getByTestId('app-shell').getAttribute('data-viewport')).toBe('wide');
+    await page.getByTestId('right-column').waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    expect(await page.getByTestId('left-column').getAttribute('data-collapsed')).toBe('false');
+    expect(await page.getByTestId('right-column').getAttribute('class')).not.toContain('floating');
+    expect(await middleWidth()).toBeGreaterThan(600);
+    await page.screenshot({ path: join(SCREENSHOTS, 'layout-1440.png') });
+  }, 60_000);
+
+  it('1024 px: the left column is its rail and the right one floats over the conversation', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await expect.poll(() => page.getByTestId('app-shell').getAttribute('data-viewport')).toBe('medium');
+    expect(await page.getByTestId('left-column').getAttribute('data-collapsed')).toBe('true');
+    // The rail names its items in tooltips.
+    expect(await page.locator('.rail-item').first().getAttribute('title')).not.toBeNull();
+    await page.getByRole('button', { name: 'Show the workbench' }).click();
+    await expect.poll(() => page.getByTestId('right-column').getAttribute('class')).toContain('floating');
+    // The conversation keeps its width under the floating column.
+    expect(await middleWidth()).toBeGreaterThan(800);
+    await page.screenshot({ path: join(SCREENSHOTS, 'layout-1024.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('right-column').isHidden()).toBe(true);
+  }, 60_000);
+
+  it('760 px: both side columns float, the conversation stays readable', async () => {
+    await page.setViewportSize({ width: 760, height: 900 });
+    await expect.poll(() => page.getByTestId('app-shell').getAttribute('data-viewport')).toBe('narrow');
+    expect(await middleWidth()).toBeGreaterThan(600);
+    await page.getByRole('button', { name: 'Expand sidebar' }).click();
+    await expect.poll(() => page.getByTestId('left-column').getAttribute('class')).toContain('floating');
+    expect(await middleWidth()).toBeGreaterThan(600);
+    await page.screenshot({ path: join(SCREENSHOTS, 'layout-760.png') });
+    await page.locator('.column-scrim').click({ position: { x: 700, y: 400 } });
+    await expect.poll(() => page.getByTestId('left-column').getAttribute('data-collapsed')).toBe('true');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 60_000);
+});
+
+describe('one project tree', () => {
+  it('a conversation moves between projects and back to "No project"', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await stack.call('POST', '/api/projects', { name: 'Garden' });
+    await stack.call('POST', '/api/projects', { name: 'Kitchen' });
+    await page.reload();
+    await page.getByRole('region', { name: 'Kitchen' }).waitFor({ timeout: STEP_TIMEOUT });
+    const ungrouped = page.getByRole('region', { name: 'No project' });
+    const item = ungrouped.locator('.conversation-item').first();
+    await item.waitFor({ timeout: STEP_TIMEOUT });
+    const title = (await item.locator('.conversation-title').textContent()) ?? '';
+    await item.getByRole('button', { name: `More actions for ${title}` }).click();
+    await page.getByRole('menuitem', { name: 'Move to “Garden”' }).click();
+    const garden = page.getByRole('region', { name: 'Garden' });
+    await garden.getByText(title).waitFor({ timeout: STEP_TIMEOUT });
+    const conversations = await stack.call<{ conversations: { title: string; project_id: string | null }[] }>(
+      'GET',
+      '/api/conversations',
+    );
+    const moved = conversations.conversations.find((conversation) => conversation.title === title);
+    expect(moved?.project_id).not.toBeNull();
+
+    await garden.getByRole('button', { name: `More actions for ${title}` }).click();
+    await page.getByRole('menuitem', { name: 'Move to “No project”' }).click();
+    await ungrouped.getByText(title).waitFor({ timeout: STEP_TIMEOUT });
+  }, 60_000);
+});
