@@ -224,9 +224,21 @@ export class RunExecution {
       payload: { in_flight_run_id: null, ...(title === '' ? {} : { title, title_source: 'auto' as const }) },
     });
     switch (outcome.status) {
-      case 'completed':
-        events.push(recorder.event({ type: 'run.completed', payload: { message_id: runId, usage } }));
+      case 'completed': {
+        // The provider's reason, so the answer can say "cut off", "filtered" or "refused".
+        const { finishReason } = outcome;
+        events.push(
+          recorder.event({
+            type: 'run.completed',
+            payload: {
+              message_id: runId,
+              usage,
+              ...(finishReason === undefined ? {} : { finish_reason: finishReason }),
+            },
+          }),
+        );
         break;
+      }
       case 'failed':
         events.push(
           recorder.event({ type: 'run.failed', payload: { message_id: runId, error: outcome.error, usage } }),
