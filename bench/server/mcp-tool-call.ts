@@ -53,7 +53,14 @@ async function throughHandler(cwd: string) {
   });
   const loaded = await mcp.componentSource(null).load({ cwd, home: cwd });
   const echo = loaded.global.tools.find(({ tool }) => tool.name === 'everything__echo')?.tool as ToolHandler;
-  const context = { signal: new AbortController().signal, sessionId: 's', turnId: 't', cwd, home: cwd };
+  const context = {
+    signal: new AbortController().signal,
+    cancelSignal: new AbortController().signal,
+    sessionId: 's',
+    turnId: 't',
+    cwd,
+    home: cwd,
+  };
   return {
     once: () =>
       timed(async (index) => {
