@@ -51,7 +51,11 @@ export interface ApiClient {
     cursor?: string;
     limit?: number;
   }): Promise<ConversationPage>;
-  createConversation(input: { projectId?: string | null; title?: string }): Promise<Conversation>;
+  createConversation(input: {
+    projectId?: string | null;
+    title?: string;
+    profileId?: string;
+  }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
   /** Moves a conversation to another project (`null`: no project), or changes its model. */
   updateConversation(id: string, changes: ConversationUpdate): Promise<Conversation>;
@@ -194,6 +198,7 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
             json: {
               ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
               ...(input.title === undefined ? {} : { title: input.title }),
+              ...(input.profileId === undefined ? {} : { profile_id: input.profileId }),
             },
           }),
         )

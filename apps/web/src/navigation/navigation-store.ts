@@ -1,8 +1,20 @@
 import { create } from 'zustand';
 
-export type SettingsSection = 'providers' | 'components' | 'mcp' | 'appearance' | 'behaviour' | 'language';
+export type SettingsSection =
+  | 'providers'
+  | 'preferences'
+  | 'profiles'
+  | 'library'
+  | 'components'
+  | 'mcp'
+  | 'appearance'
+  | 'behaviour'
+  | 'language';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
+  'preferences',
+  'profiles',
+  'library',
   'components',
   'mcp',
   'appearance',
