@@ -9,7 +9,8 @@ export type SettingsSection =
   | 'mcp'
   | 'appearance'
   | 'behaviour'
-  | 'language';
+  | 'language'
+  | 'usage';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'preferences',
@@ -20,6 +21,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'appearance',
   'behaviour',
   'language',
+  'usage',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

@@ -8,6 +8,7 @@ import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../custo
 import { ComponentsSection } from './components-section.tsx';
 import { McpSection } from './mcp-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
+import { UsageSection } from './usage-section.tsx';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -20,6 +21,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
+  usage: 'settings.usage',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -42,6 +44,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <BehaviourSection />;
     case 'language':
       return <LanguageSection />;
+    case 'usage':
+      return <UsageSection />;
   }
 }
 
