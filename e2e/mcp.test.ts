@@ -44,8 +44,8 @@ describe('MCP servers in a browser', () => {
     await session.answerEnds();
     const answer = session.lastAnswer();
     expect(await answer.textContent()).toContain('Echoed.');
-    const servers = await stack.call<{ servers: { status: { state: string } }[] }>('GET', '/api/mcp/servers');
-    expect(servers.servers[0]?.status.state).toBe('connected');
+    const servers = await stack.client.listMcpServers();
+    expect(servers[0]?.status.state).toBe('connected');
   }, 90_000);
 
   it('a server that cannot start shows failed and why', async () => {

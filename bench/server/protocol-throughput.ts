@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLE_FILE, buildServerBundle } from '@youyou/server';
 import {
-  call,
   format,
   median,
   startFakeModel,
@@ -26,6 +25,20 @@ const { values } = parseArgs({
 const deltas = Number(values.deltas);
 const repetitions = Number(values.repetitions);
 const PIECE = 'abcd';
+
+async function call<T>(server: ServerChild, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${server.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}
 const expected = deltas * PIECE.length;
 
 /** Reads `data:` lines of an SSE response, handing each to `onData` until it returns true. */

@@ -34,6 +34,9 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
+  McpServer,
+  McpServerCreate,
+  McpServerUpdate,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
@@ -169,6 +172,13 @@ export interface WorkbenchClient {
   putPreferences(preferences: UserPreferences): Promise<void>;
   /** Asks the server whether an Ollama runs on its machine (a page's CSP keeps a browser from asking). */
   detectOllama(): Promise<OllamaDetection>;
+  /** MCP servers with their live status (spec §4.8). */
+  listMcpServers(): Promise<McpServer[]>;
+  createMcpServer(input: McpServerCreate): Promise<McpServer>;
+  updateMcpServer(id: string, changes: McpServerUpdate): Promise<McpServer>;
+  deleteMcpServer(id: string): Promise<void>;
+  /** Starts (or restarts) the server now and returns its status. */
+  connectMcpServer(id: string): Promise<McpServer>;
 }
 
 const segment = encodeURIComponent;
@@ -361,5 +371,12 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       await json('PUT', '/api/preferences', { body: { preferences: { ...preferences } } });
     },
     detectOllama: () => json('GET', '/api/providers/detect/ollama'),
+    listMcpServers: async () => (await json<{ servers: McpServer[] }>('GET', '/api/mcp/servers')).servers,
+    createMcpServer: (input) => json('POST', '/api/mcp/servers', { body: input }),
+    updateMcpServer: (id, changes) => json('PATCH', `/api/mcp/servers/${segment(id)}`, { body: changes }),
+    deleteMcpServer: async (id) => {
+      await json('DELETE', `/api/mcp/servers/${segment(id)}`);
+    },
+    connectMcpServer: (id) => json('POST', `/api/mcp/servers/${segment(id)}/connect`),
   };
 }
