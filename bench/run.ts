@@ -43,6 +43,14 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   { name: 'Server: SSE resume in a conversation of 100,000 events', script: 'server/resume-latency.ts' },
   { name: 'Server: cold start and idle memory', script: 'server/startup.ts' },
   { name: 'Server: a conversation of 10,000 messages', script: 'server/large-conversation.ts' },
+  {
+    name: 'MCP: a tool call through YouYou against the SDK client direct',
+    script: 'server/mcp-tool-call.ts',
+  },
+  {
+    name: 'Protocols: deltas/s over AG-UI and OpenAI-compatible streams against native SSE',
+    script: 'server/protocol-throughput.ts',
+  },
 ];
 
 const EXTRA_TIMEOUT_MS = 120_000;

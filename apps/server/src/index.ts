@@ -42,3 +42,5 @@ export type { SettingRegistration } from './settings/index.ts';
 export { ModelRouting } from './models/index.ts';
 export type { ResolvedModel } from './models/index.ts';
 // Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.
+export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
+export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';

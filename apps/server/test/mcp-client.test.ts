@@ -315,6 +315,24 @@ describe('MCP tools from real servers in conversations', () => {
     await server.call('DELETE', `/api/mcp/servers/${broken.id}`);
   });
 
+  it('the mcp.enabled setting turns every MCP tool off, and back on (a setting on the settings page)', async () => {
+    const schema = await server.call<{ sections: { id: string }[]; settings: { key: string }[] }>(
+      'GET',
+      '/api/settings/schema',
+    );
+    expect(schema.sections.map((section) => section.id)).toContain('mcp');
+    expect(schema.settings.map((setting) => setting.key)).toEqual(
+      expect.arrayContaining(['mcp.enabled', 'mcp.startup_wait_ms', 'mcp.idle_timeout_minutes']),
+    );
+    await server.call('PUT', '/api/settings/values', { layer: 'user', values: { 'mcp.enabled': false } });
+    const off = await callThroughModel(server, 'everything__echo', { message: 'off' });
+    expect(off.is_error).toBe(true);
+    expect(off.output).toContain('TOOL_NOT_FOUND');
+    await server.call('DELETE', '/api/settings/values/mcp.enabled?layer=user');
+    const on = await callThroughModel(server, 'everything__echo', { message: 'on' });
+    expect(on.output).toBe('Echo: on');
+  });
+
   it('stopping the workbench stops every server process, children of wrappers included', async () => {
     await callThroughModel(server, 'everything__echo', { message: 'last' });
     const pids = await recordedPids(log);

@@ -5,8 +5,8 @@ import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
+import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
-import type { McpManager } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
 import type { CommandRegistry, LibraryService } from '../library/index.ts';
@@ -56,7 +56,7 @@ export interface ServerServices {
   runRepository: RunRepository;
   providers: ProviderRegistry;
   pool: AgentPool;
-  mcp: McpManager;
+  mcp: McpManager<McpServerRepository>;
   objects: ObjectStore;
   settings: SettingsRepository;
   /** The layered, schema-checked settings (spec §4.9); extensions register into `settingsService.registry`. */

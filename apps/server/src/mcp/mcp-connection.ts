@@ -124,7 +124,9 @@ export class McpConnection {
     clearTimeout(this.#idleTimer);
     try {
       const result = await client.callTool({ name: remoteName, arguments: args }, undefined, {
-        signal: options.signal,
+        // A signal of this call's own: the SDK never removes its abort listener, which would pile
+        // up on a long-lived caller's signal.
+        signal: AbortSignal.any([options.signal]),
         // The dispatcher owns the timeout (it aborts `signal`); the SDK's own default of 60 s must
         // not cut a tool the user allowed longer.
         timeout: options.timeoutMs ?? 24 * 3_600_000,

@@ -3,28 +3,44 @@ import type { ComponentSource, LoadedComponents, LoadDiagnostic, ToolHandler } f
 import type { McpServerStatus, McpToolInfo } from '@youyou/contracts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
-import type { Kysely } from 'kysely';
-import type { Schema } from '../database/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import { McpConnection, type McpServerDefinition } from './mcp-connection.ts';
-import { transportOfRow, type McpServerRepository, type McpServerRow } from './mcp-server-repository.ts';
+import pino from 'pino';
+import { transportOfRow, type McpServerRow } from './mcp-server-repository.ts';
 import { mapToolResult } from './mcp-tool-result.ts';
 import { namespacedToolName } from './mcp-tool-names.ts';
 
 /** The same settings the agent's argument validator compiles with, so a schema we accept compiles there. */
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, logger: false });
 
-const DEFAULT_IDLE_MS = 10 * 60_000;
+const DEFAULTS: Readonly<Record<string, unknown>> = {
+  'mcp.enabled': true,
+  'mcp.startup_wait_ms': 15_000,
+  'mcp.idle_timeout_minutes': 10,
+};
 
-export interface McpManagerOptions {
-  repository: McpServerRepository;
-  db: Kysely<Schema>;
-  logger: ServerLogger;
+/** Where server configurations come from: the database in the workbench, a list in a script. */
+export interface McpServerStore {
+  /** Enabled servers that apply to a conversation of `projectId` (the user's, and that project's). */
+  applicable(projectId: string | null): Promise<McpServerRow[]>;
+  /** A server's secret header values, for its connection only. */
+  secretHeaders(row: McpServerRow): Promise<Record<string, string>>;
+}
+
+export interface McpManagerOptions<Store extends McpServerStore = McpServerStore> {
+  repository: Store;
+  /** A project's directory (its servers' roots and working directory); absent: none. */
+  projectDirectory?: (projectId: string) => Promise<string | undefined>;
+  /** Default: silent. */
+  logger?: ServerLogger;
   clientVersion: string;
   /** Where a user server's process runs when its config names no directory. */
   defaultCwd: string;
-  /** How long a session start waits for a server that is still starting; it is ready next time. */
-  startupWaitMs?: number;
+  /**
+   * Reads a setting for a project (`mcp.enabled`, `mcp.startup_wait_ms`, `mcp.idle_timeout_minutes`);
+   * without it the defaults apply.
+   */
+  setting?: <T>(key: string, projectId: string | null) => Promise<T>;
   /** Backoff of restarts after a crash (tests shorten it). */
   restartBaseMs?: number;
 }
@@ -45,17 +61,19 @@ interface ToolSet {
  * builder.addComponentSource(manager.componentSource(projectId));
  * await manager.shutdown(); // every server process stopped, whole process groups
  */
-export class McpManager {
-  readonly #options: McpManagerOptions;
+export class McpManager<Store extends McpServerStore = McpServerStore> {
+  readonly #options: McpManagerOptions<Store>;
+  readonly #logger: ServerLogger;
   readonly #connections = new Map<string, McpConnection>();
   readonly #toolSets = new WeakMap<readonly Tool[], ToolSet>();
   #closed = false;
 
-  constructor(options: McpManagerOptions) {
+  constructor(options: McpManagerOptions<Store>) {
     this.#options = options;
+    this.#logger = options.logger ?? pino({ level: 'silent' });
   }
 
-  get repository(): McpServerRepository {
+  get repository(): Store {
     return this.#options.repository;
   }
 
@@ -112,14 +130,31 @@ export class McpManager {
     await Promise.allSettled(connections.map((connection) => connection.stop()));
   }
 
+  async #setting<T>(key: string, projectId: string | null): Promise<T> {
+    const read = this.#options.setting;
+    if (read !== undefined) {
+      try {
+        return await read<T>(key, projectId);
+      } catch (error) {
+        this.#logger.warn({ err: error, key }, 'an MCP setting could not be read; its default applies');
+      }
+    }
+    return DEFAULTS[key] as T;
+  }
+
   async #load(projectId: string | null): Promise<LoadedComponents> {
+    const empty = { tools: [], skills: [], plugins: [] };
+    if (!(await this.#setting<boolean>('mcp.enabled', projectId))) {
+      return { global: empty, project: empty, diagnostics: [] };
+    }
     const rows = await this.#options.repository.applicable(projectId);
+    const startupWaitMs = await this.#setting<number>('mcp.startup_wait_ms', projectId);
     const diagnostics: LoadDiagnostic[] = [];
     const loaded = await Promise.all(
       rows.map(async (row) => {
         try {
           const connection = await this.#connection(row);
-          await withTimeout(connection.tools(), this.#options.startupWaitMs ?? 15_000);
+          await withTimeout(connection.tools(), startupWaitMs);
           return { row, tools: this.#toolSet(row, connection).handlers };
         } catch (error) {
           diagnostics.push({
@@ -148,7 +183,7 @@ export class McpManager {
     if (existing !== undefined) void existing.stop();
     const connection = new McpConnection({
       definition: await this.#definition(row),
-      logger: this.#options.logger,
+      logger: this.#logger,
       clientVersion: this.#options.clientVersion,
       ...(this.#options.restartBaseMs === undefined ? {} : { restartBaseMs: this.#options.restartBaseMs }),
     });
@@ -165,14 +200,8 @@ export class McpManager {
   async #definition(row: McpServerRow): Promise<McpServerDefinition> {
     let projectDirectory: string | undefined;
     if (row.project_id !== null) {
-      const project = await this.#options.db
-        .selectFrom('projects')
-        .select('directory')
-        .where('id', '=', row.project_id)
-        .executeTakeFirst();
-      if (project?.directory !== null && project?.directory !== undefined) {
-        projectDirectory = await realpath(project.directory).catch(() => undefined);
-      }
+      const directory = await this.#options.projectDirectory?.(row.project_id);
+      if (directory !== undefined) projectDirectory = await realpath(directory).catch(() => undefined);
     }
     return {
       id: row.id,
@@ -182,7 +211,9 @@ export class McpManager {
       cwd: projectDirectory ?? this.#options.defaultCwd,
       roots: projectDirectory === undefined ? [] : [projectDirectory],
       toolTimeoutMs: row.tool_timeout_ms ?? undefined,
-      idleTimeoutMs: row.idle_timeout_ms ?? DEFAULT_IDLE_MS,
+      idleTimeoutMs:
+        row.idle_timeout_ms ??
+        (await this.#setting<number>('mcp.idle_timeout_minutes', row.project_id)) * 60_000,
       secretHeaders: () => this.#options.repository.secretHeaders(row),
     };
   }

@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { descendantsOf, isRunning, signalAll } from './process-tree.ts';
 
 export interface ProcessGroupTransportOptions {
   command: string;
@@ -17,10 +18,12 @@ export interface ProcessGroupTransportOptions {
 }
 
 /**
- * MCP's stdio transport, with the server in a process group of its own. The SDK's transport kills
- * only the process it started; servers are often launched through `npx`, `uvx` or a shell, whose
- * children would outlive it. Here stop is: close stdin, then SIGTERM to the whole group, then
- * SIGKILL — no orphans. The framing (newline-delimited JSON-RPC) is the SDK's own.
+ * MCP's stdio transport that stops the server's whole process tree. The SDK's transport kills only
+ * the process it started; servers are often launched through `npx`, `uvx` or a shell, whose
+ * children would outlive it. Here stop is: note every descendant, close stdin, then SIGTERM and
+ * SIGKILL to whatever of the tree is still there — no orphans. (Not a new process group: a new
+ * session gets its own scheduling group on Linux, which tripled the latency of a call on a loaded
+ * machine.) The framing (newline-delimited JSON-RPC) is the SDK's own.
  *
  * @example
  * const transport = new ProcessGroupTransport({ command: 'npx', args: ['-y', 'server'], env: {}, cwd, onStderrLine });
@@ -55,8 +58,6 @@ export class ProcessGroupTransport implements Transport {
         env: { ...getDefaultEnvironment(), ...env },
         cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
-        // A group of its own: stop() signals every process the server started.
-        detached: true,
         shell: false,
         windowsHide: true,
       });
@@ -113,8 +114,9 @@ export class ProcessGroupTransport implements Transport {
   async close(): Promise<void> {
     const child = this.#child;
     const exit = this.#exit;
-    if (child === undefined || exit === undefined) return;
+    if (child === undefined || exit === undefined || child.pid === undefined) return;
     const grace = this.#options.graceMs ?? 2000;
+    const tree = await descendantsOf(child.pid);
     const exited = (ms: number): Promise<boolean> =>
       Promise.race([
         exit.then(() => true),
@@ -122,25 +124,23 @@ export class ProcessGroupTransport implements Transport {
       ]);
     child.stdin?.end();
     if (!(await exited(grace))) {
-      this.#signalGroup(child, 'SIGTERM');
+      signalAll([child.pid, ...tree], 'SIGTERM');
       if (!(await exited(grace))) {
-        this.#signalGroup(child, 'SIGKILL');
+        signalAll([child.pid, ...tree], 'SIGKILL');
         await exited(grace);
       }
-    } else {
-      // The leader is gone; whatever it started in its group goes too.
-      this.#signalGroup(child, 'SIGTERM');
+    }
+    // The server is gone; whatever it started goes too.
+    let left = tree.filter(isRunning);
+    if (left.length > 0) {
+      signalAll(left, 'SIGTERM');
+      const deadline = Date.now() + grace;
+      while ((left = left.filter(isRunning)).length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      signalAll(left, 'SIGKILL');
     }
     this.#buffer.clear();
-  }
-
-  #signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // The group is already gone.
-    }
   }
 
   #flushStderr(): void {

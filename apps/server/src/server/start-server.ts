@@ -13,7 +13,7 @@ import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { createLogger } from '../logging/index.ts';
-import { McpManager, McpServerRepository } from '../mcp/index.ts';
+import { McpManager, McpServerRepository, registerMcpSettings } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
@@ -161,12 +161,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
+    const workbenchStream = new WorkbenchStream();
+    const settingsRegistry = new SettingsRegistry();
+    registerBuiltinSettings(settingsRegistry);
+    registerMcpSettings(settingsRegistry);
+    const settingsService = new SettingsService({
+      db: database.db,
+      registry: settingsRegistry,
+      configYaml: new ConfigYamlLayer(settings.home),
+      secrets,
+      stream: workbenchStream,
+      redactor,
+      restartFile: join(settings.dataDirectory, RESTART_REPORT_FILE),
+    });
+    await settingsService.captureStartup();
     const mcp = new McpManager({
       repository: new McpServerRepository(database.db, secrets, redactor),
-      db: database.db,
+      projectDirectory: async (projectId) =>
+        (await new ProjectRepository(database.db).find(projectId))?.directory ?? undefined,
       logger,
       clientVersion: SERVER_VERSION,
       defaultCwd: scratchDirectory,
+      setting: (key, projectId) => settingsService.value(key, { projectId }),
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
     });
     cleanups.push(() => mcp.shutdown());
@@ -183,19 +199,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
-    const workbenchStream = new WorkbenchStream();
-    const settingsRegistry = new SettingsRegistry();
-    registerBuiltinSettings(settingsRegistry);
-    const settingsService = new SettingsService({
-      db: database.db,
-      registry: settingsRegistry,
-      configYaml: new ConfigYamlLayer(settings.home),
-      secrets,
-      stream: workbenchStream,
-      redactor,
-      restartFile: join(settings.dataDirectory, RESTART_REPORT_FILE),
-    });
-    await settingsService.captureStartup();
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(

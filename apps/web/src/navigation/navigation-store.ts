@@ -6,6 +6,7 @@ export type SettingsSection =
   | 'profiles'
   | 'library'
   | 'components'
+  | 'mcp'
   | 'appearance'
   | 'behaviour'
   | 'language'
@@ -16,6 +17,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'profiles',
   'library',
   'components',
+  'mcp',
   'appearance',
   'behaviour',
   'language',

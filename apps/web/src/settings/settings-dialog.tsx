@@ -6,6 +6,7 @@ import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
 import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
+import { McpSection } from './mcp-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
 import './settings.css';
@@ -16,6 +17,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   profiles: 'settings.profiles',
   library: 'settings.library',
   components: 'settings.components',
+  mcp: 'settings.mcp',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
@@ -34,6 +36,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <LibrarySection />;
     case 'components':
       return <ComponentsSection />;
+    case 'mcp':
+      return <McpSection />;
     case 'appearance':
       return <AppearanceSection />;
     case 'behaviour':

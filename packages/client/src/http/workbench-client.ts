@@ -42,6 +42,9 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
+  McpServer,
+  McpServerCreate,
+  McpServerUpdate,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
@@ -202,6 +205,13 @@ export interface WorkbenchClient {
   updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
   /** The user's IANA time zone (`current_time` answers in it). */
   setTimeZone(timeZone: string): Promise<void>;
+  /** MCP servers with their live status (spec §4.8). */
+  listMcpServers(): Promise<McpServer[]>;
+  createMcpServer(input: McpServerCreate): Promise<McpServer>;
+  updateMcpServer(id: string, changes: McpServerUpdate): Promise<McpServer>;
+  deleteMcpServer(id: string): Promise<void>;
+  /** Starts (or restarts) the server now and returns its status. */
+  connectMcpServer(id: string): Promise<McpServer>;
 }
 
 const segment = encodeURIComponent;
@@ -428,5 +438,12 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     setTimeZone: async (timeZone) => {
       await json('PUT', '/api/time-zone', { body: { time_zone: timeZone } });
     },
+    listMcpServers: async () => (await json<{ servers: McpServer[] }>('GET', '/api/mcp/servers')).servers,
+    createMcpServer: (input) => json('POST', '/api/mcp/servers', { body: input }),
+    updateMcpServer: (id, changes) => json('PATCH', `/api/mcp/servers/${segment(id)}`, { body: changes }),
+    deleteMcpServer: async (id) => {
+      await json('DELETE', `/api/mcp/servers/${segment(id)}`);
+    },
+    connectMcpServer: (id) => json('POST', `/api/mcp/servers/${segment(id)}/connect`),
   };
 }
