@@ -10,6 +10,7 @@ export default defineConfig({
       'apps/*/test/**/*.test.{ts,tsx}',
       'examples/test/**/*.test.ts',
       'e2e/**/*.test.ts',
+      'deploy/test/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -2,10 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumExecutable } from './chromium-executable.ts';
 
-export const CHROMIUM = process.env['YOUYOU_CHROMIUM'] ?? '/usr/bin/chromium';
-
-/** Debian's Chromium, headless, a fresh profile, no network beyond loopback. */
+/**
+ * Chromium headless (YOUYOU_CHROMIUM, Debian's, or the npm registry's: see chromiumExecutable),
+ * a fresh profile, no network beyond loopback.
+ */
 export async function openBrowser(
   options: { locale?: string; colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {},
 ): Promise<{
@@ -14,8 +16,10 @@ export async function openBrowser(
   close: () => Promise<void>;
 }> {
   const profile = await mkdtemp(join(tmpdir(), 'youyou-chromium-'));
+  const executable = await chromiumExecutable();
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: executable.path,
+    env: { ...process.env, ...executable.env },
     headless: true,
     args: [
       '--headless',

@@ -17,7 +17,9 @@ Usage:
   youyou components disable <plugin-id> [--global]
   youyou serve [--host] [--port] [--data-dir] [--database-url] [--open]   the workbench (see youyou serve --help)
   youyou migrate [--data-dir] [--database-url] [--down]                    apply the workbench's database migrations
-  youyou version                                  the CLI, server and Node versions
+  youyou backup [--data-dir] [--output <file>]                              the database, uploads and artifacts in one file
+  youyou restore <file> [--data-dir] [--force]                              put a backup back (server stopped)
+  youyou version [--json]                         the CLI, server and Node versions (--json: the version manifest)
 
 Options:
   --json            machine-readable output on stdout (errors too)
@@ -41,7 +43,13 @@ const VERSION = '0.1.0';
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCode> {
   const [first, ...rest] = argv;
-  if (first === 'serve' || first === 'migrate' || first === 'version')
+  if (
+    first === 'serve' ||
+    first === 'migrate' ||
+    first === 'version' ||
+    first === 'backup' ||
+    first === 'restore'
+  )
     return runServerCommand(first, rest, io);
   let json = argv.includes('--json');
   try {
@@ -90,17 +98,21 @@ function reportError(error: unknown, json: boolean, io: CliIo): ExitCode {
 
 /** The workbench commands, loaded only when asked for (doctor and components stay quick). */
 async function runServerCommand(
-  command: 'serve' | 'migrate' | 'version',
+  command: 'serve' | 'migrate' | 'version' | 'backup' | 'restore',
   rest: readonly string[],
   io: CliIo,
 ): Promise<ExitCode> {
   const server = await import('@youyou/server');
-  if (command === 'version') io.stdout(`youyou ${VERSION}\n`);
+  if (command === 'version' && !rest.includes('--json')) io.stdout(`youyou ${VERSION}\n`);
   const code =
     command === 'serve'
       ? await server.serveCommand(rest, io)
       : command === 'migrate'
         ? await server.migrateCommand(rest, io)
-        : server.versionCommand(io);
+        : command === 'backup'
+          ? await server.backupCommand(rest, io)
+          : command === 'restore'
+            ? await server.restoreCommand(rest, io)
+            : server.versionCommand(io, rest);
   return code === 0 ? EXIT_CODES.ok : code === 2 ? EXIT_CODES.usage : EXIT_CODES.failed;
 }

@@ -1,5 +1,12 @@
 // The public surface of @youyou/server.
-export { startServer, resolveServerOptions, DEFAULT_PORT, SERVER_VERSION } from './server/index.ts';
+export {
+  startServer,
+  resolveServerOptions,
+  DEFAULT_PORT,
+  SERVER_VERSION,
+  BUILD_MANIFEST,
+} from './server/index.ts';
+export type { BuildManifest } from './server/index.ts';
 export type { RunningServer, ServerOptions, ResolvedServerOptions } from './server/index.ts';
 export {
   COMMAND_EXIT,
@@ -10,6 +17,7 @@ export {
   versionCommand,
 } from './cli/index.ts';
 export type { CommandIo } from './cli/index.ts';
+export { BACKUP_HELP, backupCommand, RESTORE_HELP, restoreCommand } from './backup/index.ts';
 export { BUNDLE_FILE, buildServerBundle } from './bundle/index.ts';
 export { createApp } from './http/index.ts';
 export type { WorkbenchApp, ServerServices, HttpConfig } from './http/index.ts';

@@ -84,6 +84,14 @@ export interface CreateLoggerOptions {
  * redactor.add(token);
  * logger.info({ port }, 'listening');
  */
+function loadPinoPretty(): ((options: object) => LogDestination) | undefined {
+  try {
+    return createRequire(import.meta.url)('pino-pretty') as (options: object) => LogDestination;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createLogger(options: CreateLoggerOptions = {}): {
   logger: ServerLogger;
   redactor: SecretRedactor;
@@ -91,10 +99,10 @@ export function createLogger(options: CreateLoggerOptions = {}): {
   const redactor = new SecretRedactor(options.destination ?? process.stdout);
   const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
   let stream: LogDestination = redactor;
-  if (pretty) {
-    // Loaded only for a terminal: JSON logging never pays for it.
-    const require = createRequire(import.meta.url);
-    const prettyFactory = require('pino-pretty') as (options: object) => LogDestination;
+  // Loaded only for a terminal: JSON logging never pays for it. The single executable carries
+  // no pino-pretty (it is loaded at run time, not bundled): it logs JSON there.
+  const prettyFactory = pretty ? loadPinoPretty() : undefined;
+  if (prettyFactory !== undefined) {
     stream = prettyFactory({
       destination: redactor,
       colorize: true,

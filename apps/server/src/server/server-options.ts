@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveYouyouHome } from '@youyou/agent';
+import { BUILD_MANIFEST } from './build-manifest.ts';
 import { DEFAULT_TOOL_RESULT_BUDGET_BYTES } from '../artifacts/index.ts';
 import type { LogDestination } from '../logging/index.ts';
 import { DEFAULT_SUBAGENT_OPTIONS, type SubagentOptions } from '../subagents/index.ts';
@@ -104,7 +105,7 @@ const packageFolder = findPackageFolder(dirname(fileURLToPath(import.meta.url)))
  */
 export const SERVER_VERSION: string =
   packageFolder === undefined
-    ? '0.0.0'
+    ? (BUILD_MANIFEST?.version ?? '0.0.0')
     : (JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
@@ -140,6 +141,8 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
     webRoot:
       options.webRoot ??
+      // The single executable unpacks its embedded UI and names the folder here.
+      process.env['YOUYOU_WEB_ROOT'] ??
       (webDefault !== undefined && existsSync(join(webDefault, 'index.html')) ? webDefault : undefined),
     sweepIntervalMs: options.sweepIntervalMs ?? (postgres ? 5_000 : 30_000),
   };

@@ -20,6 +20,60 @@ export interface TestDatabase {
 }
 
 /**
+ * Whether a PostgreSQL server answers at TEST_DATABASE_URL (asked once per test process). When
+ * none does (a bare machine: Node and nothing else), the PostgreSQL tests run against PGlite —
+ * PostgreSQL compiled to WebAssembly, in this process, behind a real wire-protocol socket — so the
+ * PostgreSQL dialect is always tested. Tests that need a second server process sharing one real
+ * PostgreSQL (LISTEN/NOTIFY across processes) skip themselves on PGlite and say why.
+ */
+export function postgresServerAnswers(): Promise<boolean> {
+  answers ??= (async () => {
+    if (TEST_DATABASE_URL === 'off') return false;
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3_000 });
+    try {
+      await client.connect();
+      await client.end();
+      return true;
+    } catch {
+      await client.end().catch(() => {});
+      return false;
+    }
+  })();
+  return answers;
+}
+let answers: Promise<boolean> | undefined;
+let warned = false;
+
+/** Why a test that needs a real PostgreSQL server is skipped on PGlite. */
+export const PGLITE_SKIP_REASON = `no PostgreSQL server answers at ${TEST_DATABASE_URL}; PGlite runs the PostgreSQL tests in one process, and a test that needs two server processes on one real PostgreSQL (LISTEN/NOTIFY across processes) cannot run on it. Start PostgreSQL (or set YOUYOU_TEST_DATABASE_URL) to run it.`;
+
+/** An in-memory PGlite (with pg_trgm) behind a loopback socket that `pg` connects to. */
+async function createPgliteDatabase(): Promise<TestDatabase> {
+  const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite-socket'),
+  ]);
+  if (!warned) {
+    warned = true;
+    process.stderr.write(`PostgreSQL tests: on PGlite (${PGLITE_SKIP_REASON.split(';')[0]})\n`);
+  }
+  const db = await PGlite.create({ extensions: { pg_trgm } });
+  // The server's pool opens several connections; PGlite queues their queries on its one backend.
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 16 });
+  await server.start();
+  const address = server.getServerConn();
+  return {
+    kind: 'postgres',
+    url: `postgres://postgres@${address}/postgres`,
+    drop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/**
  * A fresh PostgreSQL schema (search_path set in the URL), or nothing for SQLite.
  *
  * @example
@@ -29,6 +83,7 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'sqlite') return { kind, url: undefined, drop: async () => {} };
+  if (!(await postgresServerAnswers())) return createPgliteDatabase();
   const schema = `yy_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   try {

@@ -1,0 +1,133 @@
+// `npm run build:executable`: the single executable, dist/youyou-<platform>-<arch>, and its
+// SHA-256 file beside it. Node's single-executable applications: the CLI and server bundled as
+// one CommonJS file (esbuild), the built web UI as an asset, injected into a copy of this Node
+// binary with postject. node:sqlite is built in, so there is no native addon to carry.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packFolder } from './web-pack.ts';
+
+const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const NAME = `youyou-${process.platform}-${process.arch}`;
+
+export interface ExecutableBuild {
+  executable: string;
+  checksumFile: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * Builds the single executable into `outputFolder` (default dist/ at the repository root).
+ *
+ * @example
+ * const { executable } = await buildExecutable();
+ */
+export async function buildExecutable(outputFolder = join(REPOSITORY, 'dist')): Promise<ExecutableBuild> {
+  const work = join(REPOSITORY, 'node_modules', '.cache', 'sea');
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  await mkdir(outputFolder, { recursive: true });
+
+  const web = join(REPOSITORY, 'apps', 'web', 'dist');
+  if (!existsSync(join(web, 'index.html'))) {
+    const built = spawnSync(
+      process.execPath,
+      ['node_modules/vite/bin/vite.js', 'build', 'apps/web', '--logLevel', 'warn'],
+      {
+        cwd: REPOSITORY,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
+    if (built.status !== 0) throw new Error('vite build of apps/web failed');
+  }
+  const { pack, hash: uiHash } = await packFolder(web);
+  await writeFile(join(work, 'web.pack'), pack);
+
+  const manifest = {
+    version: (
+      JSON.parse(await readFile(join(REPOSITORY, 'apps/cli/package.json'), 'utf8')) as { version: string }
+    ).version,
+    commit: gitCommit(),
+    buildDate: new Date().toISOString(),
+    uiHash,
+  };
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [join(REPOSITORY, 'deploy/sea/entry.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    outfile: join(work, 'youyou.cjs'),
+    conditions: ['development', 'module'],
+    // pg-native: an optional addon pg never needs here; pino-pretty: loaded only in a terminal,
+    // and the executable logs JSON instead (logging/logger.ts).
+    external: ['pg-native', 'pino-pretty'],
+    define: {
+      __YOUYOU_BUILD__: JSON.stringify(manifest),
+      // CommonJS has no import.meta; the sources use it to find files beside themselves.
+      'import.meta.url': '__youyouImportMetaUrl',
+      'import.meta.dirname': '__dirname',
+    },
+    banner: { js: "const __youyouImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    logLevel: 'warning',
+  });
+
+  await writeFile(
+    join(work, 'sea-config.json'),
+    JSON.stringify({
+      main: join(work, 'youyou.cjs'),
+      output: join(work, 'sea-prep.blob'),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      assets: { 'web.pack': join(work, 'web.pack') },
+    }),
+  );
+  execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], {
+    stdio: 'inherit',
+  });
+
+  const executable = join(outputFolder, NAME);
+  await rm(executable, { force: true });
+  await copyFile(process.execPath, executable);
+  await chmod(executable, 0o755);
+  const postject = join(dirname(createRequire(import.meta.url).resolve('postject')), 'cli.js');
+  execFileSync(
+    process.execPath,
+    [
+      postject,
+      executable,
+      'NODE_SEA_BLOB',
+      join(work, 'sea-prep.blob'),
+      '--sentinel-fuse',
+      'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const sha256 = createHash('sha256')
+    .update(await readFile(executable))
+    .digest('hex');
+  const checksumFile = `${executable}.sha256`;
+  // The `sha256sum -c` format.
+  await writeFile(checksumFile, `${sha256}  ${NAME}\n`);
+  return { executable, checksumFile, sha256, bytes: (await stat(executable)).size };
+}
+
+function gitCommit(): string {
+  const result = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: REPOSITORY, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : 'unknown';
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const result = await buildExecutable(process.argv[2]);
+  process.stdout.write(
+    `${result.executable}: ${(result.bytes / 1_000_000).toFixed(1)} MB, sha256 ${result.sha256} (${Math.round(performance.now() - started)} ms)\n`,
+  );
+}
