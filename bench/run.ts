@@ -42,6 +42,7 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   },
   { name: 'Server: SSE resume in a conversation of 100,000 events', script: 'server/resume-latency.ts' },
   { name: 'Server: cold start and idle memory', script: 'server/startup.ts' },
+  { name: 'Server: 8 concurrent sub-agents, a 1 MB artifact edit + diff', script: 'server/subagents.ts' },
   { name: 'Server: a conversation of 10,000 messages', script: 'server/large-conversation.ts' },
   {
     name: 'MCP: a tool call through YouYou against the SDK client direct',

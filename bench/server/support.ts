@@ -188,6 +188,7 @@ export async function residentMegabytes(pid: number): Promise<number> {
 
 export interface SseEvent {
   seq: number;
+  run_id: string | null;
   type: string;
   payload: { text?: string };
 }

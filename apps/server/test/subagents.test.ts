@@ -194,6 +194,33 @@ describe.each(DATABASE_KINDS)('sub-agents on %s', (kind) => {
     expect(allNodes(await tree(conversationId))).toHaveLength(0);
   });
 
+  it('a profile gives a sub-agent its instructions and narrows its tools to the profile lists', async () => {
+    const copy = await server.call<{ id: string }>('POST', '/api/profiles/default/duplicate', {
+      name: 'Reader',
+    });
+    await server.call('PATCH', `/api/profiles/${copy.id}`, {
+      systemPrompt: 'You only read artifacts. READER-PROFILE',
+      tools: { allow: ['read_*', 'list_*'], deny: [], confirm: [] },
+    });
+    scripts.add({
+      match: 'Use the reader',
+      replies: [
+        fakeToolCallReply('spawn_agent', { task: 'Read as a reader', profile_id: copy.id }),
+        fakeTextReply('Read.'),
+      ],
+    });
+    scripts.add({ match: 'Read as a reader', replies: [fakeTextReply('Nothing to read.')] });
+    const { conversationId, runId } = await sendFirstMessage(server, 'Use the reader');
+    await server.settled(conversationId, runId);
+    const node = allNodes(await tree(conversationId))[0];
+    expect(node).toMatchObject({ status: 'completed', profile_id: copy.id });
+    expect(node?.tools.sort()).toEqual(['list_artifacts', 'read_artifact']);
+    const request = server.fake.chatRequests.find(
+      (candidate) => firstUserText(candidate.body) === 'Read as a reader',
+    );
+    expect(JSON.stringify(request?.body)).toContain('READER-PROFILE');
+  });
+
   it('budgets end a sub-agent with a stable code: tool calls, tokens, wall time; the parent goes on', async () => {
     scripts.add({
       match: 'Run within budgets',

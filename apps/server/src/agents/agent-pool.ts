@@ -77,15 +77,23 @@ export interface DetachedAgentOptions {
   wrapProvider?: (provider: ModelProvider) => ModelProvider;
 }
 
-/** A component source that keeps only the tools `allow` passes. */
+/** A component source that keeps only the tools `allow` passes (each name once per layer). */
 function filteredSource(source: ComponentSource, allow: (name: string) => boolean): ComponentSource {
+  const keep = <Entry extends { tool: { name: string } }>(entries: readonly Entry[]): Entry[] => {
+    const seen = new Set<string>();
+    return entries.filter((entry) => {
+      if (!allow(entry.tool.name) || seen.has(entry.tool.name)) return false;
+      seen.add(entry.tool.name);
+      return true;
+    });
+  };
   return {
     async load(options) {
       const loaded = await source.load(options);
       return {
         ...loaded,
-        global: { ...loaded.global, tools: loaded.global.tools.filter((entry) => allow(entry.tool.name)) },
-        project: { ...loaded.project, tools: loaded.project.tools.filter((entry) => allow(entry.tool.name)) },
+        global: { ...loaded.global, tools: keep(loaded.global.tools) },
+        project: { ...loaded.project, tools: keep(loaded.project.tools) },
       };
     },
   };

@@ -189,6 +189,10 @@ export class ArtifactService {
   readonly #eventLog: EventLog;
   /** One update at a time per artifact, so versions follow each other (edits read the newest). */
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** The diffs updates just computed: the viewer asks for the newest one next (versions never change). */
+  readonly #recentDiffs = new Map<string, ArtifactDiff>();
+  /** The newest text of recently changed artifacts, so an edit does not read a large one back. */
+  readonly #newest = new Map<string, { version: number; content: string }>();
 
   constructor(options: { database: WorkbenchDatabase; eventLog: EventLog }) {
     this.#database = options.database;
@@ -265,6 +269,7 @@ export class ArtifactService {
       await transaction.insertInto('artifacts').values(row).execute();
       await transaction.insertInto('artifact_versions').values(version).execute();
     });
+    this.#remember(this.#newest, row.id, { version: 1, content: request.content }, 8);
     return artifact;
   }
 
@@ -277,7 +282,11 @@ export class ArtifactService {
     }
     const row = await this.#resolve(scope.conversationId, request.reference);
     return this.#serially(row.id, async () => {
-      const current = await this.#latest(row.id);
+      const cached = this.#newest.get(row.id);
+      const current =
+        cached !== undefined && cached.version === (await this.#versionNumber(row.id))
+          ? cached
+          : await this.#latest(row.id);
       const content =
         request.content ?? applyEdits(current.content, request.edits as readonly ArtifactEdit[]);
       this.#checkContent(content);
@@ -293,7 +302,7 @@ export class ArtifactService {
       const now = Date.now();
       const change: ArtifactChange = request.content === undefined ? 'edit' : 'replace';
       const next = this.#versionRow(row.id, current.version + 1, change, scope.runId, content, now);
-      const { added, removed } = diffTexts({
+      const diff = diffTexts({
         artifactId: row.id,
         title: row.name,
         from: current.version,
@@ -301,6 +310,7 @@ export class ArtifactService {
         before: current.content,
         after: content,
       });
+      const { added, removed } = diff;
       const updated: ArtifactRow = { ...row, version: next.version, size: next.size, updated_at: now };
       const artifact = artifactOfRow(updated);
       const event: NewEvent = {
@@ -323,6 +333,8 @@ export class ArtifactService {
           .where('id', '=', row.id)
           .execute();
       });
+      this.#rememberDiff(diff);
+      this.#remember(this.#newest, row.id, { version: next.version, content }, 8);
       return { artifact, version: versionOfRow(next, false), added, removed };
     });
   }
@@ -421,6 +433,8 @@ export class ArtifactService {
    * ids; a version id of another artifact is ARTIFACT_VERSION_MISMATCH.
    */
   async diff(id: string, from: string, to: string): Promise<ArtifactDiff> {
+    const recent = this.#recentDiffs.get(`${id}:${from}:${to}`);
+    if (recent !== undefined) return recent;
     const row = await this.#written(id);
     const [before, after] = await Promise.all([this.#versionByKey(row, from), this.#versionByKey(row, to)]);
     return diffTexts({
@@ -459,6 +473,8 @@ export class ArtifactService {
 
   /** Deletes an artifact with every version (an upload: its row; the caller removes its bytes). */
   async delete(id: string): Promise<{ upload?: UploadRow }> {
+    for (const key of [...this.#recentDiffs.keys()])
+      if (key.startsWith(`${id}:`)) this.#recentDiffs.delete(key);
     const row = await this.#find(id);
     if (row === undefined) {
       const upload = await this.#db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
@@ -583,6 +599,31 @@ export class ArtifactService {
       );
     }
     return version;
+  }
+
+  #rememberDiff(diff: ArtifactDiff): void {
+    this.#remember(this.#recentDiffs, `${diff.artifact_id}:${String(diff.from)}:${String(diff.to)}`, diff);
+  }
+
+  /** A small cache of the newest entries. */
+  #remember<T>(cache: Map<string, T>, key: string, value: T, limit = 16): void {
+    cache.delete(key);
+    cache.set(key, value);
+    while (cache.size > limit) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+  }
+
+  /** The newest version number, read without the text (another server may have written one). */
+  async #versionNumber(id: string): Promise<number | undefined> {
+    const row = await this.#db
+      .selectFrom('artifacts')
+      .select('version')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.version;
   }
 
   #versionRow(

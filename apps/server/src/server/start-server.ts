@@ -17,6 +17,7 @@ import { McpManager, McpServerRepository, registerMcpSettings } from '../mcp/ind
 import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
+import { toolDecision } from '@youyou/contracts';
 import { ProfileService } from '../profiles/index.ts';
 import { RunManager, type RunContext } from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
@@ -237,6 +238,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       buildAgent: (options) => pool.buildDetached(options),
     });
     runContext.subagents = subagents;
+    // spawn_agent's profile_id names an agent profile: its prompt, model and tool lists.
+    subagents.setProfileResolver(async (profileId) => {
+      const profile = await profiles.find(profileId);
+      if (profile === undefined) return undefined;
+      return {
+        ...(profile.systemPrompt.trim() === '' ? {} : { instructions: profile.systemPrompt }),
+        ...('id' in profile.model ? { model_id: profile.model.id } : {}),
+        allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
+      };
+    });
     const spawnTool = subagents.spawnTool();
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.

@@ -19,7 +19,8 @@ import type { SubagentOptions } from './subagent-options.ts';
 export interface SubagentProfile {
   instructions?: string;
   model_id?: string;
-  tools?: readonly string[];
+  /** The profile's tool lists: only parent tools this passes are the default set. */
+  allowTool?: (name: string) => boolean;
 }
 
 /** Looks a profile up by id; undefined when there is none. */
@@ -200,7 +201,7 @@ export class SubagentManager implements RunToolRegistry {
     const parentTools = this.#runTools.get(parent.id) ?? [];
     const requested = Array.isArray(request.arguments['tools'])
       ? (request.arguments['tools'] as unknown[]).filter((name): name is string => typeof name === 'string')
-      : (profile?.tools ?? parentTools);
+      : parentTools.filter((name) => profile?.allowTool?.(name) ?? true);
     const notAllowed = requested.filter((name) => !parentTools.includes(name));
     if (notAllowed.length > 0) {
       throw new ApiError(
