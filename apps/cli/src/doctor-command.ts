@@ -1,13 +1,12 @@
 import { join, sep } from 'node:path';
+import { DEFAULT_AGENT_CONFIG, type AgentConfig } from '@youyou/agent';
 import {
   CONFIG_FILE,
-  DEFAULT_AGENT_CONFIG,
   listFileComponents,
   scanFileComponents,
-  type AgentConfig,
   type FileComponentEntry,
   type FileLoadDiagnostic,
-} from '@youyou/agent';
+} from '@youyou/agent/files';
 import type { CliArguments } from './cli-arguments.ts';
 import { table, type CliIo } from './cli-io.ts';
 import { EXIT_CODES, type ExitCode } from './exit-codes.ts';

@@ -204,4 +204,41 @@ describe('AssistantMessage', () => {
     );
     expect(screen.getByTestId('process-summary').textContent).toBe('思考了 12 秒 · 调用 3 个工具');
   });
+
+  it.each([
+    ['length', 'Cut off at the token limit'],
+    ['content_filter', 'Blocked by the provider’s filter'],
+    ['refusal', 'The model refused'],
+  ] as const)('a completed answer that ended with %s says so at its end', (reason, notice) => {
+    const run = runWith([
+      { type: 'text', text: 'I cannot help with that.', status: 'complete' } as MessagePart,
+    ]);
+    render(
+      <AssistantMessage
+        run={{ ...run, assistant: { ...run.assistant, finish_reason: reason } }}
+        isLast
+        busy={false}
+        onRegenerate={vi.fn()}
+        onSelectBranch={vi.fn()}
+      />,
+    );
+    expect(screen.getByTestId('finish-notice').textContent).toContain(notice);
+    const refusal = screen.queryByTestId('refusal');
+    if (reason === 'refusal') expect(refusal?.textContent).toContain('I cannot help with that.');
+    else expect(refusal).toBeNull();
+  });
+
+  it('an answer that ended normally has no notice', () => {
+    const run = runWith([{ type: 'text', text: 'Done.', status: 'complete' } as MessagePart]);
+    render(
+      <AssistantMessage
+        run={{ ...run, assistant: { ...run.assistant, finish_reason: 'stop' } }}
+        isLast
+        busy={false}
+        onRegenerate={vi.fn()}
+        onSelectBranch={vi.fn()}
+      />,
+    );
+    expect(screen.queryByTestId('finish-notice')).toBeNull();
+  });
 });

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AgentError, type AgentErrorJSON, type AgentEvent, type TurnSummary } from '@youyou/agent';
+import {
+  AgentError,
+  type AgentErrorJSON,
+  type AgentEvent,
+  type FinishReason,
+  type TurnSummary,
+} from '@youyou/agent';
 import type { Kysely, Transaction } from 'kysely';
 import type { RunPhase, RunStatus, Schema } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
@@ -12,7 +18,7 @@ const BACKLOG_LIMIT = 1_000_000;
 
 /** How a run's turn ended. */
 export type Outcome =
-  | { status: 'completed'; summary: TurnSummary }
+  | { status: 'completed'; summary: TurnSummary; finishReason?: FinishReason }
   | { status: 'failed'; error: EventError; summary?: TurnSummary }
   | { status: 'cancelled'; summary?: TurnSummary }
   | { status: 'interrupted' };
@@ -286,7 +292,10 @@ export class AgentEventRecorder {
         }
         return undefined;
       case 'TurnComplete':
-        return event.status === 'completed' ? { status: 'completed', summary: event } : undefined;
+        if (event.status !== 'completed') return undefined;
+        return event.finishReason === undefined
+          ? { status: 'completed', summary: event }
+          : { status: 'completed', summary: event, finishReason: event.finishReason };
       case 'TurnCancelled':
         return { status: 'cancelled', summary: event };
     }

@@ -15,6 +15,7 @@ import type {
   Provider,
   ProviderCreate,
   ProviderTest,
+  ProviderUpdate,
   SendMessage,
   SendResult,
   Upload,
@@ -86,6 +87,9 @@ export interface ApiClient {
   runEvents(runId: string): Promise<WorkbenchEvent[]>;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
+  updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
+  /** Asks the provider's server for its models again (new ones added, the user's edits kept). */
+  refreshProvider(id: string): Promise<Provider>;
   deleteProvider(id: string): Promise<void>;
   /** Tests a saved provider (by id) or one not saved yet (its settings). */
   testProvider(target: string | ProviderCreate): Promise<ProviderTest>;
@@ -289,6 +293,10 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
         .events as WorkbenchEvent[],
     listProviders: async () => (await (await checked(api.providers.$get())).json()).providers,
     createProvider: async (input) => (await checked(api.providers.$post({ json: input }))).json(),
+    updateProvider: async (id, changes) =>
+      (await checked(api.providers[':id'].$patch({ param: { id }, json: changes }))).json(),
+    refreshProvider: async (id) =>
+      (await checked(api.providers[':id'].refresh.$post({ param: { id } }))).json(),
     deleteProvider: async (id) => {
       await checked(api.providers[':id'].$delete({ param: { id } }));
     },

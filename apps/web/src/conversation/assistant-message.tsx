@@ -41,6 +41,13 @@ export function summaryText(t: Translate, summary: ReturnType<typeof processSumm
   return pieces.join(' · ');
 }
 
+/** The notice a completed answer ends with when the provider said it ended early or refused. */
+const FINISH_NOTICES = {
+  length: 'conversation.finishLength',
+  content_filter: 'conversation.finishFilter',
+  refusal: 'conversation.finishRefusal',
+} as const;
+
 /**
  * The answer of one run. While it runs, reasoning and tool calls show live; once it has ended,
  * they fold into one summary line that expands on click (or stay open: a preference). Interrupted,
@@ -62,11 +69,18 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
   const text = textOfMessage(message);
   const ended =
     message.status === 'interrupted' || message.status === 'cancelled' || message.status === 'failed';
+  const finish =
+    message.status === 'complete' &&
+    message.finish_reason !== undefined &&
+    message.finish_reason in FINISH_NOTICES
+      ? (message.finish_reason as keyof typeof FINISH_NOTICES)
+      : undefined;
 
   return (
     <div
-      className={`message assistant-message status-${message.status}`}
+      className={`message assistant-message status-${message.status}${finish === undefined ? '' : ` finish-${finish}`}`}
       data-message-id={message.id}
+      data-finish-reason={finish}
       data-role="assistant"
       data-status={message.status}
       aria-busy={!settled}
@@ -90,7 +104,19 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           <Parts parts={process} />
         </div>
       )}
-      <Parts parts={answer} />
+      {finish === 'refusal' ? (
+        <div className="refusal-text" data-testid="refusal">
+          <Parts parts={answer} />
+        </div>
+      ) : (
+        <Parts parts={answer} />
+      )}
+      {finish !== undefined && (
+        <div className={`run-mark finish ${finish}`} role="status" data-testid="finish-notice">
+          <AlertIcon size={15} />
+          <span>{t(FINISH_NOTICES[finish])}</span>
+        </div>
+      )}
       {!settled && message.parts.length === 0 && (
         <div className="waiting" role="status">
           <span className="typing-dots" aria-hidden="true">

@@ -3,6 +3,7 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import type { PluggableList } from 'unified';
+import { rehypeStripActiveContent } from './active-content.ts';
 import { CodeBlock } from './code-block.tsx';
 import { lazyResource } from './lazy-resource.ts';
 import { needsMath, splitMarkdownBlocks } from './markdown-blocks.ts';
@@ -65,11 +66,16 @@ const MarkdownBlock = memo(function MarkdownBlock({
   const plugins = math.get();
   const remarkPlugins: PluggableList =
     withMath && plugins !== undefined ? [remarkGfm, plugins.remarkMath] : [remarkGfm];
-  // Sanitize first; KaTeX then renders math from the (already sanitized) text.
+  // Sanitize first; KaTeX then renders math from the (already sanitized) text, without trust
+  // (`\href`, `\url`, `\htmlData` … stay inert); last, anything that could still run script goes.
   const rehypePlugins: PluggableList =
     withMath && plugins !== undefined
-      ? [[rehypeSanitize, SANITIZE_SCHEMA], plugins.rehypeKatex]
-      : [[rehypeSanitize, SANITIZE_SCHEMA]];
+      ? [
+          [rehypeSanitize, SANITIZE_SCHEMA],
+          [plugins.rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false }],
+          rehypeStripActiveContent,
+        ]
+      : [[rehypeSanitize, SANITIZE_SCHEMA], rehypeStripActiveContent];
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}

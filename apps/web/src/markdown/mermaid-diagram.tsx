@@ -1,5 +1,6 @@
 import type { Mermaid } from 'mermaid';
 import { useEffect, useId, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { sanitizeSvg } from './sanitize-svg.ts';
 
 let loaded: Promise<Mermaid> | undefined;
 
@@ -40,12 +41,13 @@ export default function MermaidDiagram({
           securityLevel: 'strict',
           theme: theme === 'dark' ? 'dark' : 'neutral',
           htmlLabels: false,
+          flowchart: { htmlLabels: false },
         });
         return mermaid.render(id, code);
       })
       .then(
         ({ svg }) => {
-          if (!cancelled) setResult({ svg });
+          if (!cancelled) setResult({ svg: sanitizeSvg(svg) });
         },
         () => {
           if (!cancelled) setResult({ error: true });
@@ -71,7 +73,8 @@ export default function MermaidDiagram({
       </div>
     );
   }
-  // The SVG comes from mermaid's strict renderer (sanitized labels), not from the model's text.
+  // The SVG comes from mermaid's strict renderer and then our own sanitizer (sanitizeSvg): no
+  // script, handler or active URL survives, CSP or not.
   return (
     <div
       className="mermaid-diagram"

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { EventErrorSchema } from '../errors/index.ts';
 import { MessageInputSchema } from '../messages/index.ts';
-import { RunDescriptionSchema, RunPhaseSchema, RunStatusSchema, RunUsageSchema } from '../runs/index.ts';
+import {
+  FinishReasonSchema,
+  RunDescriptionSchema,
+  RunPhaseSchema,
+  RunStatusSchema,
+  RunUsageSchema,
+} from '../runs/index.ts';
 
 /**
  * The payload schema of each event type of the run and message life cycle (spec §4.2). Other
@@ -47,7 +53,12 @@ export const RUN_EVENT_PAYLOAD_SCHEMAS = {
   }),
   /** A problem the run survives (a storage hiccup); a fatal one arrives as run.failed. */
   error: z.object({ message_id: z.string(), error: EventErrorSchema }),
-  'run.completed': z.object({ message_id: z.string(), usage: RunUsageSchema }),
+  'run.completed': z.object({
+    message_id: z.string(),
+    usage: RunUsageSchema,
+    /** Why the reply ended (`length`, `content_filter`, `refusal` …), when the provider said. */
+    finish_reason: FinishReasonSchema.optional(),
+  }),
   'run.failed': z.object({
     message_id: z.string(),
     error: EventErrorSchema,

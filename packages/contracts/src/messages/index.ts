@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EventErrorSchema } from '../errors/index.ts';
-import { IsoDateSchema, RunUsageSchema } from '../runs/index.ts';
+import { FinishReasonSchema, IsoDateSchema, RunUsageSchema } from '../runs/index.ts';
 
 /**
  * An uploaded file a message refers to.
@@ -148,6 +148,8 @@ export const ConversationMessageSchema = z
     siblings: SiblingInfoSchema.optional(),
     model_id: z.string().nullable().optional(),
     usage: RunUsageSchema.optional(),
+    /** Assistant messages whose run completed: why the reply ended, when the provider said. */
+    finish_reason: FinishReasonSchema.optional(),
   })
   .meta({ id: 'Message' });
 export type ConversationMessage = z.infer<typeof ConversationMessageSchema>;

@@ -229,7 +229,11 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
         ]),
       };
     case 'run.completed':
-      return ended(advanced, 'completed', { ...finish(message, 'complete'), usage: event.payload.usage });
+      return ended(advanced, 'completed', {
+        ...finish(message, 'complete'),
+        usage: event.payload.usage,
+        ...(event.payload.finish_reason === undefined ? {} : { finish_reason: event.payload.finish_reason }),
+      });
     case 'run.failed': {
       const failed = finish(message, 'failed');
       return ended(advanced, 'failed', {

@@ -68,6 +68,19 @@ export const RunUsageSchema = z
   .meta({ id: 'RunUsage' });
 export type RunUsage = z.infer<typeof RunUsageSchema>;
 
+/**
+ * Why the model's reply ended, as the provider said: `length` — cut off at the token limit;
+ * `content_filter` — blocked by the provider's filter; `refusal` — the model declined (its text is
+ * the refusal). A UI says so at the end of the answer.
+ *
+ * @example
+ * if (message.finish_reason === 'length') showNotice('Cut off at the token limit');
+ */
+export const FinishReasonSchema = z
+  .enum(['stop', 'tool_calls', 'length', 'content_filter', 'refusal', 'other'])
+  .meta({ id: 'FinishReason' });
+export type FinishReason = z.infer<typeof FinishReasonSchema>;
+
 /** An ISO 8601 timestamp. */
 export const IsoDateSchema = z.string().meta({ format: 'date-time' });
 
