@@ -4,6 +4,7 @@ import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import { CONVERSATIONS_KEY, type RunView } from '../conversation-state/index.ts';
+import { NewConversationProfilePicker, ProfilePicker } from '../customise/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon } from '../icons/index.ts';
@@ -11,6 +12,7 @@ import { isRightOpen, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
 import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';
+import { waitingCard } from '../hitl/index.ts';
 import { useConversationActions } from './conversation-actions.ts';
 import { MessageList } from './message-list.tsx';
 import './conversation.css';
@@ -64,6 +66,11 @@ export function ConversationView(): ReactElement {
     );
   }, [snapshot.activeRun, snapshot.runs, t]);
 
+  // A card waiting for free input takes what is typed in the composer (spec §4.5 routing).
+  const card = waitingCard(snapshot.activeRun?.assistant.parts ?? []);
+  const answering = card !== undefined && (card.card.allowFreeInput || card.card.kind === 'input');
+  const [answerError, setAnswerError] = useState<string | undefined>();
+  const [newProfileId, setNewProfileId] = useState<string | undefined>(undefined);
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
   const sendError = actions.send.error ?? create.error ?? actions.regenerate.error;
@@ -77,11 +84,41 @@ export function ConversationView(): ReactElement {
   // A failed send rejects, so the composer puts the text back; a conversation created for a first
   // message that could not be sent is deleted again, so no empty one is left behind.
   const onSend = async (submission: ComposerSubmission): Promise<void> => {
+    if (conversationId !== undefined && answering) {
+      const skill = submission.skills[0];
+      const text =
+        skill === undefined
+          ? submission.text
+          : `/${skill.name}${skill.arguments === undefined || skill.arguments === '' ? '' : ` ${skill.arguments}`}`;
+      setAnswerError(undefined);
+      try {
+        const result = await api.answerCard(
+          conversationId,
+          card.card.id,
+          { type: 'text', text },
+          `${card.card.id}:composer:${Date.now()}`,
+        );
+        if (result.new_run_id !== undefined) live.markRunning(conversationId);
+      } catch (failure) {
+        setAnswerError(
+          isApiError(failure, 'CARD_ALREADY_RESOLVED')
+            ? t('hitl.alreadyAnswered')
+            : t('common.error', { message: errorMessage(failure) }),
+        );
+        // A card answered elsewhere needs no retry; any other failure gives the text back.
+        if (!isApiError(failure, 'CARD_ALREADY_RESOLVED')) throw failure;
+      }
+      return;
+    }
     if (conversationId !== undefined) {
       await actions.send.mutateAsync({ id: conversationId, input: requestOf(submission) });
       return;
     }
-    const conversation = await create.mutateAsync({ projectId: projectId ?? null });
+    const conversation = await create.mutateAsync({
+      projectId: projectId ?? null,
+      ...(newProfileId === undefined ? {} : { profileId: newProfileId }),
+    });
+    setNewProfileId(undefined);
     markSeen(conversation.id, conversation.last_seq);
     try {
       await actions.send.mutateAsync({ id: conversation.id, input: requestOf(submission) });
@@ -123,6 +160,13 @@ export function ConversationView(): ReactElement {
     <div className="conversation-view">
       <header className="conversation-header">
         <h1 className="conversation-heading">{title}</h1>
+        {conversationId === undefined ? (
+          <NewConversationProfilePicker value={newProfileId} onChange={setNewProfileId} />
+        ) : (
+          query.data !== undefined && (
+            <ProfilePicker conversationId={conversationId} profileId={query.data.conversation.profile_id} />
+          )
+        )}
         {streamState === 'reconnecting' && (
           <span className="stream-state" role="status">
             <span className="spinner" aria-hidden="true" /> {t('conversation.reconnecting')}
@@ -179,7 +223,8 @@ export function ConversationView(): ReactElement {
           draftKey={conversationId ?? ''}
           running={running}
           disabled={notFound}
-          error={errorText}
+          error={answerError ?? errorText}
+          answering={answering}
           onSend={onSend}
           onStop={() => {
             if (snapshot.activeRun !== undefined) actions.cancel.mutate(snapshot.activeRun.run.id);

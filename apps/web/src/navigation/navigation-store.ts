@@ -1,12 +1,25 @@
 import { create } from 'zustand';
 
-export type SettingsSection = 'providers' | 'components' | 'appearance' | 'behaviour' | 'language';
+export type SettingsSection =
+  | 'providers'
+  | 'preferences'
+  | 'profiles'
+  | 'library'
+  | 'components'
+  | 'appearance'
+  | 'behaviour'
+  | 'language'
+  | 'usage';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
+  'preferences',
+  'profiles',
+  'library',
   'components',
   'appearance',
   'behaviour',
   'language',
+  'usage',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

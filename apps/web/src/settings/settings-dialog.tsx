@@ -4,22 +4,34 @@ import { CloseIcon } from '../icons/index.ts';
 import { SETTINGS_SECTIONS, useNavigation, type SettingsSection } from '../navigation/index.ts';
 import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
+import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
+import { UsageSection } from './usage-section.tsx';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   providers: 'settings.providers',
+  preferences: 'settings.schema',
+  profiles: 'settings.profiles',
+  library: 'settings.library',
   components: 'settings.components',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
+  usage: 'settings.usage',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
   switch (section) {
     case 'providers':
       return <ProvidersSection />;
+    case 'preferences':
+      return <SchemaSettingsSection />;
+    case 'profiles':
+      return <ProfilesSection />;
+    case 'library':
+      return <LibrarySection />;
     case 'components':
       return <ComponentsSection />;
     case 'appearance':
@@ -28,6 +40,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <BehaviourSection />;
     case 'language':
       return <LanguageSection />;
+    case 'usage':
+      return <UsageSection />;
   }
 }
 
