@@ -4,11 +4,11 @@
 // binary with postject. node:sqlite is built in, so there is no native addon to carry.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWebAppCurrent } from '@youyou/web';
 import { packFolder } from './web-pack.ts';
 
 const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,7 +34,7 @@ export async function buildExecutable(outputFolder = join(REPOSITORY, 'dist')): 
   await mkdir(outputFolder, { recursive: true });
 
   const web = join(REPOSITORY, 'apps', 'web', 'dist');
-  if (!existsSync(join(web, 'index.html'))) {
+  if (!isWebAppCurrent()) {
     const built = spawnSync(
       process.execPath,
       ['node_modules/vite/bin/vite.js', 'build', 'apps/web', '--logLevel', 'warn'],

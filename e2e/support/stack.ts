@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createWorkbenchClient, type WorkbenchClient } from '@youyou/client';
 import { startServer, type RunningServer } from '@youyou/server';
 import { startFakeOpenAI, type FakeReply, type FakeServer, type RecordedRequest } from '@youyou/testing';
-import { isWebAppBuilt, webAppDirectory } from '@youyou/web';
+import { isWebAppBuilt, isWebAppCurrent, webAppDirectory } from '@youyou/web';
 import { fakeModelReply, LOOKUP_TOOL } from './fake-model.ts';
 
 /** The real workbench server with the built UI, a fake OpenAI-compatible model behind it, temp directories. */
@@ -20,14 +20,16 @@ export interface Stack {
 }
 
 /**
- * Builds the web app when it has not been built (CI builds it before the tests). Test files run in
+ * Builds the web app when it has not been built or is older than its sources (CI builds it before
+ * the tests). Test files run in
  * parallel workers: one builds under a lock directory, the others wait for it.
  */
 export function ensureWebAppBuilt(): void {
   // YOUYOU_E2E_REBUILD: rebuild once per test run (workers of one run share their parent process).
   const rebuiltMarker = join(tmpdir(), `youyou-e2e-rebuilt-${String(process.ppid)}`);
   const rebuild = process.env['YOUYOU_E2E_REBUILD'] !== undefined && !existsSync(rebuiltMarker);
-  if (isWebAppBuilt() && !rebuild) return;
+  // A build older than the app's sources (left from before a merge) is built again.
+  if (isWebAppCurrent() && !rebuild) return;
   const lock = join(tmpdir(), 'youyou-e2e-web-build.lock');
   try {
     mkdirSync(lock);
