@@ -1,7 +1,8 @@
 // One lint setup for every workspace: type-aware rules where they catch real bugs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { noFolderCycle } from './eslint-rules/no-folder-cycle.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'bench/results/**', '**/*.d.ts', 'coverage/**'] },
@@ -15,7 +16,14 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, youyou: { rules: { 'no-folder-cycle': noFolderCycle } } },
+    // Without a resolver that finds `./x.ts` and a parser for .ts files, no-cycle sees no edges at
+    // all: it passed over the builder ↔ session and i18n ↔ preferences cycles.
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver()],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': [
@@ -25,6 +33,25 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'import-x/no-cycle': 'error',
+      'youyou/no-folder-cycle': ['error', { roots: ['packages/agent/src', 'apps/web/src'] }],
+    },
+  },
+  {
+    // One folder per concept (STYLE.md): another folder is reached through its index.ts, so a
+    // folder-level cycle is a file-level cycle that import-x/no-cycle sees.
+    files: ['packages/agent/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.{1,2}/[^/]+/(?!index\\.ts$)[^/]+$',
+              message: 'Import another folder of the package through its index.ts.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

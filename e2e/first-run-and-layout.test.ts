@@ -141,3 +141,35 @@ describe('one project tree', () => {
     await ungrouped.getByText(title).waitFor({ timeout: STEP_TIMEOUT });
   }, 60_000);
 });
+
+describe('providers done right', () => {
+  it('a provider is edited: a model hidden leaves the picker, capabilities declared, and a refresh keeps the edits', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Settings' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Models' }).click();
+    await dialog.getByRole('button', { name: 'Edit · local' }).click();
+    const editor = dialog.getByRole('form', { name: 'Edit the provider “local”' });
+    await editor.getByLabel('Images · fake-model').check();
+    await editor.getByLabel('Add model').fill('extra-model');
+    await editor.getByRole('button', { name: 'Add model' }).click();
+    await editor.getByLabel('Offer extra-model in the model pickers').uncheck();
+    await editor.getByRole('button', { name: 'Refresh models' }).click();
+    await editor.getByLabel('Offer extra-model in the model pickers').waitFor({ timeout: STEP_TIMEOUT });
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-provider-editor.png') });
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByRole('button', { name: 'Edit · local' }).waitFor({ timeout: STEP_TIMEOUT });
+    const { providers } = await stack.call<{
+      providers: {
+        name: string;
+        models: { id: string; hidden?: boolean; capabilities?: { vision?: boolean } }[];
+      }[];
+    }>('GET', '/api/providers');
+    const local = providers.find((provider) => provider.name === 'local');
+    expect(local?.models.find((model) => model.id === 'extra-model')?.hidden).toBe(true);
+    expect(local?.models.find((model) => model.id === 'fake-model')?.capabilities?.vision).toBe(true);
+    const models = await stack.call<{ models: { id: string }[] }>('GET', '/api/models');
+    expect(models.models.map((model) => model.id)).toEqual(['local/fake-model']);
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+  }, 60_000);
+});

@@ -3,7 +3,8 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentBuilder, FileComponentSource, silentLogger, type ModelProvider } from '@youyou/agent';
+import { AgentBuilder, silentLogger, type ModelProvider } from '@youyou/agent';
+import { FileComponentSource } from '@youyou/agent/files';
 import { milliseconds, numberOption, summarize } from './statistics.ts';
 
 const ITERATIONS = numberOption('iterations', 30);

@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileTool, type FileToolDefinition, type ToolHandler } from '@youyou/agent';
+import { type ToolHandler } from '@youyou/agent';
+import { createFileTool, type FileToolDefinition } from '@youyou/agent/files';
 import { milliseconds, numberOption, summarize } from './statistics.ts';
 
 const ITERATIONS = numberOption('iterations', 300);
@@ -55,6 +56,7 @@ try {
       const started = performance.now();
       await tool.execute(input, {
         signal: new AbortController().signal,
+        cancelSignal: new AbortController().signal,
         sessionId: 's',
         turnId: 't',
         cwd: root,

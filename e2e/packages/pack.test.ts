@@ -217,7 +217,8 @@ describe.each(NODE_MAJORS)('the packed packages on Node %i', (major) => {
   it('run youyou --version and youyou doctor from npm i -g of the CLI, with a fresh HOME', async () => {
     const home = join(root, `home-${major}`);
     await mkdir(home, { recursive: true });
-    const environment = withNode(major, { HOME: home });
+    // The suite's own YOUYOU_HOME (vitest.config.ts) would hide the fresh HOME's ~/.youyou.
+    const environment = withNode(major, { HOME: home, YOUYOU_HOME: undefined });
     const version = await run('youyou', ['--version'], { cwd: project, env: environment });
     expect(version.code, version.stderr).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);

@@ -62,6 +62,7 @@ export const RICH_MARKDOWN = [
 
 /**
  * What the fake model answers in the browser tests, by the person's last message:
+ * - a title request (the lightweight model): "Garden planning";
  * - "use tools": reasoning and three `lookup` calls, then (with the results) a final answer;
  * - "stream slowly": a numbered answer, one word every 60 ms (reload mid-stream);
  * - a message sent with a skill whose prompt holds HAIKU-SKILL: a haiku;
@@ -76,6 +77,10 @@ export function fakeModelReply(request: RecordedRequest): FakeReply {
       type: 'stream',
       steps: [{ type: 'text', text: 'All three lookups agree: the answer is **42**.' }],
     };
+  }
+  if (systemText(request).includes('You name conversations')) {
+    // The lightweight model, asked for a title (apps/server/src/models/conversation-title.ts).
+    return { type: 'stream', steps: [{ type: 'text', text: 'Title: Garden planning.' }] };
   }
   if (text.includes('use tools')) {
     return {

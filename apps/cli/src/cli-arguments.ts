@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveYouyouHome } from '@youyou/agent';
+import { resolveYouyouHome } from '@youyou/agent/files';
 import type { CliIo } from './cli-io.ts';
 import { UsageError } from './cli-io.ts';
 

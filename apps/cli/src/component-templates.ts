@@ -1,4 +1,4 @@
-import type { ComponentDraft, ComponentFile } from '@youyou/agent';
+import type { ComponentDraft, ComponentFile } from '@youyou/agent/files';
 
 type Kind = ComponentDraft['kind'];
 

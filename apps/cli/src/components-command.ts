@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { AgentError } from '@youyou/agent';
 import {
-  AgentError,
   ComponentStore,
   INDEX_FILE,
   SKILL_FILE,
@@ -9,7 +9,7 @@ import {
   type ComponentFile,
   type FileComponentEntry,
   type FileLayer,
-} from '@youyou/agent';
+} from '@youyou/agent/files';
 import type { CliArguments } from './cli-arguments.ts';
 import { table, UsageError, type CliIo } from './cli-io.ts';
 import { componentTemplate } from './component-templates.ts';

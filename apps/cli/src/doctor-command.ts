@@ -1,13 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { DEFAULT_AGENT_CONFIG, type AgentConfig } from '@youyou/agent';
 import {
   CONFIG_FILE,
-  DEFAULT_AGENT_CONFIG,
   listFileComponents,
   scanFileComponents,
-  type AgentConfig,
   type FileComponentEntry,
   type FileLoadDiagnostic,
-} from '@youyou/agent';
+} from '@youyou/agent/files';
 import type { CliArguments } from './cli-arguments.ts';
 import { table, type CliIo } from './cli-io.ts';
 import { EXIT_CODES, type ExitCode } from './exit-codes.ts';
@@ -44,6 +44,28 @@ export interface DoctorReport {
     soulMd: boolean;
     projectFiles: string[];
   };
+  /**
+   * The workbench's settings that take effect only when its server restarts (spec §4.9), as the
+   * server last wrote them to `{home}/workbench/settings-restart.json`; null when no server has run.
+   */
+  workbenchRestart: {
+    file: string;
+    startedAt: string;
+    settings: { key: string; running: unknown; stored: unknown; pending: boolean }[];
+  } | null;
+}
+
+async function readRestartReport(home: string): Promise<DoctorReport['workbenchRestart']> {
+  const file = join(home, 'workbench', 'settings-restart.json');
+  try {
+    const report = JSON.parse(await readFile(file, 'utf8')) as {
+      started_at?: string;
+      settings?: { key: string; running: unknown; stored: unknown; pending: boolean }[];
+    };
+    return { file, startedAt: report.started_at ?? '', settings: report.settings ?? [] };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -82,6 +104,7 @@ export async function runDoctor(options: CliArguments, io: CliIo): Promise<ExitC
       soulMd: scan.soul !== undefined,
       projectFiles: scan.projectInstructionFiles,
     },
+    workbenchRestart: await readRestartReport(scan.home),
   };
   if (options.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
   else io.stdout(formatDoctor(report));
@@ -143,6 +166,23 @@ function formatDoctor(report: DoctorReport): string {
   const toggles = Object.entries(report.pluginToggles);
   if (toggles.length > 0)
     lines.push('', 'Plugin toggles', table(toggles.map(([id, on]) => [id, on ? 'enabled' : 'disabled'])));
+  const restart = report.workbenchRestart;
+  if (restart !== null && restart.settings.length > 0) {
+    const pending = restart.settings.filter((setting) => setting.pending);
+    lines.push(
+      '',
+      `Workbench settings applied at restart (server started ${restart.startedAt}): ${pending.length === 0 ? 'none waiting' : `${String(pending.length)} waiting for a restart`}`,
+      table(
+        restart.settings.map((setting) => [
+          setting.key,
+          JSON.stringify(setting.stored) ?? 'null',
+          setting.pending
+            ? `restart needed (running ${JSON.stringify(setting.running) ?? 'null'})`
+            : 'in effect',
+        ]),
+      ),
+    );
+  }
   lines.push('', `Status: ${report.status}`);
   return `${lines.join('\n')}\n`;
 }

@@ -167,6 +167,24 @@ describe('youyou doctor', () => {
     expect(text.stdout).toMatch(/toolTimeoutMs\s+5000\s+config\.yaml/);
   });
 
+  it('lists the workbench settings that wait for a server restart', async () => {
+    await mkdir(join(home, 'workbench'), { recursive: true });
+    await writeFile(
+      join(home, 'workbench', 'settings-restart.json'),
+      JSON.stringify({
+        started_at: '2026-01-01T00:00:00.000Z',
+        settings: [{ key: 'server.max_upload_mb', running: 20, stored: 5, pending: true }],
+      }),
+    );
+    const { value } = await json<DoctorReport>('doctor');
+    expect(value.workbenchRestart?.settings).toEqual([
+      { key: 'server.max_upload_mb', running: 20, stored: 5, pending: true },
+    ]);
+    expect((await youyou('doctor')).stdout).toMatch(
+      /server\.max_upload_mb\s+5\s+restart needed \(running 20\)/,
+    );
+  });
+
   it('exits 3 and says why when a folder was skipped', async () => {
     await mkdir(join(home, 'tools', 'old'), { recursive: true });
     await writeFile(join(home, 'tools', 'old', 'index.md'), '---\nversion: 2\nname: old\n---\n');

@@ -1,3 +1,4 @@
+import { INTERRUPTED_NOTE } from '@youyou/agent';
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '@youyou/contracts';
@@ -67,7 +68,7 @@ describe.each(DATABASE_KINDS)('cancellation, uploads and skills on %s', (kind) =
     await server.settled(conversationId, next.run.id);
     const request = JSON.stringify(server.fake.chatRequests.at(-1)?.body);
     expect(request).toContain('w0 ');
-    expect(request).toContain('interrupted because the user cancelled');
+    expect(request).toContain(JSON.stringify(INTERRUPTED_NOTE));
   });
 
   it('an uploaded image reaches the model as an image, a text file as its text; the Query shows them by reference', async () => {

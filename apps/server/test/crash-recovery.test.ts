@@ -1,3 +1,4 @@
+import { FAILED_NOTE } from '@youyou/agent';
 import { fakeTextReply, startFakeOpenAI, type FakeServer } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationView } from '../src/conversations/index.ts';
@@ -113,7 +114,7 @@ describe.each(DATABASE_KINDS)('kill -9 mid-run on %s', (kind) => {
     );
     const request = JSON.stringify(fake.chatRequests.at(-1)?.body);
     expect(request).toContain(received);
-    expect(request).toContain('interrupted by an error');
+    expect(request).toContain(JSON.stringify(FAILED_NOTE));
     await second.kill('SIGTERM');
     expect(second.logs()).toContain('"msg":"stopped"');
   });

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ComponentEntry } from '@youyou/contracts';
+import type { CommandDescriptor } from '@youyou/contracts';
 import { checkAttachment, paletteEntries, parseSkillMessage, slashQuery } from '../src/composer/index.ts';
 
-const skill = (name: string, extra: Partial<ComponentEntry> = {}): ComponentEntry => ({
-  kind: 'skill',
+const command = (name: string, source: CommandDescriptor['source']): CommandDescriptor => ({
   name,
-  layer: 'global',
-  enabled: true,
-  description: `${name} skill`,
-  ...extra,
+  source,
+  action: source === 'builtin' ? 'client' : source === 'skill' ? 'skill' : 'macro',
+  description: { en: `${name} ${source}`, 'zh-CN': `${name} ${source}` },
+  parameters: [],
 });
 
 describe('the / palette', () => {
@@ -19,24 +18,25 @@ describe('the / palette', () => {
     expect(slashQuery('hello /x')).toBeUndefined();
   });
 
-  it('lists skills in effect before commands, prefix matches first', () => {
-    const components = [
-      skill('commit'),
-      skill('recommend'),
-      skill('old', { overriddenBy: 'project' }),
-      skill('off', { enabled: false }),
+  it('lists the registry’s commands in its order, prefix matches before substring matches', () => {
+    const commands = [
+      command('new', 'builtin'),
+      command('export', 'builtin'),
+      command('commit', 'skill'),
+      command('recommend', 'skill'),
+      command('compose-email', 'macro'),
     ];
-    expect(paletteEntries('com', components).map((entry) => `${entry.kind}:${entry.name}`)).toEqual([
+    expect(paletteEntries('com', commands).map((entry) => `${entry.source}:${entry.name}`)).toEqual([
       'skill:commit',
+      'macro:compose-email',
       'skill:recommend',
     ]);
-    expect(paletteEntries('', components).map((entry) => entry.name)).toEqual([
+    expect(paletteEntries('', commands).map((entry) => entry.name)).toEqual([
+      'new',
+      'export',
       'commit',
       'recommend',
-      'new',
-      'model',
-      'settings',
-      'clear',
+      'compose-email',
     ]);
   });
 

@@ -7,15 +7,48 @@ import { Composer, useComposerStore, type ComposerSubmission } from '../src/comp
 import { usePreferences } from '../src/preferences/index.ts';
 import { fakeApi, skillEntry, testServices, uploadOf } from './fake-api.ts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 beforeEach(() => {
   usePreferences.getState().set({ sendKey: 'enter', language: 'en' });
   useComposerStore.setState({ drafts: {}, attachments: {} });
+  // The command registry, macros, profiles and snippets come from the server's own endpoints.
+  const bodies: Record<string, unknown> = {
+    '/api/commands': {
+      commands: [
+        {
+          name: 'haiku',
+          source: 'skill',
+          action: 'skill',
+          description: { en: 'Answer in a haiku.', 'zh-CN': 'Answer in a haiku.' },
+          parameters: [],
+        },
+        {
+          name: 'new',
+          source: 'builtin',
+          action: 'client',
+          description: { en: 'Start a new conversation', 'zh-CN': '新建会话' },
+          parameters: [],
+        },
+      ],
+    },
+    '/api/macros': { macros: [] },
+    '/api/profiles': { profiles: [] },
+    '/api/snippets': { snippets: [] },
+  };
+  vi.stubGlobal('fetch', (input: string) =>
+    Promise.resolve(
+      new Response(JSON.stringify(bodies[new URL(input, 'http://x').pathname] ?? {}), { status: 200 }),
+    ),
+  );
 });
 
 function renderComposer(
   props: {
     running?: boolean;
+    vision?: boolean;
     onSend?: (submission: ComposerSubmission) => Promise<void>;
     onStop?: () => void;
   } = {},
@@ -33,6 +66,7 @@ function renderComposer(
             provider_id: 'fake',
             provider_name: 'fake',
             name: 'm',
+            ...(props.vision === undefined ? {} : { capabilities: { vision: props.vision } }),
           },
         ],
         default_model: 'fake/m',
@@ -58,6 +92,21 @@ function renderComposer(
   );
   return { input: screen.getByRole('textbox', { name: 'Message' }), onSend, onStop };
 }
+
+describe('Composer and what the chosen model accepts', () => {
+  it('an image for a model without vision is marked with the reason, and sending waits', async () => {
+    const { input, onSend } = renderComposer({ vision: false });
+    const file = new File(['png'], 'photo.png', { type: 'image/png' });
+    const picker = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (picker === null) throw new Error('no file input');
+    fireEvent.change(picker, { target: { files: [file] } });
+    await screen.findByTestId('attachment-unsupported');
+    expect(screen.getByTestId('attachment-unsupported').textContent).toContain('cannot read images');
+    fireEvent.change(input, { target: { value: 'what is in it?' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(onSend).not.toHaveBeenCalled();
+  });
+});
 
 describe('Composer', () => {
   it('a send that fails puts the text back in the composer, so nothing typed is lost', async () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MessagePart } from '@youyou/contracts';
-import { processSummary, splitProcessParts, type RunView } from '../src/conversation-state/index.ts';
+import {
+  collapseRetryNotices,
+  processSummary,
+  splitProcessParts,
+  type RunView,
+} from '../src/conversation-state/index.ts';
 
 const thinking: MessagePart = { type: 'thinking', text: 'hmm', status: 'complete' };
 const call = (id: string): MessagePart => ({
@@ -122,5 +127,38 @@ describe('folding process parts', () => {
   it('live thinking time wins when the client saw it and no tools ran', () => {
     const view = { ...run([thinking, text('x')], 30_000), startedAt: 1000, thinkingEndedAt: 5200 };
     expect(processSummary(view, [thinking]).seconds).toBe(4);
+  });
+});
+
+const retry = (attempt: number): MessagePart => ({
+  type: 'error',
+  error: {
+    code: 'PROVIDER_ERROR',
+    message: 'HTTP 503',
+    retryable: true,
+    details: { attempt, retryInMs: 500 },
+  },
+  fatal: false,
+  status: 'complete',
+});
+const finalError: MessagePart = {
+  type: 'error',
+  error: { code: 'PROVIDER_ERROR', message: 'gave up after 3 attempts', retryable: true },
+  fatal: true,
+  status: 'complete',
+};
+
+describe('provider retries in an answer', () => {
+  it('consecutive retry notices show as one line: the newest', () => {
+    expect(collapseRetryNotices([retry(1), retry(2), text('hello')])).toEqual([retry(2), text('hello')]);
+  });
+
+  it('a run that failed for good shows one error card and no retry lines', () => {
+    expect(collapseRetryNotices([retry(1), retry(2), finalError])).toEqual([finalError]);
+  });
+
+  it('parts without retries are returned as they are', () => {
+    const parts = [thinking, text('a')];
+    expect(collapseRetryNotices(parts)).toBe(parts);
   });
 });

@@ -199,7 +199,7 @@ describe('compaction on a context-length error (spec §4.2 fallback trigger)', (
   it('a second overflow after compacting fails the turn with PROVIDER_ERROR', async () => {
     const provider = new ScriptedProvider();
     const { agent } = await testAgent({ provider });
-    provider.enqueue(textReply('a'), textReply('b'));
+    provider.enqueue(longReply('a'), longReply('b'));
     const session = await agent.newSession();
     await collect(session.send('one'));
     await collect(session.send('two'));
@@ -210,6 +210,66 @@ describe('compaction on a context-length error (spec §4.2 fallback trigger)', (
       retryable: false,
       details: { reason: 'context_length_exceeded' },
     });
+  });
+
+  it('after an overflow the retried request is strictly smaller: an old user message is not kept verbatim', async () => {
+    // The issue's case: [u1 (1.2 KB), a1, u2], the provider rejects turn 2.
+    const { agent, provider } = await testAgent();
+    const u1 = `Please review this: ${'x'.repeat(1_200)}`;
+    provider.enqueue(textReply('a short answer'));
+    const session = await agent.newSession();
+    await collect(session.send(u1));
+    provider.enqueue(contextOverflowReply(), textReply('The user asked for a review.'), textReply('ok'));
+    const events = await collect(session.send('and now?'));
+    const size = (messages: readonly Message[] | undefined) => JSON.stringify(messages ?? []).length;
+    const failed = provider.requests[1]?.messages;
+    const retried = provider.requests[3]?.messages;
+    expect(size(retried)).toBeLessThanOrEqual(size(failed) / 2);
+    expect(JSON.stringify(retried)).not.toContain('x'.repeat(1_200));
+    const compacted = ofType(events, 'ContextCompacted')[0];
+    expect(compacted?.tokensAfter).toBeLessThan(compacted?.tokensBefore ?? 0);
+    expect(compacted?.messagesRemoved).toBeGreaterThan(0);
+    expect(events.at(-1)).toMatchObject({ type: 'TurnComplete', status: 'completed' });
+  });
+
+  it('after an overflow a summary too long to fit falls back to truncation', async () => {
+    const { agent, provider } = await testAgent();
+    provider.enqueue(textReply('a short answer'));
+    const session = await agent.newSession();
+    await collect(session.send('y'.repeat(1_200)));
+    provider.enqueue(contextOverflowReply(), textReply('z'.repeat(5_000)), textReply('ok'));
+    const events = await collect(session.send('next'));
+    expect(ofType(events, 'ContextCompacted')[0]).toMatchObject({ strategy: 'truncation' });
+    expect(JSON.stringify(provider.requests[3]?.messages)).not.toContain('zzzz');
+  });
+
+  it('after an overflow the provider limit sets how small the retry must be', async () => {
+    const { agent, provider } = await testAgent();
+    provider.enqueue(longReply('a'), longReply('b'));
+    const session = await agent.newSession();
+    await collect(session.send('one'));
+    await collect(session.send('two'));
+    provider.enqueue(
+      [{ type: 'context_length_exceeded', message: 'too long', limit: 100, requested: 1_000 }],
+      textReply('s'),
+      textReply('ok'),
+    );
+    const events = await collect(session.send('three'));
+    const compacted = ofType(events, 'ContextCompacted')[0];
+    expect(compacted?.tokensAfter).toBeLessThanOrEqual((compacted?.tokensBefore ?? 0) * 0.1);
+  });
+
+  it('an overflow that compaction cannot make smaller fails with COMPACT_ERROR and changes nothing', async () => {
+    const { agent, provider } = await testAgent();
+    provider.enqueue(textReply('a'));
+    const session = await agent.newSession();
+    await collect(session.send('hi'));
+    const huge = 'w'.repeat(4_000);
+    provider.enqueue(contextOverflowReply(), textReply('summary'));
+    const events = await collect(session.send(huge));
+    expect(ofType(events, 'Error')[0]?.error).toMatchObject({ code: 'COMPACT_ERROR' });
+    expect(ofType(events, 'ContextCompacted')).toHaveLength(0);
+    expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
   });
 
   it('an overflow with nothing to compact fails with COMPACT_ERROR', async () => {

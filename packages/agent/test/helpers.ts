@@ -27,8 +27,13 @@ export interface TestAgentOptions {
   sessionStorage?: SessionStorage;
   memoryStorage?: MemoryStorage;
   sources?: ComponentSource[];
-  /** Pass false to build without a cwd (the "global" memory namespace). */
+  /** Pass false to build without a cwd (the agent then uses `process.cwd()`). */
   withCwd?: boolean;
+  /** A cwd other than the temp workspace's. */
+  cwd?: string;
+  memoryNamespace?: string;
+  /** False builds without the file channel. */
+  fileComponents?: boolean;
 }
 
 export interface TestAgent {
@@ -67,9 +72,12 @@ export async function testBuilder(options: TestAgentOptions = {}): Promise<{
   cleanups.push(() => workspace.remove());
   const provider = (options.provider as ScriptedProvider | undefined) ?? new ScriptedProvider();
   const logger = memoryLogger();
-  const builder = new AgentBuilder(
-    options.withCwd === false ? { home: workspace.home } : { cwd: workspace.cwd, home: workspace.home },
-  ).setLogger(logger);
+  const builder = new AgentBuilder({
+    home: workspace.home,
+    ...(options.withCwd === false ? {} : { cwd: options.cwd ?? workspace.cwd }),
+    ...(options.memoryNamespace === undefined ? {} : { memoryNamespace: options.memoryNamespace }),
+    ...(options.fileComponents === undefined ? {} : { fileComponents: options.fileComponents }),
+  }).setLogger(logger);
   for (const entry of options.providers ?? [provider]) builder.addProvider(entry);
   for (const tool of options.tools ?? []) builder.addTool(tool);
   for (const skill of options.skills ?? []) builder.addSkill(skill);

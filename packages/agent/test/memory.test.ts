@@ -86,9 +86,24 @@ describe('memories at session start (spec §4.7)', () => {
     expect(session.systemPrompt().text).toContain('uses pnpm');
   });
 
-  it('without a cwd the namespace is "global"', async () => {
+  it('the namespace is the absolute workspace root whether cwd is passed or defaulted', async () => {
     const storage = new InMemoryMemoryStorage();
-    const { agent, provider, workspace } = await testAgent({ memoryStorage: storage, withCwd: false });
+    await storage.upsert({ id: 'r1', namespace: process.cwd(), content: 'root fact', source: 's', tags: [] });
+    const defaulted = await testAgent({ memoryStorage: storage, withCwd: false });
+    const first = await defaulted.agent.newSession();
+    expect(first.systemPrompt().text).toContain('root fact');
+    await first.close();
+    const passed = await testAgent({ memoryStorage: storage, cwd: '.' });
+    expect(passed.agent.cwd).toBe(process.cwd());
+    expect((await passed.agent.newSession()).systemPrompt().text).toContain('root fact');
+  });
+
+  it('memoryNamespace "global" shares memories across projects', async () => {
+    const storage = new InMemoryMemoryStorage();
+    const { agent, provider, workspace } = await testAgent({
+      memoryStorage: storage,
+      memoryNamespace: GLOBAL_NAMESPACE,
+    });
     await storage.upsert({
       id: 'g1',
       namespace: GLOBAL_NAMESPACE,

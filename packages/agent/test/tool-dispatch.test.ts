@@ -393,18 +393,18 @@ describe('max_tool_calls_per_turn', () => {
   });
 });
 
-describe('the turn signal reaches tools', () => {
-  it('cancelling aborts the signal every running tool handler holds', async () => {
+describe('a cancel reaches running tools as a notice, not a stop (spec §6.2)', () => {
+  it('a cancel aborts cancelSignal, leaves the stop signal alone, and waits for the tool result', async () => {
     const started = deferred();
-    let aborted = false;
-    const watcher = tool('watch', (_input, context) => {
+    const finish = deferred();
+    let stopped = false;
+    let told = false;
+    const watcher = tool('watch', async (_input, context) => {
+      context.signal.addEventListener('abort', () => (stopped = true));
+      context.cancelSignal.addEventListener('abort', () => (told = true));
       started.resolve();
-      return new Promise((resolve) => {
-        context.signal.addEventListener('abort', () => {
-          aborted = true;
-          resolve({ content: 'stopped early' });
-        });
-      });
+      await finish.promise;
+      return { content: 'finished its work' };
     });
     const { agent, provider } = await testAgent({ tools: [watcher] });
     provider.enqueue(toolCallReply([{ toolName: 'watch' }]));
@@ -412,9 +412,31 @@ describe('the turn signal reaches tools', () => {
     const collecting = collect(turn);
     await started.promise;
     turn.cancel();
+    expect(told).toBe(true);
+    finish.resolve();
     const events = await collecting;
-    expect(aborted).toBe(true);
-    expect(ofType(events, 'ToolCallEnd')[0]?.output).toBe('stopped early');
+    expect(stopped).toBe(false);
+    expect(ofType(events, 'ToolCallEnd')[0]).toMatchObject({ output: 'finished its work', success: true });
     expect(events.at(-1)?.type).toBe('TurnCancelled');
+  });
+
+  it('the tool timeout still aborts the stop signal of a running tool', async () => {
+    let stopped: unknown;
+    const slow = tool(
+      'slow',
+      (_input, context) =>
+        new Promise((resolve) =>
+          context.signal.addEventListener('abort', () => {
+            stopped = context.signal.reason;
+            resolve({ content: 'stopped' });
+          }),
+        ),
+      { timeoutMs: 50 },
+    );
+    const { agent, provider } = await testAgent({ tools: [slow] });
+    provider.enqueue(toolCallReply([{ toolName: 'slow' }]), textReply('ok'));
+    const events = await collect((await agent.newSession()).send('go'));
+    expect(ofType(events, 'ToolCallEnd')[0]?.output).toMatch(/TOOL_TIMEOUT/);
+    expect(stopped).toMatchObject({ code: 'TOOL_TIMEOUT' });
   });
 });

@@ -1,6 +1,5 @@
 import {
   AgentBuilder,
-  FileComponentSource,
   type Agent,
   type ComponentSource,
   type ModelProvider,
@@ -8,6 +7,7 @@ import {
   type SessionStorage,
   type ToolHandler,
 } from '@youyou/agent';
+import { FileComponentSource } from '@youyou/agent/files';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import { runShapingPlugin, shapedProvider, type RunShaping, type RunShapingSlot } from './run-shaping.ts';

@@ -229,7 +229,9 @@ export class McpManager {
           const result = await connection.call(
             tool.name,
             { ...input.arguments },
-            { signal: context.signal, timeoutMs },
+            // A cancelled turn no longer aborts `signal` (spec §6.2 waits for running tools); it
+            // aborts `cancelSignal`, and MCP has its own way to tell the server: cancel the request.
+            { signal: AbortSignal.any([context.signal, context.cancelSignal]), timeoutMs },
           );
           return mapToolResult(result, { server: serverName, tool: tool.name });
         },

@@ -1,4 +1,4 @@
-import { AgentError, type Session } from '@youyou/agent';
+import { AgentError, stopKindOf, stopReason, type Session } from '@youyou/agent';
 import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
@@ -53,7 +53,6 @@ export class RunExecution {
   readonly #options: RunExecutionOptions;
   readonly #controller = new AbortController();
   readonly #started = Date.now();
-  #shutdown = false;
   #storageFailure: unknown;
   #recorder: AgentEventRecorder | undefined;
   readonly #budget: RunBudgetGuard;
@@ -75,13 +74,12 @@ export class RunExecution {
 
   /** Stops the turn; it ends `cancelled` (partial output kept). */
   cancel(): void {
-    this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run was cancelled.'));
+    this.#controller.abort(stopReason('cancel', 'The run was cancelled.'));
   }
 
-  /** Stops the turn because the server is stopping; it ends `interrupted`. */
+  /** Stops the turn because the server is stopping; it ends `interrupted` (the kind is in the abort reason). */
   interrupt(): void {
-    this.#shutdown = true;
-    this.cancel();
+    this.#controller.abort(stopReason('interrupt', 'The server is stopping.'));
   }
 
   async run(): Promise<RunStatus> {
@@ -151,7 +149,8 @@ export class RunExecution {
         ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
       };
     }
-    if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
+    if (outcome.status === 'cancelled' && stopKindOf(this.#controller.signal.reason) === 'interrupt')
+      outcome = { status: 'interrupted' };
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
       outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveYouyouHome } from '@youyou/agent';
+import { resolveYouyouHome } from '@youyou/agent/files';
 import { BUILD_MANIFEST } from './build-manifest.ts';
 import { DEFAULT_TOOL_RESULT_BUDGET_BYTES } from '../artifacts/index.ts';
 import type { LogDestination } from '../logging/index.ts';

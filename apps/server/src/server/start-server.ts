@@ -20,6 +20,7 @@ import { SubagentManager } from '../subagents/index.ts';
 import {
   ConfigYamlLayer,
   registerBuiltinSettings,
+  RESTART_REPORT_FILE,
   SettingsRegistry,
   SettingsService,
 } from '../settings/index.ts';
@@ -165,6 +166,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       secrets,
       stream: workbenchStream,
       redactor,
+      restartFile: join(settings.dataDirectory, RESTART_REPORT_FILE),
     });
     await settingsService.captureStartup();
     const profiles = new ProfileService(database.db);

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CONFIG_FILE, isAgentError, parseConfigFile, writeFileAtomic } from '@youyou/agent';
+import { isAgentError } from '@youyou/agent';
+import writeFileAtomic from 'write-file-atomic';
+import { CONFIG_FILE, parseConfigFile } from '@youyou/agent/files';
 import { isMap, isScalar, parseDocument } from 'yaml';
 import { ApiError } from '../errors/index.ts';
 
@@ -81,6 +83,7 @@ export class ConfigYamlLayer {
       }
       throw error;
     }
+    // Readers (the agent's file channel) see the old config.yaml or the new one, never half of it.
     await writeFileAtomic(this.path, output);
   }
 

@@ -8,8 +8,10 @@ export {
   type SettingsSection,
 } from './settings-registry.ts';
 export {
+  RESTART_REPORT_FILE,
   SettingsService,
   type ResolvedSetting,
+  type RestartReport,
   type SettingsContext,
   type SettingsServiceOptions,
 } from './settings-service.ts';

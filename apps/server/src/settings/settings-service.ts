@@ -6,6 +6,7 @@ import type {
   WritableSettingLayer,
 } from '@youyou/contracts';
 import type { Kysely } from 'kysely';
+import writeFileAtomic from 'write-file-atomic';
 import type { Schema } from '../database/index.ts';
 import { ApiError, notFound } from '../errors/index.ts';
 import type { SecretRedactor } from '../logging/index.ts';
@@ -49,6 +50,22 @@ export interface SettingsServiceOptions {
   secrets: SecretStore;
   stream: WorkbenchStream;
   redactor?: SecretRedactor;
+  /**
+   * Where the `restart` settings waiting for a restart are written (JSON) after every change, for
+   * `youyou doctor`, which has no database of its own to ask.
+   */
+  restartFile?: string;
+}
+
+/** The file in the data directory that lists `restart` settings for `youyou doctor`. */
+export const RESTART_REPORT_FILE = 'settings-restart.json';
+
+/** What `restartFile` holds. */
+export interface RestartReport {
+  /** When the server that wrote it started. */
+  started_at: string;
+  /** Every `restart` setting, with its value now and the one the server runs with. */
+  settings: { key: string; running: unknown; stored: unknown; pending: boolean }[];
 }
 
 /**
@@ -67,6 +84,7 @@ export class SettingsService {
   readonly #repository: SettingsRepository;
   /** Values of `restart` settings as this server started with them. */
   #startup = new Map<string, string>();
+  readonly #startedAt = new Date().toISOString();
 
   constructor(options: SettingsServiceOptions) {
     this.#options = options;
@@ -86,6 +104,25 @@ export class SettingsService {
       startup.set(setting.definition.key, JSON.stringify(value));
     }
     this.#startup = startup;
+    await this.#writeRestartReport();
+  }
+
+  async #writeRestartReport(): Promise<void> {
+    const file = this.#options.restartFile;
+    if (file === undefined) return;
+    const settings: RestartReport['settings'] = [];
+    for (const [key, running] of this.#startup) {
+      if (this.registry.get(key) === undefined) continue;
+      const { value } = await this.resolve(key, {});
+      settings.push({
+        key,
+        running: JSON.parse(running),
+        stored: value,
+        pending: JSON.stringify(value) !== running,
+      });
+    }
+    const report: RestartReport = { started_at: this.#startedAt, settings };
+    await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
   }
 
   /** `restart` settings whose stored value differs from the one this server started with. */
@@ -266,6 +303,9 @@ export class SettingsService {
       changes,
     };
     this.#options.stream.publish('settings.changed', payload);
+    if (changes.some((change) => this.registry.get(change.key)?.definition.effect === 'restart')) {
+      void this.#writeRestartReport().catch(() => {});
+    }
   }
 
   async #writeSecret(

@@ -15,6 +15,7 @@ import type {
   Provider,
   ProviderCreate,
   ProviderTest,
+  ProviderUpdate,
   SendMessage,
   SendResult,
   Upload,
@@ -49,7 +50,11 @@ export interface ApiClient {
     cursor?: string;
     limit?: number;
   }): Promise<ConversationPage>;
-  createConversation(input: { projectId?: string | null; title?: string }): Promise<Conversation>;
+  createConversation(input: {
+    projectId?: string | null;
+    title?: string;
+    profileId?: string;
+  }): Promise<Conversation>;
   renameConversation(id: string, title: string): Promise<Conversation>;
   /** Moves a conversation to another project (`null`: no project), or changes its model. */
   updateConversation(id: string, changes: ConversationUpdate): Promise<Conversation>;
@@ -86,6 +91,9 @@ export interface ApiClient {
   runEvents(runId: string): Promise<WorkbenchEvent[]>;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
+  updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
+  /** Asks the provider's server for its models again (new ones added, the user's edits kept). */
+  refreshProvider(id: string): Promise<Provider>;
   deleteProvider(id: string): Promise<void>;
   /** Tests a saved provider (by id) or one not saved yet (its settings). */
   testProvider(target: string | ProviderCreate): Promise<ProviderTest>;
@@ -182,6 +190,7 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
             json: {
               ...(input.projectId === undefined ? {} : { project_id: input.projectId }),
               ...(input.title === undefined ? {} : { title: input.title }),
+              ...(input.profileId === undefined ? {} : { profile_id: input.profileId }),
             },
           }),
         )
@@ -289,6 +298,10 @@ export function createHttpClient(options: { baseUrl?: string; fetch?: typeof fet
         .events as WorkbenchEvent[],
     listProviders: async () => (await (await checked(api.providers.$get())).json()).providers,
     createProvider: async (input) => (await checked(api.providers.$post({ json: input }))).json(),
+    updateProvider: async (id, changes) =>
+      (await checked(api.providers[':id'].$patch({ param: { id }, json: changes }))).json(),
+    refreshProvider: async (id) =>
+      (await checked(api.providers[':id'].refresh.$post({ param: { id } }))).json(),
     deleteProvider: async (id) => {
       await checked(api.providers[':id'].$delete({ param: { id } }));
     },

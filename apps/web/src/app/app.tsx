@@ -1,4 +1,5 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useWorkbenchEvents } from '../customise/index.ts';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
@@ -132,6 +133,7 @@ function Guarded({ children }: { children: ReactElement }): ReactElement {
 function Workspace(): ReactElement {
   const t = useTranslation();
   useShortcuts();
+  useWorkbenchEvents();
   return (
     <>
       <a

@@ -8,44 +8,58 @@ import type { PendingAttachment } from './composer-store.ts';
 export function AttachmentTray({
   attachments,
   t,
+  unsupportedReason,
   onRemove,
 }: {
   attachments: readonly PendingAttachment[];
   t: Translate;
+  /** Why the chosen model cannot take this file (it is marked, and sending waits), if it cannot. */
+  unsupportedReason?: (attachment: PendingAttachment) => string | undefined;
   onRemove: (localId: string) => void;
 }): ReactElement | null {
   if (attachments.length === 0) return null;
   return (
     <ul className="attachment-tray" aria-label={t('composer.attach')}>
-      {attachments.map((item) => (
-        <li key={item.localId} className={`pending-attachment ${item.status}`}>
-          {item.previewUrl !== undefined ? (
-            <img src={item.previewUrl} alt="" className="attachment-preview" />
-          ) : (
-            <FileIcon size={18} />
-          )}
-          <span className="pending-text">
-            <span className="attachment-name">{item.name}</span>
-            <span className="attachment-size">
-              {item.status === 'uploading' ? t('composer.uploading') : formatSize(item.size)}
-            </span>
-            {item.error !== undefined && (
-              <span className="field-error" role="alert">
-                {item.error}
-              </span>
-            )}
-          </span>
-          {item.status === 'uploading' && <span className="spinner" aria-hidden="true" />}
-          <button
-            type="button"
-            className="icon-button"
-            aria-label={t('composer.removeAttachment', { name: item.name })}
-            onClick={() => onRemove(item.localId)}
+      {attachments.map((item) => {
+        const unsupported = unsupportedReason?.(item);
+        return (
+          <li
+            key={item.localId}
+            className={`pending-attachment ${item.status}${unsupported === undefined ? '' : ' unsupported'}`}
           >
-            <CloseIcon size={14} />
-          </button>
-        </li>
-      ))}
+            {item.previewUrl !== undefined ? (
+              <img src={item.previewUrl} alt="" className="attachment-preview" />
+            ) : (
+              <FileIcon size={18} />
+            )}
+            <span className="pending-text">
+              <span className="attachment-name">{item.name}</span>
+              <span className="attachment-size">
+                {item.status === 'uploading' ? t('composer.uploading') : formatSize(item.size)}
+              </span>
+              {item.error !== undefined && (
+                <span className="field-error" role="alert">
+                  {item.error}
+                </span>
+              )}
+              {unsupported !== undefined && (
+                <span className="field-error" role="alert" data-testid="attachment-unsupported">
+                  {unsupported}
+                </span>
+              )}
+            </span>
+            {item.status === 'uploading' && <span className="spinner" aria-hidden="true" />}
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('composer.removeAttachment', { name: item.name })}
+              onClick={() => onRemove(item.localId)}
+            >
+              <CloseIcon size={14} />
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -11,15 +11,19 @@ import {
 } from 'react';
 import { errorMessage } from '../api/index.ts';
 import { useServices } from '../services/index.ts';
-import { useTranslation } from '../i18n/index.ts';
+import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { usePreferences } from '../preferences/index.ts';
-import { useComponents } from '../queries/index.ts';
+import { fillTemplate, type CommandDescriptor } from '@youyou/contracts';
+import { customiseApi, useCommands, useMacros, useProfiles, useSnippets } from '../customise/index.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
+import { CommandForm, type ParameterChoices } from './command-form.tsx';
 import { AttachmentTray } from './attachment-tray.tsx';
 import { ACCEPT_ATTRIBUTE, checkAttachment } from './attachment-rules.ts';
-import { useComposerStore } from './composer-store.ts';
-import { ModelPicker } from './model-picker.tsx';
+import { useComposerStore, type PendingAttachment } from './composer-store.ts';
+import { ModelPicker, useSelectedModel } from './model-picker.tsx';
 import { paletteEntries, parseSkillMessage, slashQuery, type PaletteEntry } from './slash-commands.ts';
 import { SlashPalette } from './slash-palette.tsx';
 import './composer.css';
@@ -52,14 +56,22 @@ let nextLocalId = 0;
 export function Composer(props: ComposerProps): ReactElement {
   const { draftKey, running, disabled = false, error, onSend, onStop, onNewConversation } = props;
   const t = useTranslation();
+  const language = useResolvedLanguage();
   const { api } = useServices();
   const sendKey = usePreferences((state) => state.sendKey);
   const projectId = useNavigation((state) => state.projectId);
-  const openSettings = useNavigation((state) => state.openSettings);
+  const queryClient = useQueryClient();
   const text = useComposerStore((state) => state.drafts[draftKey] ?? '');
   const attachments = useComposerStore((state) => state.attachments[draftKey]) ?? [];
   const store = useComposerStore.getState;
-  const components = useComponents(projectId);
+  const commands = useCommands(projectId);
+  const macros = useMacros();
+  const profiles = useProfiles();
+  const snippets = useSnippets();
+  const [form, setForm] = useState<CommandDescriptor | undefined>(undefined);
+  const [help, setHelp] = useState(false);
+  const [snippetsOpen, setSnippetsOpen] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
   const [dragging, setDragging] = useState(false);
   const [paletteIndex, setPaletteIndex] = useState(0);
   const [paletteDismissed, setPaletteDismissed] = useState(false);
@@ -82,22 +94,29 @@ export function Composer(props: ComposerProps): ReactElement {
 
   const query = slashQuery(text);
   const entries = useMemo(
-    () => (query === undefined ? [] : paletteEntries(query, components.data?.components ?? [])),
-    [query, components.data],
+    () => (query === undefined ? [] : paletteEntries(query, commands.data ?? [])),
+    [query, commands.data],
   );
-  const paletteOpen = query !== undefined && !paletteDismissed;
+  const paletteOpen = query !== undefined && !paletteDismissed && form === undefined;
   const skillNames = useMemo(
     () =>
-      new Set(
-        (components.data?.components ?? [])
-          .filter((entry) => entry.kind === 'skill' && entry.enabled)
-          .map((entry) => entry.name),
-      ),
-    [components.data],
+      new Set((commands.data ?? []).filter((entry) => entry.source === 'skill').map((entry) => entry.name)),
+    [commands.data],
+  );
+  const choices: ParameterChoices = useMemo(
+    () => ({ profile: (profiles.data ?? []).map((profile) => ({ value: profile.id, label: profile.name })) }),
+    [profiles.data],
   );
   const uploading = attachments.some((item) => item.status === 'uploading');
   const ready = attachments.filter((item) => item.status === 'ready');
-  const canSend = !running && !disabled && !uploading && (text.trim() !== '' || ready.length > 0);
+  const model = useSelectedModel();
+  // What the chosen model cannot take is said before sending instead of failing the turn.
+  const unsupportedReason = (item: PendingAttachment): string | undefined =>
+    model !== undefined && item.mediaType.startsWith('image/') && model.capabilities?.vision === false
+      ? t('composer.noVision', { model: model.display_name })
+      : undefined;
+  const blocked = attachments.some((item) => unsupportedReason(item) !== undefined);
+  const canSend = !running && !disabled && !uploading && !blocked && (text.trim() !== '' || ready.length > 0);
 
   const setText = (value: string): void => {
     store().setDraft(draftKey, value);
@@ -160,17 +179,89 @@ export function Composer(props: ComposerProps): ReactElement {
     );
   };
 
+  const insertAtCursor = (insertion: string): void => {
+    const element = textarea.current;
+    const start = element?.selectionStart ?? text.length;
+    const end = element?.selectionEnd ?? text.length;
+    setText(`${text.slice(0, start)}${insertion}${text.slice(end)}`);
+    requestAnimationFrame(() => {
+      element?.focus();
+      element?.setSelectionRange(start + insertion.length, start + insertion.length);
+    });
+  };
+
+  /** Runs a command once its form (if it has one) is filled. */
+  const run = (command: CommandDescriptor, values: Readonly<Record<string, string>>): void => {
+    setForm(undefined);
+    setNotice(undefined);
+    if (command.source === 'macro') {
+      const macro = macros.data?.find(
+        (candidate) => candidate.id === command.source_id || candidate.name === command.name,
+      );
+      if (macro !== undefined) setText(fillTemplate(macro.template, values));
+      textarea.current?.focus();
+      return;
+    }
+    setText('');
+    switch (command.name) {
+      case 'new':
+        onNewConversation();
+        return;
+      case 'model':
+        modelPicker.current?.focus();
+        return;
+      case 'help':
+        setHelp(true);
+        return;
+      case 'profile': {
+        if (draftKey === '' || values['profile'] === undefined) return;
+        const chosen = values['profile'];
+        customiseApi
+          .setConversationProfile(draftKey, chosen === 'default' ? null : chosen)
+          .then(async () => {
+            setNotice(
+              t('composer.profileSet', {
+                name: profiles.data?.find((profile) => profile.id === chosen)?.name ?? chosen,
+              }),
+            );
+            await queryClient.invalidateQueries({ queryKey: conversationKey(draftKey) });
+            await queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+          })
+          .catch((failure: unknown) => setNotice(errorMessage(failure)));
+        return;
+      }
+      case 'export': {
+        if (draftKey === '') return;
+        const link = document.createElement('a');
+        link.href = customiseApi.conversationExportUrl(
+          draftKey,
+          values['format'] === 'json' ? 'json' : 'markdown',
+        );
+        link.download = '';
+        document.body.append(link);
+        link.click();
+        link.remove();
+        return;
+      }
+      default:
+        textarea.current?.focus();
+    }
+  };
+
   const pick = (entry: PaletteEntry): void => {
-    if (entry.kind === 'skill') {
+    setHelp(false);
+    if (entry.source === 'skill') {
       setText(`/${entry.name} `);
       setPaletteDismissed(true);
       textarea.current?.focus();
       return;
     }
-    setText('');
-    if (entry.name === 'new') onNewConversation();
-    else if (entry.name === 'model') modelPicker.current?.focus();
-    else if (entry.name === 'settings') openSettings();
+    const formless = entry.parameters.length === 0 || entry.name === 'model';
+    if (formless) run(entry, {});
+    else {
+      setText('');
+      setForm(entry);
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -237,10 +328,69 @@ export function Composer(props: ComposerProps): ReactElement {
       {paletteOpen && (
         <SlashPalette id={paletteId} entries={entries} activeIndex={paletteIndex} t={t} onPick={pick} />
       )}
+      {form !== undefined && (
+        <CommandForm
+          key={form.name}
+          command={form}
+          choices={choices}
+          onRun={(values) => run(form, values)}
+          onCancel={() => {
+            setForm(undefined);
+            textarea.current?.focus();
+          }}
+        />
+      )}
+      {help && (
+        <div className="command-help" role="region" aria-label={t('composer.help')}>
+          <div className="command-form-head">
+            <strong>{t('composer.help')}</strong>
+            <button type="button" className="button" onClick={() => setHelp(false)}>
+              {t('settings.close')}
+            </button>
+          </div>
+          <ul>
+            {(commands.data ?? []).map((command) => (
+              <li key={`${command.source}:${command.name}`}>
+                <code>/{command.name}</code>{' '}
+                <span className="badge">{t(`composer.source.${command.source}`)}</span>{' '}
+                {command.description[language]}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {snippetsOpen && (
+        <div className="snippet-menu" role="menu" aria-label={t('composer.snippets')}>
+          {(snippets.data ?? []).length === 0 && (
+            <div className="palette-empty">{t('library.noSnippets')}</div>
+          )}
+          {(snippets.data ?? []).map((snippet) => (
+            <button
+              key={snippet.id}
+              type="button"
+              role="menuitem"
+              className="palette-entry"
+              onClick={() => {
+                setSnippetsOpen(false);
+                insertAtCursor(snippet.body);
+              }}
+            >
+              <span className="palette-name">{snippet.title}</span>
+              <span className="palette-description">{snippet.body.slice(0, 80)}</span>
+            </button>
+          ))}
+        </div>
+      )}
+      {notice !== undefined && (
+        <p className="composer-notice" role="status">
+          {notice}
+        </p>
+      )}
       {dragging && <div className="drop-hint">{t('composer.dropHere')}</div>}
       <AttachmentTray
         attachments={attachments}
         t={t}
+        unsupportedReason={unsupportedReason}
         onRemove={(localId) => store().removeAttachment(draftKey, localId)}
       />
       {error !== undefined && (
@@ -292,6 +442,16 @@ export function Composer(props: ComposerProps): ReactElement {
           disabled={disabled}
         >
           <PaperclipIcon />
+        </button>
+        <button
+          type="button"
+          className="icon-button snippet-button"
+          aria-label={t('composer.snippets')}
+          aria-expanded={snippetsOpen}
+          onClick={() => setSnippetsOpen((open) => !open)}
+          disabled={disabled}
+        >
+          ❝
         </button>
         <ModelPicker ref={modelPicker} />
         <span className="composer-hint">

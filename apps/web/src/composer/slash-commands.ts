@@ -1,17 +1,7 @@
-import type { ComponentEntry } from '@youyou/contracts';
-import type { MessageKey } from '../i18n/index.ts';
+import type { CommandDescriptor } from '@youyou/contracts';
 
-/** An entry of the `/` palette: a skill (sent with the message) or a command (run by the UI). */
-export type PaletteEntry =
-  | { kind: 'skill'; name: string; description: string }
-  | { kind: 'command'; name: string; descriptionKey: MessageKey };
-
-export const BUILT_IN_COMMANDS: readonly PaletteEntry[] = [
-  { kind: 'command', name: 'new', descriptionKey: 'command.new' },
-  { kind: 'command', name: 'model', descriptionKey: 'command.model' },
-  { kind: 'command', name: 'settings', descriptionKey: 'command.settings' },
-  { kind: 'command', name: 'clear', descriptionKey: 'command.clear' },
-];
+/** An entry of the `/` palette: a command of the server's registry (built-in, skill, macro, extension). */
+export type PaletteEntry = CommandDescriptor;
 
 /** The word after `/` while the person is still typing it (`/com` → `com`), else undefined. */
 export function slashQuery(text: string): string | undefined {
@@ -20,25 +10,16 @@ export function slashQuery(text: string): string | undefined {
 }
 
 /**
- * Palette entries matching what was typed: skills in effect (not overridden) first, then commands;
- * prefix matches before substring matches.
+ * Palette entries matching what was typed, in the registry's order (built-in, skills, macros,
+ * extensions); prefix matches before substring matches.
  *
  * @example
- * paletteEntries('co', components); // [{ kind: 'skill', name: 'commit', … }]
+ * paletteEntries('ex', commands); // [{ name: 'export', source: 'builtin', … }]
  */
-export function paletteEntries(query: string, components: readonly ComponentEntry[]): PaletteEntry[] {
-  const skills: PaletteEntry[] = components
-    .filter(
-      (component) => component.kind === 'skill' && component.enabled && component.overriddenBy === undefined,
-    )
-    .map((component) => ({ kind: 'skill', name: component.name, description: component.description }));
-  const unique = new Map<string, PaletteEntry>();
-  for (const entry of [...skills, ...BUILT_IN_COMMANDS])
-    if (!unique.has(`${entry.kind}:${entry.name}`)) unique.set(`${entry.kind}:${entry.name}`, entry);
+export function paletteEntries(query: string, commands: readonly CommandDescriptor[]): PaletteEntry[] {
   const lower = query.toLowerCase();
-  const all = [...unique.values()];
-  const prefix = all.filter((entry) => entry.name.toLowerCase().startsWith(lower));
-  const inside = all.filter(
+  const prefix = commands.filter((entry) => entry.name.toLowerCase().startsWith(lower));
+  const inside = commands.filter(
     (entry) => !entry.name.toLowerCase().startsWith(lower) && entry.name.toLowerCase().includes(lower),
   );
   return [...prefix, ...inside];

@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { Translate } from '../i18n/index.ts';
+import { useResolvedLanguage, type Translate } from '../i18n/index.ts';
 import { SparkIcon } from '../icons/index.ts';
 import type { PaletteEntry } from './slash-commands.ts';
 
@@ -17,12 +17,13 @@ export function SlashPalette({
   t: Translate;
   onPick: (entry: PaletteEntry) => void;
 }): ReactElement {
+  const language = useResolvedLanguage();
   return (
     <div className="slash-palette" role="listbox" id={id} aria-label={t('composer.palette')}>
       {entries.length === 0 && <div className="palette-empty">{t('composer.noCommands')}</div>}
       {entries.map((entry, index) => (
         <div
-          key={`${entry.kind}:${entry.name}`}
+          key={`${entry.source}:${entry.name}`}
           id={`${id}-${String(index)}`}
           role="option"
           aria-selected={index === activeIndex}
@@ -33,14 +34,10 @@ export function SlashPalette({
           }}
         >
           <span className="palette-name">
-            {entry.kind === 'skill' && <SparkIcon size={14} />}/{entry.name}
+            {entry.source === 'skill' && <SparkIcon size={14} />}/{entry.name}
           </span>
-          <span className="palette-description">
-            {entry.kind === 'skill' ? entry.description : t(entry.descriptionKey)}
-          </span>
-          <span className="palette-kind">
-            {entry.kind === 'skill' ? t('composer.skill') : t('composer.command')}
-          </span>
+          <span className="palette-description">{entry.description[language]}</span>
+          <span className="palette-kind">{t(`composer.source.${entry.source}`)}</span>
         </div>
       ))}
     </div>

@@ -4,5 +4,5 @@ export { CONVERSATIONS_KEY, LiveConversations, conversationKey } from './live-co
 export type { LiveConversationsOptions } from './live-conversations.ts';
 export { applyToRun, createdRun } from './run-view.ts';
 export type { RunView } from './run-view.ts';
-export { processSummary, splitProcessParts } from './process-summary.ts';
+export { collapseRetryNotices, isRetryNotice, processSummary, splitProcessParts } from './process-summary.ts';
 export type { ProcessSummary } from './process-summary.ts';

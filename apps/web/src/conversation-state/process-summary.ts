@@ -3,6 +3,30 @@ import type { RunView } from './run-view.ts';
 
 const PROCESS_TYPES: ReadonlySet<string> = new Set(['thinking', 'tool_call', 'tool_result']);
 
+/** A provider's "failed, trying again" notice (a non-fatal error with its attempt number). */
+export function isRetryNotice(part: MessagePart): boolean {
+  return part.type === 'error' && !part.fatal && typeof part.error.details?.['attempt'] === 'number';
+}
+
+/**
+ * A provider retry shows as one line, not one card per attempt: of consecutive retry notices only
+ * the newest stays, and none stays once the run failed for good (its final error card says what
+ * to do).
+ *
+ * @example
+ * collapseRetryNotices([retry1, retry2, text]); // [retry2, text]
+ */
+export function collapseRetryNotices(parts: readonly MessagePart[]): readonly MessagePart[] {
+  if (!parts.some(isRetryNotice)) return parts;
+  const failed = parts.some((part) => part.type === 'error' && part.fatal);
+  return parts.filter((part, index) => {
+    if (!isRetryNotice(part)) return true;
+    if (failed) return false;
+    const next = parts[index + 1];
+    return next === undefined || !isRetryNotice(next);
+  });
+}
+
 /**
  * Splits an answer's parts at the last process part (reasoning or a tool call/result): what comes
  * before, intermediate text included, is the process that folds; what comes after is the answer.

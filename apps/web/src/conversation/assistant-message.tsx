@@ -1,5 +1,10 @@
 import { memo, useMemo, type ReactElement } from 'react';
-import { processSummary, splitProcessParts, type RunView } from '../conversation-state/index.ts';
+import {
+  collapseRetryNotices,
+  processSummary,
+  splitProcessParts,
+  type RunView,
+} from '../conversation-state/index.ts';
 import { useTranslation, type Translate } from '../i18n/index.ts';
 import {
   AlertIcon,
@@ -62,7 +67,10 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
   const toggleRun = useConversationUi((state) => state.toggleRun);
   const message = run.assistant;
   const settled = message.status !== 'pending' && message.status !== 'streaming';
-  const { process, answer } = useMemo(() => splitProcessParts(message.parts), [message.parts]);
+  const { process, answer } = useMemo(
+    () => splitProcessParts(collapseRetryNotices(message.parts)),
+    [message.parts],
+  );
   const summary = useMemo(() => processSummary(run, process), [run, process]);
   const foldable = settled && process.length > 0;
   const folded = foldable && (foldPreference === 'fold') !== toggled;

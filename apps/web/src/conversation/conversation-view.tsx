@@ -4,6 +4,7 @@ import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import { CONVERSATIONS_KEY, type RunView } from '../conversation-state/index.ts';
+import { NewConversationProfilePicker, ProfilePicker } from '../customise/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon } from '../icons/index.ts';
@@ -64,6 +65,7 @@ export function ConversationView(): ReactElement {
     );
   }, [snapshot.activeRun, snapshot.runs, t]);
 
+  const [newProfileId, setNewProfileId] = useState<string | undefined>(undefined);
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
   const sendError = actions.send.error ?? create.error ?? actions.regenerate.error;
@@ -81,7 +83,11 @@ export function ConversationView(): ReactElement {
       await actions.send.mutateAsync({ id: conversationId, input: requestOf(submission) });
       return;
     }
-    const conversation = await create.mutateAsync({ projectId: projectId ?? null });
+    const conversation = await create.mutateAsync({
+      projectId: projectId ?? null,
+      ...(newProfileId === undefined ? {} : { profileId: newProfileId }),
+    });
+    setNewProfileId(undefined);
     markSeen(conversation.id, conversation.last_seq);
     try {
       await actions.send.mutateAsync({ id: conversation.id, input: requestOf(submission) });
@@ -123,6 +129,13 @@ export function ConversationView(): ReactElement {
     <div className="conversation-view">
       <header className="conversation-header">
         <h1 className="conversation-heading">{title}</h1>
+        {conversationId === undefined ? (
+          <NewConversationProfilePicker value={newProfileId} onChange={setNewProfileId} />
+        ) : (
+          query.data !== undefined && (
+            <ProfilePicker conversationId={conversationId} profileId={query.data.conversation.profile_id} />
+          )
+        )}
         {streamState === 'reconnecting' && (
           <span className="stream-state" role="status">
             <span className="spinner" aria-hidden="true" /> {t('conversation.reconnecting')}

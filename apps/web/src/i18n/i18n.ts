@@ -1,7 +1,8 @@
+import type { Language } from '../preferences/index.ts';
 import { en, type MessageKey } from './en.ts';
 import { zhCn } from './zh-cn.ts';
 
-export type Language = 'en' | 'zh-CN';
+export type { Language };
 export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
 
 const CATALOGS: Record<Language, Record<MessageKey, string>> = { en, 'zh-CN': zhCn };

@@ -1,8 +1,19 @@
 import { create } from 'zustand';
 
-export type SettingsSection = 'providers' | 'components' | 'appearance' | 'behaviour' | 'language';
+export type SettingsSection =
+  | 'providers'
+  | 'preferences'
+  | 'profiles'
+  | 'library'
+  | 'components'
+  | 'appearance'
+  | 'behaviour'
+  | 'language';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
+  'preferences',
+  'profiles',
+  'library',
   'components',
   'appearance',
   'behaviour',

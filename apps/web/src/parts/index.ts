@@ -1,2 +1,2 @@
-export { PART_RENDERERS, Parts, formatSize } from './part-renderers.tsx';
+export { PART_RENDERERS, Parts, formatSize, keyArgumentOf } from './part-renderers.tsx';
 export type { PartProps } from './part-renderers.tsx';

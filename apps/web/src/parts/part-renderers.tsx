@@ -1,4 +1,4 @@
-import { memo, useEffect, useState, type ComponentType, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useState, type ComponentType, type ReactElement } from 'react';
 import type { MessagePart } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
@@ -138,9 +138,44 @@ function ArtifactPart({ part }: PartProps<PartOf<'artifact'>>): ReactElement {
   );
 }
 
+/** The arguments that say what a call is about, in the order tools usually name them. */
+const KEY_ARGUMENTS = [
+  'path',
+  'file',
+  'query',
+  'pattern',
+  'url',
+  'command',
+  'title',
+  'task',
+  'question',
+  'name',
+];
+
+/**
+ * The one argument a collapsed tool card shows ("read_file · src/index.ts"): a well-known key, else
+ * the first short string; nothing when the arguments are not a JSON object.
+ */
+export function keyArgumentOf(argumentsJson: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argumentsJson);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  const named = KEY_ARGUMENTS.map((key) => record[key]).find((value) => typeof value === 'string');
+  const value = named ?? Object.values(record).find((item) => typeof item === 'string');
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const line = value.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
 function ToolCard({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElement {
   const t = useTranslation();
   const [open, setOpen] = useState(false);
+  const keyArgument = useMemo(() => keyArgumentOf(part.arguments), [part.arguments]);
   const failed = part.status === 'failed' || result?.is_error === true;
   const status =
     part.status === 'running'
@@ -166,6 +201,11 @@ function ToolCard({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElemen
       >
         <ToolIcon size={15} />
         <span className="tool-name">{part.tool_name}</span>
+        {keyArgument !== undefined && (
+          <span className="tool-key-argument" title={keyArgument}>
+            {keyArgument}
+          </span>
+        )}
         <span className={`tool-status ${status}`}>
           {status === 'running' && <span className="spinner" aria-hidden="true" />}
           {statusLabel}
@@ -195,6 +235,16 @@ function ToolCard({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElemen
 
 function ErrorPart({ part }: PartProps<PartOf<'error'>>): ReactElement {
   const t = useTranslation();
+  const attempt = part.fatal ? undefined : part.error.details?.['attempt'];
+  if (typeof attempt === 'number') {
+    // A provider retry is one quiet line; the answer (or one final error card) follows it.
+    return (
+      <div className="retry-line" role="status" data-testid="retry-line" title={part.error.message}>
+        <span className="spinner" aria-hidden="true" />
+        {t('error.retrying', { attempt: attempt + 1 })}
+      </div>
+    );
+  }
   return (
     <div className="error-part" role="alert">
       <AlertIcon size={16} />
@@ -202,6 +252,7 @@ function ErrorPart({ part }: PartProps<PartOf<'error'>>): ReactElement {
         <div className="error-title">{t('error.title', { code: part.error.code })}</div>
         <div className="error-message">{part.error.message}</div>
         {part.error.retryable && <div className="error-hint">{t('error.retryable')}</div>}
+        {part.error.code.startsWith('BUDGET_') && <div className="error-hint">{t('error.budget')}</div>}
       </div>
     </div>
   );

@@ -6,5 +6,12 @@ export {
   sanitizePreferences,
   usePreferences,
 } from './preferences-store.ts';
-export type { Density, FoldPreference, Preferences, SendKey, ThemePreference } from './preferences-store.ts';
+export type {
+  Density,
+  FoldPreference,
+  Language,
+  Preferences,
+  SendKey,
+  ThemePreference,
+} from './preferences-store.ts';
 export { useSystemDark } from './use-appearance.ts';

@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import type { Language } from '../i18n/index.ts';
+
+/** A UI language the user can choose; i18n holds a catalogue for each. */
+export type Language = 'en' | 'zh-CN';
 
 export type ThemePreference = 'light' | 'dark' | 'system';
 export type Density = 'comfortable' | 'compact';

@@ -75,7 +75,8 @@ export function useComponents(projectId: string | undefined): UseQueryResult<Com
 export function useCreateConversation() {
   const { api, queryClient } = useServices();
   return useMutation({
-    mutationFn: (input: { projectId?: string | null; title?: string }) => api.createConversation(input),
+    mutationFn: (input: { projectId?: string | null; title?: string; profileId?: string }) =>
+      api.createConversation(input),
     onSuccess: (conversation: Conversation) => {
       void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
       return conversation;

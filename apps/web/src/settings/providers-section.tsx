@@ -9,6 +9,7 @@ import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
+import { ProviderEditor } from './provider-editor.tsx';
 import { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
 
 function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
@@ -172,6 +173,7 @@ export function ProvidersSection(): ReactElement {
   const models = useModels();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<Provider>();
+  const [editing, setEditing] = useState<string>();
   const [testResults, setTestResults] = useState<Record<string, TestOutcome>>({});
   const refresh = (): void => {
     void queryClient.invalidateQueries({ queryKey: PROVIDERS_KEY });
@@ -215,6 +217,17 @@ export function ProvidersSection(): ReactElement {
         {providers.data?.length === 0 && <li className="empty-state">{t('providers.none')}</li>}
         {providers.data?.map((provider) => {
           const result = testResults[provider.id];
+          if (editing === provider.id) {
+            return (
+              <li key={provider.id}>
+                <ProviderEditor provider={provider} onDone={() => setEditing(undefined)} />
+              </li>
+            );
+          }
+          const shown = provider.models.filter(
+            (model) => model.hidden !== true && (model.kind ?? 'chat') === 'chat',
+          );
+          const hiddenCount = provider.models.length - shown.length;
           return (
             <li key={provider.id} className="settings-card provider-card">
               <div className="provider-line">
@@ -222,7 +235,12 @@ export function ProvidersSection(): ReactElement {
                 <span className="badge">{provider.kind}</span>
                 <span className="provider-url">{provider.base_url}</span>
               </div>
-              <div className="provider-models">{provider.models.map((model) => model.id).join(', ')}</div>
+              <div className="provider-models">
+                {shown.length === 0 ? t('providers.noModels') : shown.map((model) => model.id).join(', ')}
+                {hiddenCount > 0 && (
+                  <span className="field-hint"> · {t('providers.hiddenCount', { count: hiddenCount })}</span>
+                )}
+              </div>
               {result !== undefined && (
                 <p className={result.ok ? 'test-ok' : 'field-error'} role="status">
                   {result.ok
@@ -236,6 +254,14 @@ export function ProvidersSection(): ReactElement {
               <div className="dialog-actions">
                 <button type="button" className="button" onClick={() => test.mutate(provider.id)}>
                   {t('providers.test')}
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`${t('providers.edit')} · ${provider.name}`}
+                  onClick={() => setEditing(provider.id)}
+                >
+                  {t('providers.edit')}
                 </button>
                 <button type="button" className="button danger" onClick={() => setRemoving(provider)}>
                   {t('providers.remove')}

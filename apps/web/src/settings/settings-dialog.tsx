@@ -4,12 +4,16 @@ import { CloseIcon } from '../icons/index.ts';
 import { SETTINGS_SECTIONS, useNavigation, type SettingsSection } from '../navigation/index.ts';
 import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
+import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   providers: 'settings.providers',
+  preferences: 'settings.schema',
+  profiles: 'settings.profiles',
+  library: 'settings.library',
   components: 'settings.components',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
@@ -20,6 +24,12 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
   switch (section) {
     case 'providers':
       return <ProvidersSection />;
+    case 'preferences':
+      return <SchemaSettingsSection />;
+    case 'profiles':
+      return <ProfilesSection />;
+    case 'library':
+      return <LibrarySection />;
     case 'components':
       return <ComponentsSection />;
     case 'appearance':

@@ -1,33 +1,44 @@
-import os from 'node:os';
 import path from 'node:path';
-import type { AgentConfig } from '../config/agent-config.ts';
+import type { AgentConfig } from '../config/index.ts';
 import { AgentError } from '../errors/index.ts';
 import { stderrLogger, type Logger } from '../logging/index.ts';
-import { GLOBAL_NAMESPACE } from '../memory/memory-manager.ts';
-import type { MemoryStorage } from '../memory/memory-storage.ts';
-import { PluginLifecycle } from '../plugins/plugin-manager.ts';
-import type { Plugin, PluginConfig } from '../plugins/plugin.ts';
+import { FileComponentSource, resolveYouyouHome } from '../files/index.ts';
+import type { MemoryStorage } from '../memory/index.ts';
+import { PluginLifecycle } from '../plugins/index.ts';
+import type { Plugin, PluginConfig } from '../plugins/index.ts';
 import { ModelRouter, type ModelInfo, type ModelProvider } from '../provider/index.ts';
-import { Agent } from '../session/agent.ts';
-import type { SessionStorage } from '../session/session-storage.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
-import type { ToolHandler } from '../tools/tool-handler.ts';
-import { assemble, effectiveConfig, loadSources, type AssemblyInput } from './assembly.ts';
-import type { ComponentSource } from './component-source.ts';
+import { Agent } from '../session/index.ts';
+import type { SessionStorage } from '../session/index.ts';
+import type { SkillDefinition } from '../skills/index.ts';
+import type { ToolHandler } from '../tools/index.ts';
+import { assemble, effectiveConfig, loadSources, type AssemblyInput } from '../components/index.ts';
+import type { ComponentSource } from '../components/index.ts';
 
 export interface AgentBuilderOptions {
   /**
-   * The workspace: project `.youyou/`, where files may be attached from, and the memory namespace.
-   * Without it the agent uses `process.cwd()` and the "global" memory namespace.
+   * The workspace root: project `.youyou/`, where files may be attached from, and the memory
+   * namespace (its absolute path, spec §4.7). Defaults to `process.cwd()`.
    */
   cwd?: string;
   /** The YouYou home; defaults to `$YOUYOU_HOME`, then `~/.youyou`. Tests pass a temp dir. */
   home?: string;
+  /**
+   * Whether `build()` scans `{home}` and `{cwd}/.youyou` for file-registered tools, skills, plugins,
+   * instructions and `config.yaml` (spec §6.1), re-reading them for each new session. Default
+   * `true`; `false` builds from programmatic registrations only. Adding your own
+   * `FileComponentSource` (say, with its own logger) replaces the default one.
+   */
+  fileComponents?: boolean;
+  /**
+   * The memory namespace. Defaults to the absolute workspace root, passed or defaulted alike;
+   * `GLOBAL_NAMESPACE` ("global") shares memories across projects.
+   */
+  memoryNamespace?: string;
 }
 
 /** The YouYou home a builder uses when none is given. */
 export function defaultHome(): string {
-  return process.env.YOUYOU_HOME ?? path.join(os.homedir(), '.youyou');
+  return resolveYouyouHome();
 }
 
 /**
@@ -46,6 +57,7 @@ export class AgentBuilder {
   readonly #cwd: string;
   readonly #home: string;
   readonly #namespace: string;
+  readonly #fileComponents: boolean;
   readonly #providers: ModelProvider[] = [];
   readonly #tools: ToolHandler[] = [];
   readonly #skills: SkillDefinition[] = [];
@@ -59,7 +71,9 @@ export class AgentBuilder {
   constructor(options: AgentBuilderOptions = {}) {
     this.#cwd = path.resolve(options.cwd ?? process.cwd());
     this.#home = path.resolve(options.home ?? defaultHome());
-    this.#namespace = options.cwd === undefined ? GLOBAL_NAMESPACE : this.#cwd;
+    // The same root whether `cwd` was passed or defaulted (spec §4.7).
+    this.#namespace = options.memoryNamespace ?? this.#cwd;
+    this.#fileComponents = options.fileComponents ?? true;
   }
 
   addProvider(provider: ModelProvider): this {
@@ -106,7 +120,10 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Adds a registration channel, such as the `~/.youyou` folder loader; it is re-read per session. */
+  /**
+   * Adds a registration channel; it is re-read per session. The `~/.youyou` folder loader is on by
+   * default (`fileComponents`).
+   */
   addComponentSource(source: ComponentSource): this {
     this.#sources.push(source);
     return this;
@@ -137,7 +154,10 @@ export class AgentBuilder {
     const assembly: AssemblyInput = {
       programmatic: { tools: this.#tools, skills: this.#skills, plugins: this.#plugins },
       programmaticConfig: this.#config,
-      sources: this.#sources,
+      sources:
+        this.#fileComponents && !this.#sources.some((source) => source instanceof FileComponentSource)
+          ? [new FileComponentSource(), ...this.#sources]
+          : this.#sources,
       cwd: this.#cwd,
       home: this.#home,
       logger: this.#logger,
@@ -158,18 +178,16 @@ export class AgentBuilder {
     for (const modelId of [config.defaultModel, config.memoryModel])
       if (modelId !== undefined) router.route(modelId);
     // Validate the merge before any plugin initialises, so a bad registration starts nothing.
-    assemble(assembly, loaded);
+    // Only plugins in effect initialise: one a same-id file plugin overrides never runs its lifecycle.
+    const checked = assemble(assembly, loaded);
     const lifecycle = new PluginLifecycle(this.#logger);
-    const applied = await lifecycle.initialize(
-      this.#plugins.map(({ plugin, defaultConfig }) => ({
-        plugin,
-        config: config.pluginConfigs[plugin.id] ?? defaultConfig,
-      })),
+    const applied = new Map(
+      (await lifecycle.initialize(checked.programmaticPlugins)).map((entry) => [entry.plugin, entry]),
     );
     return new Agent({
       assembly,
-      snapshot: assemble(assembly, loaded, new Map(applied.map((entry) => [entry.plugin, entry]))),
-      applied: new Map(applied.map((entry) => [entry.plugin, entry])),
+      snapshot: assemble(assembly, loaded, applied),
+      applied,
       lifecycle,
       router,
       sessionStorage: this.#sessionStorages[0],

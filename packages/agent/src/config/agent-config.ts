@@ -26,7 +26,19 @@ export interface AgentConfig {
   temperature?: number;
   maxTokens?: number;
   reasoningEffort?: ReasoningEffort;
+  /**
+   * The system note placed after a reply cut short by a cancel, live and on resume (spec §3.7).
+   * The default is the spec's wording; set it to localise what the model is told.
+   */
+  interruptedNote: string;
+  /** The system note placed after a reply cut short by an error. */
+  failedNote: string;
 }
+
+/** The spec's note after a cancelled reply (spec §3.7): "this message was interrupted by the user's cancel". */
+export const INTERRUPTED_NOTE = '[此消息因用户取消而中断]';
+/** The note after a reply an error cut short, worded like the spec's. */
+export const FAILED_NOTE = '[此消息因错误而中断]';
 
 export const DEFAULT_AGENT_CONFIG: Readonly<AgentConfig> = Object.freeze({
   baseInstructions: '',
@@ -38,4 +50,6 @@ export const DEFAULT_AGENT_CONFIG: Readonly<AgentConfig> = Object.freeze({
   pluginConfigs: {},
   providerFirstChunkTimeoutMs: 120_000,
   providerChunkTimeoutMs: 60_000,
+  interruptedNote: INTERRUPTED_NOTE,
+  failedNote: FAILED_NOTE,
 });

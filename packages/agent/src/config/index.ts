@@ -1,3 +1,3 @@
-export { DEFAULT_AGENT_CONFIG } from './agent-config.ts';
+export { DEFAULT_AGENT_CONFIG, FAILED_NOTE, INTERRUPTED_NOTE } from './agent-config.ts';
 export type { AgentConfig } from './agent-config.ts';
 export { validateConfig } from './validate-config.ts';

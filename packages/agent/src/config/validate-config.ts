@@ -35,6 +35,9 @@ export function validateConfig(config: AgentConfig): AgentConfig {
     fail('compactThreshold', 'a number in (0, 1]');
   }
   if (typeof config.baseInstructions !== 'string') fail('baseInstructions', 'a string');
+  for (const field of ['interruptedNote', 'failedNote'] as const) {
+    if (typeof config[field] !== 'string' || config[field].trim() === '') fail(field, 'a non-empty string');
+  }
   for (const field of ['defaultModel', 'compactModel', 'compactPrompt', 'memoryModel'] as const) {
     if (config[field] !== undefined && typeof config[field] !== 'string') fail(field, 'a string');
   }

@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../errors/index.ts';
-import { parseSkillInvocation, unescapeSlash } from '../skills/skill-invocation.ts';
+import { parseSkillInvocation, unescapeSlash } from '../skills/index.ts';
 import type {
   ContentBlock,
   FileBlock,

@@ -1,11 +1,12 @@
-import type { AgentConfig } from '../config/agent-config.ts';
-import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { AgentConfig } from '../config/index.ts';
+import type { HookRegistry } from '../hooks/index.ts';
 import type { Logger } from '../logging/index.ts';
-import { guardedChat, type ModelInfo, type ModelRouter } from '../provider/index.ts';
+import { ModelCall } from '../model-call/index.ts';
+import type { Message, ModelInfo, ModelRouter } from '../provider/index.ts';
 import { applyCompaction, planCompaction, type CompactionPlan } from './compaction-plan.ts';
 import { DEFAULT_COMPACT_PROMPT } from './compaction-prompt.ts';
 import type { ContextManager } from './context-manager.ts';
-import { estimateTextTokens } from './token-estimate.ts';
+import { estimateMessageTokens, estimateTextTokens } from './token-estimate.ts';
 import { renderTranscript } from './transcript.ts';
 
 export interface CompactionResult {
@@ -22,6 +23,19 @@ export interface CompactRequest {
   sessionModel: ModelInfo;
   sessionId: string;
   signal: AbortSignal;
+  /**
+   * Set when the provider rejected the request as too long (spec §4.2, fallback trigger). The
+   * estimate just proved wrong, so the context must come out strictly smaller and by enough to
+   * fit: at most `OVERFLOW_TARGET` of its size, less when the provider said by how much it was over.
+   * A compaction that cannot get there changes nothing and returns `undefined`.
+   */
+  overflow?: {
+    /** Estimated tokens of what the request carries besides the messages (system prompt, tools). */
+    fixedTokens: number;
+    /** The provider's limit and the request's size in its own tokens, when it said. */
+    limit?: number;
+    requested?: number;
+  };
 }
 
 /** Share of the window the verbatim tail may use after compaction. */
@@ -30,6 +44,10 @@ const TAIL_SHARE = 0.25;
 const TRANSCRIPT_SHARE = 0.6;
 const SUMMARY_ATTEMPTS = 3;
 const RECENT_USER_MESSAGES = 3;
+/** After an overflow the messages may keep at most this share of their estimated size. */
+const OVERFLOW_TARGET = 0.5;
+/** Headroom under the provider's reported limit, for the estimate's error. */
+const OVERFLOW_LIMIT_MARGIN = 0.8;
 
 /**
  * Shrinks the context (spec §4.2): BeforeCompact, then a summary by `compactModel` (or the session
@@ -49,7 +67,10 @@ export class Compactor {
     this.#logger = logger;
   }
 
-  /** Compacts, or returns `undefined` when a plugin aborted or there is nothing before the tail. */
+  /**
+   * Compacts, or returns `undefined` when a plugin aborted, there is nothing before the tail, or —
+   * after an overflow — the result would not be small enough.
+   */
   async compact(request: CompactRequest): Promise<CompactionResult | undefined> {
     const { context } = request;
     const tokensBefore = context.estimatedTokens;
@@ -65,15 +86,36 @@ export class Compactor {
       );
       return undefined;
     }
+    const target =
+      request.overflow === undefined ? undefined : overflowTarget(tokensBefore, request.overflow);
     const plan = planCompaction(context.messages, context.sizes, {
-      tailBudget: Math.floor(request.sessionModel.contextWindow * TAIL_SHARE),
-      recentUserMessages: RECENT_USER_MESSAGES,
+      // After an overflow the tail gets half of the target; the summary must fit in the rest.
+      tailBudget:
+        target === undefined
+          ? Math.floor(request.sessionModel.contextWindow * TAIL_SHARE)
+          : Math.floor(target / 2),
+      // Older user messages kept verbatim are what made the overflow retry grow: none then.
+      recentUserMessages: target === undefined ? RECENT_USER_MESSAGES : 0,
     });
     if (plan === undefined) return undefined;
 
-    const summary = await this.#summarise(request, plan);
     const before = context.messages;
-    context.replace(applyCompaction(before, plan, summary));
+    let summary = await this.#summarise(request, plan);
+    let after = applyCompaction(before, plan, summary);
+    if (target !== undefined && estimateAll(after) > target && summary !== undefined) {
+      this.#logger.warn({ target }, 'the summary is too long to fit after an overflow; truncating instead');
+      summary = undefined;
+      after = applyCompaction(before, plan, undefined);
+    }
+    const tokensAfter = estimateAll(after);
+    if (target !== undefined && (tokensAfter > target || tokensAfter >= tokensBefore)) {
+      this.#logger.warn(
+        { target, tokensBefore, tokensAfter },
+        'compaction cannot make the overflowing request small enough',
+      );
+      return undefined;
+    }
+    context.replace(after);
     return {
       strategy: summary === undefined ? 'truncation' : 'summary',
       plan,
@@ -96,11 +138,9 @@ export class Compactor {
     let budgetTokens = Math.floor(route.model.contextWindow * TRANSCRIPT_SHARE) - estimateTextTokens(prompt);
     for (let attempt = 1; attempt <= SUMMARY_ATTEMPTS && budgetTokens > 0; attempt++) {
       const transcript = renderTranscript(head, budgetTokens * 4);
-      let text = '';
-      let outcome: 'done' | 'overflow' | 'failed' = 'done';
-      for await (const event of guardedChat(
-        route.provider,
-        {
+      const call = new ModelCall({
+        provider: route.provider,
+        request: {
           model: route.model.id,
           systemPrompt: prompt,
           messages: [
@@ -108,27 +148,42 @@ export class Compactor {
           ],
           tools: [],
         },
-        {
-          signal: request.signal,
-          firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
-          chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
-        },
-      )) {
-        if (event.type === 'text_delta') text += event.text;
-        else if (event.type === 'context_length_exceeded') outcome = 'overflow';
-        else if (event.type === 'error') {
-          outcome = 'failed';
-          this.#logger.warn(
-            { modelId, error: event.error.toJSON() },
-            'summary request failed; truncating instead',
-          );
-        }
+        signal: request.signal,
+        firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
+        chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
+      });
+      const outcome = await call.settled();
+      const text = call.reply.refused ? '' : call.reply.text;
+      if (outcome.failure !== undefined) {
+        this.#logger.warn(
+          { modelId, error: outcome.failure.toJSON() },
+          'summary request failed; truncating instead',
+        );
       }
       if (request.signal.aborted) return undefined;
-      if (outcome === 'done' && text.trim() !== '') return text.trim();
-      if (outcome !== 'overflow') return undefined;
+      if (outcome.overflow === undefined)
+        return outcome.failure === undefined && text.trim() !== '' ? text.trim() : undefined;
       budgetTokens = Math.floor(budgetTokens / 2);
     }
     return undefined;
   }
+}
+
+/** The most the messages may hold after an overflow: a fraction of what failed, or under the limit. */
+function overflowTarget(tokensBefore: number, overflow: NonNullable<CompactRequest['overflow']>): number {
+  let target = Math.floor(tokensBefore * OVERFLOW_TARGET);
+  const { limit, requested } = overflow;
+  if (limit !== undefined && requested !== undefined && requested > 0) {
+    // Scale by how far over the provider said the whole request was, in its own tokens.
+    const total = tokensBefore + overflow.fixedTokens;
+    const fitting = Math.floor(total * (limit / requested) * OVERFLOW_LIMIT_MARGIN) - overflow.fixedTokens;
+    target = Math.min(target, fitting);
+  }
+  return Math.max(0, target);
+}
+
+function estimateAll(messages: readonly Message[]): number {
+  let tokens = 0;
+  for (const message of messages) tokens += estimateMessageTokens(message);
+  return tokens;
 }

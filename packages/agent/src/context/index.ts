@@ -5,3 +5,4 @@ export { applyCompaction, planCompaction, SUMMARY_HEADER, TRUNCATION_NOTICE } fr
 export type { CompactionPlan } from './compaction-plan.ts';
 export { DEFAULT_COMPACT_PROMPT } from './compaction-prompt.ts';
 export { estimateMessageTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from './token-estimate.ts';
+export { renderTranscript } from './transcript.ts';

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import type { ComponentKind } from '../builder/component-source.ts';
-import { AgentError } from '../errors/agent-error.ts';
+import type { ComponentKind } from '../components/index.ts';
+import { AgentError } from '../errors/index.ts';
 import { MAX_ENTRY_FILE_BYTES, SKILL_FILE } from './component-names.ts';
 import type { EntryReadResult, FieldIssue } from './front-matter-reader.ts';
 import { parseFrontMatter } from './front-matter.ts';

@@ -1,4 +1,4 @@
-import type { ComponentKind, ComponentLayer } from '../builder/component-source.ts';
+import type { ComponentKind, ComponentLayer } from '../components/index.ts';
 import type { FileScan } from './file-component-source.ts';
 import type { LayerScan } from './layer-scan.ts';
 

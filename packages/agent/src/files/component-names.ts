@@ -1,4 +1,4 @@
-import type { ComponentKind } from '../builder/component-source.ts';
+import type { ComponentKind } from '../components/index.ts';
 
 /**
  * Folder names (= component names) the file channel accepts: a letter or digit, then letters,

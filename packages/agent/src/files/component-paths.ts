@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AgentError } from '../errors/agent-error.ts';
+import { AgentError } from '../errors/index.ts';
 import { INDEX_FILE, SKILL_FILE } from './component-names.ts';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;

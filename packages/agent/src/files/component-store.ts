@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { ComponentKind } from '../builder/component-source.ts';
-import { AgentError } from '../errors/agent-error.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import type { ComponentKind } from '../components/index.ts';
+import { AgentError } from '../errors/index.ts';
+import { writeFileAtomic } from '../atomic-write/index.ts';
 import { composeEntry, scriptPathsOf, validateEntry } from './component-draft.ts';
 import { listFileComponents } from './component-listing.ts';
 import type { FileComponentEntry } from './component-listing.ts';

@@ -1,6 +1,6 @@
 import { LineCounter, isMap, isNode, isPair, isScalar, parseDocument } from 'yaml';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { AgentError } from '../errors/agent-error.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { AgentError } from '../errors/index.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLoadDiagnostic } from './file-diagnostic.ts';
 import { MAX_TIMEOUT_MS, describeValue } from './front-matter-reader.ts';
@@ -32,6 +32,8 @@ export const CONFIG_FILE_KEYS: Readonly<Record<string, { field: keyof AgentConfi
     temperature: { field: 'temperature', kind: 'number' },
     max_tokens: { field: 'maxTokens', kind: 'count' },
     reasoning_effort: { field: 'reasoningEffort', kind: 'effort' },
+    interrupted_note: { field: 'interruptedNote', kind: 'text' },
+    failed_note: { field: 'failedNote', kind: 'text' },
   });
 
 const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'];

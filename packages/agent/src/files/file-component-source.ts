@@ -1,9 +1,9 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ComponentSource, LayerComponents, LoadedComponents } from '../builder/component-source.ts';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { isAgentError } from '../errors/agent-error.ts';
-import type { AgentError } from '../errors/agent-error.ts';
+import type { ComponentSource, LayerComponents, LoadedComponents } from '../components/index.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { isAgentError } from '../errors/index.ts';
+import type { AgentError } from '../errors/index.ts';
 import { parseConfigFile } from './config-file.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLayer, FileLoadDiagnostic } from './file-diagnostic.ts';

@@ -1,4 +1,4 @@
-import type { ComponentKind, ComponentLayer, LoadDiagnostic } from '../builder/component-source.ts';
+import type { ComponentKind, ComponentLayer, LoadDiagnostic } from '../components/index.ts';
 
 /**
  * Why the file channel reported something. `error` means the folder (or file) was skipped;

@@ -1,6 +1,6 @@
-import type { HookHandler, HookName, HookPayload, HookResult } from '../hooks/hook-types.ts';
-import type { HookTap, Plugin } from '../plugins/plugin.ts';
-import { DEFAULT_AGENT_CONFIG } from '../config/agent-config.ts';
+import type { HookHandler, HookName, HookPayload, HookResult } from '../hooks/index.ts';
+import type { HookTap, Plugin } from '../plugins/index.ts';
+import { DEFAULT_AGENT_CONFIG } from '../config/index.ts';
 import type { FileChannelLogger } from './file-logger.ts';
 import { SILENT_LOGGER } from './file-logger.ts';
 import { parseHookOutput, toWirePayload } from './hook-wire.ts';

@@ -1,5 +1,5 @@
-import { AgentError } from '../errors/agent-error.ts';
-import type { ToolContext, ToolHandler, ToolInput, ToolOutput } from '../tools/tool-handler.ts';
+import { AgentError } from '../errors/index.ts';
+import type { ToolContext, ToolHandler, ToolInput, ToolOutput } from '../tools/index.ts';
 import type { FileChannelLogger } from './file-logger.ts';
 import { SILENT_LOGGER } from './file-logger.ts';
 import { runScript } from './script-runner.ts';
@@ -30,9 +30,11 @@ export interface FileToolOptions {
 /**
  * Binds a tool `index.md` to the script protocol (spec §3.3, §5.6): the script receives
  * `{"call_id", "tool_name", "arguments"}` on stdin; stdout is the content; a non-zero exit is an
- * error result. A timeout throws TOOL_TIMEOUT, an aborted `context.signal` kills the process tree
- * and throws the abort reason (REQUEST_CANCELLED when it is not an `AgentError`), and a script
- * that cannot start throws TOOL_EXECUTION_ERROR.
+ * error result. A timeout throws TOOL_TIMEOUT; an aborted `context.signal` (the dispatcher's
+ * timeout) kills the process tree and throws the abort reason (REQUEST_CANCELLED when it is not an
+ * `AgentError`); a script that cannot start throws TOOL_EXECUTION_ERROR. A cancelled turn does not
+ * stop the script: `context.cancelSignal` is ignored, so a mutating script is never killed
+ * mid-write and its result is recorded (spec §6.2).
  *
  * @example
  * const tool = createFileTool({ definition, componentDirectory: '/home/me/.youyou/tools/count' });
@@ -52,6 +54,7 @@ export function createFileTool(options: FileToolOptions): ToolHandler {
     parameters: definition.parameters,
     mutating: definition.mutating,
     async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
+      // Only `signal` (a timeout) stops the script; a cancel waits for it (spec §6.2).
       const result = await runScript({
         command: definition.execution,
         componentDirectory,

@@ -1,4 +1,4 @@
-import type { HookData, HookName, HookPayload, HookResult } from '../hooks/hook-types.ts';
+import type { HookData, HookName, HookPayload, HookResult } from '../hooks/index.ts';
 
 /**
  * What a hook script receives on stdin: the payload with snake_case keys (spec §3.6 names:

@@ -1,9 +1,11 @@
-// The ~/.youyou file channel (spec §5): loader, entry formats, script protocol, component store.
+// `@youyou/agent/files`: the ~/.youyou file channel (spec §5) — the loader the builder runs by
+// default, the component store a UI edits folders with, and the format constants. The script
+// runner, entry readers and path helpers behind them are not part of the surface.
 export {
-  FileComponentSource,
-  scanFileComponents,
   AGENT_FILE,
   CONFIG_FILE,
+  FileComponentSource,
+  scanFileComponents,
   SOUL_FILE,
 } from './file-component-source.ts';
 export type { FileComponentSourceOptions, FileScan } from './file-component-source.ts';
@@ -17,35 +19,18 @@ export type {
 } from './component-store.ts';
 export { listFileComponents } from './component-listing.ts';
 export type { FileComponentEntry } from './component-listing.ts';
-export { composeEntry, validateEntry } from './component-draft.ts';
-export { checkAuxiliaryPath } from './component-paths.ts';
-export { COMPONENT_NAME_PATTERN, INDEX_FILE, SKILL_FILE, isValidComponentName } from './component-names.ts';
-export { parseConfigFile, CONFIG_FILE_KEYS } from './config-file.ts';
+export { COMPONENT_NAME_PATTERN, INDEX_FILE, isValidComponentName, SKILL_FILE } from './component-names.ts';
+export { CONFIG_FILE_KEYS, parseConfigFile } from './config-file.ts';
 export type { ConfigFileResult } from './config-file.ts';
-export { parseFrontMatter } from './front-matter.ts';
-export type { FrontMatterDocument, FrontMatterFailure, FrontMatterResult } from './front-matter.ts';
-export type { EntryReadResult, FieldIssue } from './front-matter-reader.ts';
-export { readToolEntry } from './tool-entry.ts';
 export type { FileToolDefinition } from './tool-entry.ts';
-export { readAgentSkillEntry, readSkillEntry } from './skill-entry.ts';
-export { readPluginEntry } from './plugin-entry.ts';
 export type { FilePluginDefinition } from './plugin-entry.ts';
 export type { ScriptCommand } from './script-command.ts';
-export { scanLayer } from './layer-scan.ts';
-export type { LayerScan, ScannedComponent } from './layer-scan.ts';
 export { createFileTool } from './file-tool.ts';
 export type { FileToolOptions } from './file-tool.ts';
-export { createFilePlugin, runHookScript } from './file-plugin.ts';
+export { createFilePlugin } from './file-plugin.ts';
 export type { FilePluginOptions } from './file-plugin.ts';
-export { parseHookOutput, toWirePayload } from './hook-wire.ts';
-export { runScript } from './script-runner.ts';
-export type { ScriptOutcome, ScriptRunOptions, ScriptRunResult } from './script-runner.ts';
-export { resolveScriptCommand, quoteForCmd } from './command-resolution.ts';
-export type { CommandResolutionInput, ResolvedCommand } from './command-resolution.ts';
-export { MAX_SCRIPT_OUTPUT_BYTES } from './bounded-output.ts';
-export { PLUGIN_STATE_FILE, readPluginState, writePluginToggle, pluginTogglesFor } from './plugin-state.ts';
-export type { PluginState, PluginToggleScope } from './plugin-state.ts';
-export { writeFileAtomic } from './atomic-write.ts';
-export { resolveYouyouHome, projectLayerDirectory } from './youyou-home.ts';
+export { PLUGIN_STATE_FILE } from './plugin-state.ts';
+export type { PluginToggleScope } from './plugin-state.ts';
+export { projectLayerDirectory, resolveYouyouHome } from './youyou-home.ts';
 export type { FileChannelLogger } from './file-logger.ts';
 export type { FileDiagnosticSeverity, FileLayer, FileLoadDiagnostic } from './file-diagnostic.ts';

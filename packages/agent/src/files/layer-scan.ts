@@ -1,8 +1,8 @@
 import { open, readdir } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ComponentKind } from '../builder/component-source.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
+import type { ComponentKind } from '../components/index.ts';
+import type { SkillDefinition } from '../skills/index.ts';
 import {
   INDEX_FILE,
   KIND_FOLDERS,

@@ -1,6 +1,6 @@
-import { HOOK_NAMES } from '../hooks/hook-types.ts';
-import type { HookName } from '../hooks/hook-types.ts';
-import type { PluginConfig } from '../plugins/plugin.ts';
+import { HOOK_NAMES } from '../hooks/index.ts';
+import type { HookName } from '../hooks/index.ts';
+import type { PluginConfig } from '../plugins/index.ts';
 import { FrontMatterReader } from './front-matter-reader.ts';
 import type { EntryReadResult } from './front-matter-reader.ts';
 import type { FrontMatterDocument } from './front-matter.ts';

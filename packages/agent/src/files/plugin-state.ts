@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AgentError } from '../errors/agent-error.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { AgentError } from '../errors/index.ts';
+import { writeFileAtomic } from '../atomic-write/index.ts';
 import { fileDiagnostic } from './file-diagnostic.ts';
 import type { FileLoadDiagnostic } from './file-diagnostic.ts';
 

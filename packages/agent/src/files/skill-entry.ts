@@ -1,4 +1,4 @@
-import type { SkillDefinition } from '../skills/skill-definition.ts';
+import type { SkillDefinition } from '../skills/index.ts';
 import { FrontMatterReader, describeValue } from './front-matter-reader.ts';
 import type { EntryReadResult } from './front-matter-reader.ts';
 import type { FrontMatterDocument } from './front-matter.ts';

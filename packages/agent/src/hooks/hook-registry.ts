@@ -1,6 +1,12 @@
 import type { Logger } from '../logging/index.ts';
-import type { PluginConfig } from '../plugins/plugin.ts';
-import type { HookHandler, HookName, HookPayload, HookPayloads, HookResult } from './hook-types.ts';
+import type {
+  HookHandler,
+  HookName,
+  HookPayload,
+  HookPayloads,
+  HookResult,
+  PluginConfig,
+} from './hook-types.ts';
 
 /** One handler a plugin put on a hook, with the configuration its payloads carry. */
 export interface HookTapRecord {

@@ -1,3 +1,6 @@
+/** A plugin's merged configuration (spec §3.5); every hook payload carries it. */
+export type PluginConfig = Readonly<Record<string, unknown>>;
+
 /** The lifecycle points a plugin can tap (spec §3.6). */
 export const HOOK_NAMES = [
   'SessionStart',

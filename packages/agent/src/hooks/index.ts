@@ -7,6 +7,7 @@ export type {
   HookPayload,
   HookPayloads,
   HookResult,
+  PluginConfig,
 } from './hook-types.ts';
 export { HookRegistry } from './hook-registry.ts';
 export type { HookOutcome, HookTapRecord } from './hook-registry.ts';

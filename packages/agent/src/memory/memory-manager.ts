@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { renderTranscript } from '../context/transcript.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { renderTranscript } from '../context/index.ts';
 import { AgentError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
-import { guardedChat, type Message, type ModelRouter } from '../provider/index.ts';
+import { ModelCall } from '../model-call/index.ts';
+import type { Message, ModelRouter } from '../provider/index.ts';
 import type { Memory, MemoryStorage } from './memory-storage.ts';
 
 /** The namespace of memories outside any project (spec §4.7). */
@@ -82,10 +83,10 @@ export class MemoryManager {
           ? '(none)'
           : existing.map((memory) => `- [${memory.id}] ${memory.content}`).join('\n');
       const transcript = renderTranscript(options.messages, TRANSCRIPT_CHARACTERS);
-      let text = '';
-      for await (const event of guardedChat(
-        route.provider,
-        {
+      const signal = AbortSignal.timeout(this.#config.providerFirstChunkTimeoutMs * 2);
+      const call = new ModelCall({
+        provider: route.provider,
+        request: {
           model: route.model.id,
           systemPrompt: MEMORY_EXTRACTION_PROMPT,
           messages: [
@@ -98,17 +99,15 @@ export class MemoryManager {
           ],
           tools: [],
         },
-        {
-          signal: AbortSignal.timeout(this.#config.providerFirstChunkTimeoutMs * 2),
-          firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
-          chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
-        },
-      )) {
-        if (event.type === 'text_delta') text += event.text;
-        else if (event.type === 'error') throw event.error;
-        else if (event.type === 'context_length_exceeded')
-          throw new AgentError('PROVIDER_ERROR', event.message);
-      }
+        signal,
+        firstChunkTimeoutMs: this.#config.providerFirstChunkTimeoutMs,
+        chunkTimeoutMs: this.#config.providerChunkTimeoutMs,
+      });
+      const outcome = await call.settled();
+      if (signal.aborted) throw new AgentError('PROVIDER_ERROR', 'The memory model did not answer in time.');
+      if (outcome.failure !== undefined) throw outcome.failure;
+      if (outcome.overflow !== undefined) throw new AgentError('PROVIDER_ERROR', outcome.overflow.message);
+      const text = call.reply.text;
       const candidates = parseMemories(text);
       for (const candidate of candidates) {
         await storage.upsert({

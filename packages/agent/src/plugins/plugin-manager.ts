@@ -1,7 +1,7 @@
 import { AgentError } from '../errors/index.ts';
-import type { HookTapRecord } from '../hooks/hook-registry.ts';
-import type { HookHandler, HookName } from '../hooks/hook-types.ts';
-import { HOOK_NAMES } from '../hooks/hook-types.ts';
+import type { HookTapRecord } from '../hooks/index.ts';
+import type { HookHandler, HookName } from '../hooks/index.ts';
+import { HOOK_NAMES } from '../hooks/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { Plugin, PluginConfig } from './plugin.ts';
 
@@ -45,12 +45,19 @@ export class PluginLifecycle {
     this.#logger = logger;
   }
 
-  async initialize(plugins: readonly { plugin: Plugin; config: PluginConfig }[]): Promise<AppliedPlugin[]> {
+  /**
+   * Initialises, then applies, `plugins`. At build a failure shuts down every plugin initialised so
+   * far; later (`rollbackOnFailure: false`) it leaves the running ones alone.
+   */
+  async initialize(
+    plugins: readonly { plugin: Plugin; config: PluginConfig }[],
+    options: { rollbackOnFailure: boolean } = { rollbackOnFailure: true },
+  ): Promise<AppliedPlugin[]> {
     for (const { plugin, config } of plugins) {
       try {
         await plugin.initialize?.(config);
       } catch (error) {
-        await this.shutdown();
+        if (options.rollbackOnFailure) await this.shutdown();
         throw new AgentError(
           'PLUGIN_INIT_FAILED',
           `Plugin '${plugin.id}' failed to initialize: ${errorMessage(error)}`,
@@ -66,7 +73,7 @@ export class PluginLifecycle {
     try {
       return plugins.map(({ plugin }) => applyPlugin(plugin));
     } catch (error) {
-      await this.shutdown();
+      if (options.rollbackOnFailure) await this.shutdown();
       throw AgentError.fromUnknown(error, 'PLUGIN_INIT_FAILED', { source: 'plugin' });
     }
   }

@@ -1,6 +1,6 @@
-import type { HookHandler, HookName } from '../hooks/hook-types.ts';
+import type { HookHandler, HookName, PluginConfig } from '../hooks/index.ts';
 
-export type PluginConfig = Readonly<Record<string, unknown>>;
+export type { PluginConfig };
 
 /** What `apply` receives: the only way to put a handler on a hook (spec §3.6). */
 export interface HookTap {

@@ -1,7 +1,7 @@
 import os from 'node:os';
-import type { Memory } from '../memory/memory-storage.ts';
+import type { Memory } from '../memory/index.ts';
 import type { ToolDefinition } from '../provider/index.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
+import type { SkillDefinition } from '../skills/index.ts';
 
 /** The ten layers of the system prompt, in order (spec §4.3). */
 export const PROMPT_LAYERS = [

@@ -20,5 +20,3 @@ export type {
 } from './model-provider.ts';
 export { ModelRouter } from './model-router.ts';
 export type { RoutedModel } from './model-router.ts';
-export { guardedChat } from './guarded-chat.ts';
-export type { GuardOptions } from './guarded-chat.ts';

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../content/content.ts';
+import type { ContentBlock } from '../content/index.ts';
 
 /** A tool call the model asked for. `arguments` is the raw JSON text the model produced. */
 export interface ToolCallRequest {

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentConfig } from '../config/agent-config.ts';
-import { ContextManager } from '../context/context-manager.ts';
-import { Compactor } from '../context/compactor.ts';
+import type { AgentConfig } from '../config/index.ts';
+import { ContextManager } from '../context/index.ts';
+import { Compactor } from '../context/index.ts';
 import { AgentError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
-import type { MemoryStorage } from '../memory/memory-storage.ts';
-import { MemoryManager } from '../memory/memory-manager.ts';
-import type { AppliedPlugin, PluginLifecycle } from '../plugins/plugin-manager.ts';
-import type { Plugin } from '../plugins/plugin.ts';
+import type { MemoryStorage } from '../memory/index.ts';
+import { MemoryManager } from '../memory/index.ts';
+import type { AppliedPlugin, PluginLifecycle } from '../plugins/index.ts';
+import type { Plugin } from '../plugins/index.ts';
 import { SystemPromptBuilder } from '../prompt/index.ts';
 import type { ModelInfo, ModelRouter } from '../provider/index.ts';
-import { assemble, loadSources, type AssemblyInput, type ComponentSnapshot } from '../builder/assembly.ts';
-import type { LoadDiagnostic } from '../builder/component-source.ts';
-import type { ComponentInfo } from '../builder/compose-components.ts';
+import { assemble, loadSources, type AssemblyInput, type ComponentSnapshot } from '../components/index.ts';
+import type { LoadDiagnostic } from '../components/index.ts';
+import type { ComponentInfo } from '../components/index.ts';
 import { rebuildContext } from './rebuild-context.ts';
 import type { SessionRuntime, SessionState } from './session-runtime.ts';
 import type { SessionStorage } from './session-storage.ts';
@@ -58,7 +58,8 @@ export interface NewSessionOptions {
 export interface AgentParts {
   assembly: AssemblyInput;
   snapshot: ComponentSnapshot;
-  applied: ReadonlyMap<Plugin, AppliedPlugin>;
+  /** Programmatic plugins initialised and applied so far; grows when an override goes away. */
+  applied: Map<Plugin, AppliedPlugin>;
   lifecycle: PluginLifecycle;
   router: ModelRouter;
   sessionStorage: SessionStorage | undefined;
@@ -122,18 +123,23 @@ export class Agent {
 
   /** Starts a session; SESSION_BUSY while another is open (spec §6.2). */
   async newSession(options: NewSessionOptions = {}): Promise<Session> {
-    return this.#open(async (runtime, sessionId) => {
-      const state = this.#state(runtime, sessionId, new ContextManager(), 0, false, 0, 0);
-      const error = await state.writer.write({
-        type: 'metadata',
-        kind: 'session_created',
-        modelId: runtime.model.model.id,
-        cwd: runtime.cwd,
-        ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
-      });
-      if (error !== undefined) throw error;
-      return state;
-    }, options);
+    return this.#open(
+      (runtime, sessionId) =>
+        Promise.resolve(this.#state(runtime, sessionId, new ContextManager(), 0, false, 0, 0)),
+      options,
+      randomUUID(),
+      // Stored only once SessionStart let the session start: an aborted start leaves no trace.
+      async (state) => {
+        const error = await state.writer.write({
+          type: 'metadata',
+          kind: 'session_created',
+          modelId: state.runtime.model.model.id,
+          cwd: state.runtime.cwd,
+          ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+        });
+        if (error !== undefined) throw error;
+      },
+    );
   }
 
   /** Reopens a stored session with its history; SESSION_NOT_FOUND when the storage has none. */
@@ -150,7 +156,7 @@ export class Agent {
         details: { sessionId },
       });
     }
-    const rebuilt = rebuildContext(records);
+    const rebuilt = rebuildContext(records, this.#snapshot.config);
     const created = records.find((record) => record.type === 'metadata' && record.kind === 'session_created');
     const systemPrompt =
       options.systemPrompt ??
@@ -189,6 +195,7 @@ export class Agent {
     create: (runtime: SessionRuntime, sessionId: string) => Promise<SessionState>,
     options: NewSessionOptions,
     sessionId: string = randomUUID(),
+    begin?: (state: SessionState) => Promise<void>,
   ): Promise<Session> {
     if (this.#shutdown !== undefined) throw new AgentError('SESSION_BUSY', 'The agent has been shut down.');
     // Claimed before the first await, so concurrent calls cannot both get through.
@@ -205,15 +212,30 @@ export class Agent {
     try {
       if (this.#parts.assembly.sources.length > 0) {
         // New component files take effect in the next session (spec §2, §9).
-        this.#snapshot = assemble(
-          this.#parts.assembly,
-          await loadSources(this.#parts.assembly),
-          this.#parts.applied,
-        );
+        const loaded = await loadSources(this.#parts.assembly);
+        let snapshot = assemble(this.#parts.assembly, loaded, this.#parts.applied);
+        const { applied, lifecycle } = this.#parts;
+        const late = snapshot.programmaticPlugins.filter(({ plugin }) => !applied.has(plugin));
+        if (late.length > 0) {
+          // The file plugin that overrode these at build is gone: they initialise now, once.
+          for (const entry of await lifecycle.initialize(late, { rollbackOnFailure: false }))
+            applied.set(entry.plugin, entry);
+          snapshot = assemble(this.#parts.assembly, loaded, applied);
+        }
+        this.#snapshot = snapshot;
       }
       const runtime = this.#runtime(this.#snapshot, options);
       const state = await create(runtime, sessionId);
-      await runtime.hooks.run('SessionStart', { sessionId: state.sessionId });
+      // Abort on SessionStart refuses the session (decision 0005): nothing is stored, none is open.
+      const started = await runtime.hooks.run('SessionStart', { sessionId: state.sessionId });
+      if (started.aborted !== undefined) {
+        throw new AgentError(
+          'HOOK_ABORTED',
+          `Plugin '${started.aborted.pluginId}' stopped the session from starting: ${started.aborted.reason}`,
+          { details: { pluginId: started.aborted.pluginId, hook: 'SessionStart', sessionId } },
+        );
+      }
+      await begin?.(state);
       state.memories = await runtime.memory.load(runtime.namespace);
       const session = new Session(state, () => {
         if (this.#active === session) this.#active = undefined;

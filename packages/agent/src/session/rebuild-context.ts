@@ -1,10 +1,13 @@
-import { applyCompaction } from '../context/compaction-plan.ts';
+import { FAILED_NOTE, INTERRUPTED_NOTE } from '../config/index.ts';
+import { applyCompaction } from '../context/index.ts';
 import type { AssistantMessage, Message, ToolCallRequest } from '../provider/index.ts';
 import type { SessionRecord } from './session-record.ts';
 
-/** Added after a reply that was cut short, so the model knows its last answer is unfinished (spec §3.7). */
-export const INTERRUPTED_NOTE = '[This message was interrupted because the user cancelled it.]';
-export const FAILED_NOTE = '[This message was interrupted by an error before it finished.]';
+/** The notes placed after cut-short replies; `AgentConfig.interruptedNote`/`failedNote`. */
+export interface RebuildNotes {
+  interruptedNote: string;
+  failedNote: string;
+}
 
 export interface RebuiltSession {
   messages: Message[];
@@ -17,9 +20,13 @@ export interface RebuiltSession {
 
 /**
  * Replays stored records into the exact message list the live session had: interruption notes after
- * incomplete replies (and their tool results), compactions applied where they happened.
+ * incomplete replies (and their tool results), compactions applied where they happened. Pass the
+ * agent's notes when they are configured, so the rebuilt list matches the live one.
  */
-export function rebuildContext(records: readonly SessionRecord[]): RebuiltSession {
+export function rebuildContext(
+  records: readonly SessionRecord[],
+  notes: RebuildNotes = { interruptedNote: INTERRUPTED_NOTE, failedNote: FAILED_NOTE },
+): RebuiltSession {
   let messages: Message[] = [];
   let modelId: string | undefined;
   let title: string | undefined;
@@ -70,7 +77,7 @@ export function rebuildContext(records: readonly SessionRecord[]): RebuiltSessio
         messages.push(message);
         assistant = { message, calls };
         if (record.status === 'incomplete')
-          pendingNote = record.interruptedBy === 'error' ? FAILED_NOTE : INTERRUPTED_NOTE;
+          pendingNote = record.interruptedBy === 'error' ? notes.failedNote : notes.interruptedNote;
         break;
       }
       case 'tool_call':

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../content/content.ts';
+import type { ContentBlock } from '../content/index.ts';
 
 interface RecordBase {
   /** Position in the session, from 0; storages keep records in this order. */

@@ -1,14 +1,14 @@
-import type { AgentConfig } from '../config/agent-config.ts';
-import type { Compactor } from '../context/compactor.ts';
-import type { ContextManager } from '../context/context-manager.ts';
-import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { AgentConfig } from '../config/index.ts';
+import type { Compactor } from '../context/index.ts';
+import type { ContextManager } from '../context/index.ts';
+import type { HookRegistry } from '../hooks/index.ts';
 import type { Logger } from '../logging/index.ts';
-import type { Memory } from '../memory/memory-storage.ts';
-import type { MemoryManager } from '../memory/memory-manager.ts';
+import type { Memory } from '../memory/index.ts';
+import type { MemoryManager } from '../memory/index.ts';
 import type { SystemPrompt, SystemPromptBuilder } from '../prompt/index.ts';
 import type { Message, RoutedModel } from '../provider/index.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
-import type { ToolDispatcher } from '../tools/tool-dispatcher.ts';
+import type { SkillDefinition } from '../skills/index.ts';
+import type { ToolDispatcher } from '../tools/index.ts';
 import type { SessionWriter } from './session-writer.ts';
 
 /** What a session runs with; fixed when the session starts (new components wait for the next one). */

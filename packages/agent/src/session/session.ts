@@ -1,4 +1,4 @@
-import type { UserInput } from '../content/content.ts';
+import type { UserInput } from '../content/index.ts';
 import { AgentError } from '../errors/index.ts';
 import type { SystemPrompt } from '../prompt/index.ts';
 import type { Message, ModelInfo } from '../provider/index.ts';
@@ -111,9 +111,19 @@ export class Session {
         turn.cancel();
         await turn.done();
       }
-      await runtime.hooks.run('SessionEnd', { sessionId, messageCount: this.#state.messageCount });
+      // Abort on SessionEnd cannot keep the session open (the caller asked to close it); it skips
+      // the close's own work, the memory extraction (decision 0005).
+      const ended = await runtime.hooks.run('SessionEnd', {
+        sessionId,
+        messageCount: this.#state.messageCount,
+      });
       await this.#checkpoint;
-      await this.#extract();
+      if (ended.aborted === undefined) await this.#extract();
+      else
+        runtime.logger.info(
+          { sessionId, pluginId: ended.aborted.pluginId, reason: ended.aborted.reason },
+          'SessionEnd aborted by a plugin: memories of this session are not extracted',
+        );
       const error = await this.#state.writer.flush();
       if (error !== undefined)
         runtime.logger.error({ sessionId, error: error.toJSON() }, 'records could not be stored at close');

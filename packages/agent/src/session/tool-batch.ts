@@ -1,6 +1,6 @@
-import type { AgentEventBody } from '../events/agent-event.ts';
+import type { AgentEventBody } from '../events/index.ts';
 import type { ToolCallRequest } from '../provider/index.ts';
-import type { DispatchContext, ToolCallOutcome, ToolDispatcher } from '../tools/tool-dispatcher.ts';
+import type { DispatchContext, ToolCallOutcome, ToolDispatcher } from '../tools/index.ts';
 
 type ToolEvent = Extract<AgentEventBody, { type: 'ToolCallStart' | 'ToolCallEnd' }>;
 
@@ -17,7 +17,33 @@ export function cancelledOutcome(call: ToolCallRequest): ToolCallOutcome {
   };
 }
 
-function startEvent(call: ToolCallRequest): ToolEvent {
+/** The result a call gets when the turn's tool-call limit is reached before it runs (spec §4.1). */
+export function limitOutcome(call: ToolCallRequest, limit: number): ToolCallOutcome {
+  return {
+    callId: call.callId,
+    toolName: call.toolName,
+    arguments: undefined,
+    content: `Error [MAX_TOOL_CALLS_EXCEEDED]: This turn reached its limit of ${limit} tool calls, so this call was not run and the turn was ended. Tell the user what is done and what remains.`,
+    isError: true,
+    durationMs: 0,
+    errorCode: 'MAX_TOOL_CALLS_EXCEEDED',
+  };
+}
+
+/** The result of a call whose arguments were cut off at the token limit: it never runs. */
+export function truncatedOutcome(call: ToolCallRequest): ToolCallOutcome {
+  return {
+    callId: call.callId,
+    toolName: call.toolName,
+    arguments: undefined,
+    content: `Error [INVALID_INPUT]: Your reply reached the output token limit while writing the arguments of this call, so they are incomplete and the call was not run. Make the call again with shorter arguments (for example, split a large write into parts).`,
+    isError: true,
+    durationMs: 0,
+    errorCode: 'INVALID_INPUT',
+  };
+}
+
+export function startEvent(call: ToolCallRequest): ToolEvent {
   return { type: 'ToolCallStart', callId: call.callId, toolName: call.toolName, arguments: call.arguments };
 }
 

@@ -1,7 +1,7 @@
-import type { ContentBlock, UserInput } from '../content/content.ts';
-import { resolveInput } from '../content/resolve-input.ts';
+import type { ContentBlock, UserInput } from '../content/index.ts';
+import { resolveInput } from '../content/index.ts';
 import { AgentError } from '../errors/index.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
+import type { SkillDefinition } from '../skills/index.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
 export interface PreparedInput {

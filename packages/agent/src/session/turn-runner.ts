@@ -1,191 +1,112 @@
-import type { UserInput } from '../content/content.ts';
-import { estimateTextTokens } from '../context/token-estimate.ts';
+import type { UserInput } from '../content/index.ts';
+import { estimateTextTokens, type CompactRequest } from '../context/index.ts';
 import { AgentError } from '../errors/index.ts';
-import type { AgentEvent, AgentEventBody, TurnSummary } from '../events/agent-event.ts';
-import type { ChatRequest, FinishReason, ToolCallRequest, UserMessage } from '../provider/index.ts';
-import type { ToolCallOutcome } from '../tools/tool-dispatcher.ts';
-import { FAILED_NOTE, INTERRUPTED_NOTE } from './rebuild-context.ts';
+import { EventStamp, type AgentEvent, type TurnSummary } from '../events/index.ts';
+import { ModelCall, type Reply } from '../model-call/index.ts';
+import type { FinishReason, ToolCallRequest, UserMessage } from '../provider/index.ts';
+import type { ToolCallOutcome } from '../tools/index.ts';
 import type { SessionRecordInit } from './session-record.ts';
-import { appendMessage, type SessionState } from './session-runtime.ts';
-import { cancelledOutcome, endEvent, runToolBatch } from './tool-batch.ts';
-import { Reply, type StreamOutcome } from './model-stream.ts';
+import type { SessionState } from './session-runtime.ts';
+import {
+  cancelledOutcome,
+  endEvent,
+  limitOutcome,
+  runToolBatch,
+  startEvent,
+  truncatedOutcome,
+} from './tool-batch.ts';
 import type { TurnControl, TurnLoop } from './turn.ts';
 import { prepareInput, skillMessage } from './turn-input.ts';
+import { TurnRecords } from './turn-records.ts';
 
 const TITLE_LENGTH = 80;
 
 /**
- * The turn loop (spec §4.1): check the input, TurnStart, then model ↔ tools until the model stops
- * calling tools — compacting when the estimate passes the threshold or the provider overflows,
- * persisting every message — and end with TurnComplete or TurnCancelled. Events are produced as the
- * consumer pulls them; the text-delta path is kept flat because it runs per token.
+ * The turn loop (spec §4.1): prepare (check the input, TurnStart, the user's message), then model
+ * step ↔ tool step until the model stops calling tools, then settle (TurnEnd and the last event:
+ * TurnComplete or TurnCancelled). Events are produced as the consumer pulls them.
  */
 export async function* runTurn(state: SessionState, input: UserInput, control: TurnControl): TurnLoop {
-  const { runtime, context, sessionId } = state;
-  const { turnId, signal } = control;
-  const { config, dispatcher, hooks, model } = runtime;
-  const summary: TurnSummary = {
+  const turn = new TurnRun(state, control);
+  try {
+    yield* turn.prepare(input);
+    for (;;) {
+      const next = yield* turn.modelStep();
+      if (next === 'retry') continue;
+      if (next === 'end' || !(yield* turn.toolStep())) break;
+    }
+    yield* turn.settle();
+  } catch (thrown) {
+    yield* turn.settle(thrown);
+  } finally {
+    if (!turn.settled) {
+      // The consumer stopped iterating early: a stop whose events nobody will read.
+      control.cancel();
+      await turn.cancelledEvents();
+    }
+  }
+}
+
+/** One turn's state across its steps. */
+class TurnRun {
+  readonly #state: SessionState;
+  readonly #control: TurnControl;
+  readonly #stamp: EventStamp;
+  readonly #records: TurnRecords;
+  readonly #summary: TurnSummary = {
     output: '',
     toolCalls: 0,
     modelCalls: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
-  const delta = (type: 'TextDelta' | 'ReasoningDelta', text: string): AgentEvent => ({
-    type,
-    text,
-    sessionId,
-    turnId,
-    timestamp: Date.now(),
-    sequence: state.sequence++,
-  });
-  const envelope = (body: AgentEventBody): AgentEvent => ({
-    ...body,
-    sessionId,
-    turnId,
-    timestamp: Date.now(),
-    sequence: state.sequence++,
-  });
-  /** Persists records; a storage failure becomes a warning event and the records stay queued. */
-  const persist = async (...records: SessionRecordInit[]): Promise<AgentEvent[]> => {
-    const error = await state.writer.write(...records);
-    return error === undefined ? [] : [envelope({ type: 'Error', error: error.toJSON(), fatal: false })];
-  };
-  const storeReply = (
-    reply: Reply,
-    interruptedBy?: 'cancel' | 'error',
-    providerMetadata?: Readonly<Record<string, unknown>>,
-  ) => {
-    appendMessage(state, {
-      role: 'assistant',
-      content: reply.text,
-      ...(reply.reasoning === '' ? {} : { reasoning: reply.reasoning }),
-      toolCalls: reply.calls,
-      status: interruptedBy === undefined ? 'complete' : 'incomplete',
-      ...(providerMetadata === undefined ? {} : { providerMetadata }),
-    });
-    return persist(
-      {
-        type: 'assistant_message',
-        turnId,
-        content: reply.text,
-        ...(reply.reasoning === '' ? {} : { reasoning: reply.reasoning }),
-        status: interruptedBy === undefined ? 'complete' : 'incomplete',
-        ...(interruptedBy === undefined ? {} : { interruptedBy }),
-        ...(providerMetadata === undefined ? {} : { providerMetadata }),
-      },
-      ...reply.calls.map((call): SessionRecordInit => ({ type: 'tool_call', turnId, ...call })),
-    );
-  };
-  const storeResults = (outcomes: readonly ToolCallOutcome[]) => {
-    for (const outcome of outcomes) {
-      appendMessage(state, {
-        role: 'tool',
-        callId: outcome.callId,
-        toolName: outcome.toolName,
-        content: outcome.content,
-        isError: outcome.isError,
-      });
-    }
-    return persist(
-      ...outcomes.map((outcome): SessionRecordInit => ({
-        type: 'tool_result',
-        turnId,
-        callId: outcome.callId,
-        toolName: outcome.toolName,
-        content: outcome.content,
-        isError: outcome.isError,
-        durationMs: outcome.durationMs,
-        ...(outcome.metadata === undefined ? {} : { metadata: outcome.metadata }),
-      })),
-    );
-  };
-  const compact = async (): Promise<AgentEvent[] | undefined> => {
-    const result = await runtime.compactor.compact({ context, sessionModel: model.model, sessionId, signal });
-    if (result === undefined) return undefined;
-    const warnings = await persist({
-      type: 'metadata',
-      kind: 'compaction',
-      turnId,
-      ...(result.summary === undefined ? {} : { summary: result.summary }),
-      keptFrom: result.plan.keptFrom,
-      keptUserMessages: result.plan.keptUserMessages,
-    });
-    return [
-      ...warnings,
-      envelope({
-        type: 'ContextCompacted',
-        strategy: result.strategy,
-        tokensBefore: result.tokensBefore,
-        tokensAfter: result.tokensAfter,
-        messagesRemoved: result.messagesRemoved,
-      }),
-    ];
-  };
-
-  let settled = false;
+  settled = false;
   /** TurnEnd pairs with TurnStart: a turn refused before TurnStart fires neither. */
-  let turnStarted = false;
-  /** The reply being streamed, kept so every way out can still store what arrived. */
-  let partial: Reply | undefined;
-  /** Why the last model call ended (spec-external: the provider's `done.finishReason`). */
-  let finishReason: FinishReason | undefined;
+  #started = false;
+  #systemPrompt = '';
+  /** Estimated tokens of what every request carries besides the messages. */
+  #fixedTokens = 0;
+  #overflowRetried = false;
+  /** The model call in flight, kept so every way out can still store what arrived. */
+  #call: ModelCall | undefined;
+  /** The last complete reply, whose calls the tool step runs. */
+  #reply: Reply | undefined;
+  #finishReason: FinishReason | undefined;
   /** Calls of a stored reply that have no result yet. */
-  let unanswered: ToolCallRequest[] = [];
+  #unanswered: readonly ToolCallRequest[] = [];
 
-  const cancelledEvents = async (): Promise<AgentEvent[]> => {
-    const events: AgentEvent[] = [];
-    if (partial !== undefined) {
-      events.push(...(await storeReply(partial, 'cancel')));
-      unanswered = partial.calls;
-      partial = undefined;
-    }
-    if (unanswered.length > 0) {
-      const outcomes = unanswered.map(cancelledOutcome);
-      for (const [index, call] of unanswered.entries()) {
-        events.push(
-          envelope({
-            type: 'ToolCallStart',
-            callId: call.callId,
-            toolName: call.toolName,
-            arguments: call.arguments,
-          }),
-        );
-        events.push(envelope(endEvent(outcomes[index] ?? cancelledOutcome(call))));
-      }
-      events.push(...(await storeResults(outcomes)));
-      unanswered = [];
-    }
-    const last = context.messages.findLast((message) => message.role === 'assistant');
-    if (last?.role === 'assistant' && last.status === 'incomplete')
-      appendMessage(state, { role: 'system', content: INTERRUPTED_NOTE });
-    if (turnStarted) await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
-    settled = true;
-    control.finish({ state: 'cancelled', summary });
-    events.push(envelope({ type: 'TurnCancelled', ...summary }));
-    return events;
-  };
+  constructor(state: SessionState, control: TurnControl) {
+    this.#state = state;
+    this.#control = control;
+    this.#stamp = new EventStamp(state.sessionId, control.turnId, state);
+    this.#records = new TurnRecords(state, this.#stamp);
+  }
 
-  try {
-    // 1. Input: checked before anything is stored or sent.
+  get #signal(): AbortSignal {
+    return this.#control.signal;
+  }
+
+  /** Checks the input, runs TurnStart, and stores skill prompts and the user's message. */
+  async *prepare(input: UserInput): AsyncGenerator<AgentEvent> {
+    const { runtime, sessionId } = this.#state;
+    const turnId = this.#control.turnId;
+    // Checked before anything is stored or sent.
     const prepared = await prepareInput(input, runtime);
 
-    // 2. TurnStart may rewrite the user's text and add dynamic prompt sections.
-    const started = await hooks.run('TurnStart', {
+    // TurnStart may rewrite the user's text and add dynamic prompt sections.
+    const started = await runtime.hooks.run('TurnStart', {
       sessionId,
       turnId,
       userInput: prepared.text,
       dynamicSections: [],
     });
-    turnStarted = started.aborted === undefined;
     if (started.aborted !== undefined) {
       throw new AgentError(
         'HOOK_ABORTED',
         `Plugin '${started.aborted.pluginId}' stopped the turn: ${started.aborted.reason}`,
-        {
-          details: { pluginId: started.aborted.pluginId },
-        },
+        { details: { pluginId: started.aborted.pluginId, hook: 'TurnStart' } },
       );
     }
+    this.#started = true;
     let content = prepared.content;
     if (typeof started.data.userInput === 'string' && started.data.userInput !== prepared.text) {
       content = [
@@ -196,17 +117,18 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
     const dynamicSections = Array.isArray(started.data.dynamicSections)
       ? started.data.dynamicSections.filter((section): section is string => typeof section === 'string')
       : [];
-    const systemPrompt = runtime.prompt.build({ memories: state.memories, dynamicSections });
-    state.systemPrompt = systemPrompt;
-    const fixedTokens =
-      estimateTextTokens(systemPrompt.text) + estimateTextTokens(JSON.stringify(dispatcher.definitions));
-    const compactAt = config.compactThreshold * model.model.contextWindow;
+    const systemPrompt = runtime.prompt.build({ memories: this.#state.memories, dynamicSections });
+    this.#state.systemPrompt = systemPrompt;
+    this.#systemPrompt = systemPrompt.text;
+    this.#fixedTokens =
+      estimateTextTokens(systemPrompt.text) +
+      estimateTextTokens(JSON.stringify(runtime.dispatcher.definitions));
 
-    // 3. Skill prompts, then the user's message, enter the context and the log.
+    // Skill prompts, then the user's message, enter the context and the log.
     const records: SessionRecordInit[] = [];
     for (const { skill, arguments: skillArguments } of prepared.skills) {
       const text = skillMessage(skill, skillArguments);
-      appendMessage(state, { role: 'system', content: text });
+      this.#records.append({ role: 'system', content: text });
       records.push({ type: 'system_message', turnId, kind: 'skill', content: text });
     }
     const userMessage: UserMessage = {
@@ -216,10 +138,10 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
           ? content
           : [{ type: 'text', text: prepared.skills.map(({ skill }) => `/${skill.name}`).join(' ') }],
     };
-    appendMessage(state, userMessage);
+    this.#records.append(userMessage);
     records.push({ type: 'user_message', turnId, content: userMessage.content });
-    if (!state.titled) {
-      state.titled = true;
+    if (!this.#state.titled) {
+      this.#state.titled = true;
       const title = prepared.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_LENGTH);
       records.push({
         type: 'metadata',
@@ -227,190 +149,295 @@ export async function* runTurn(state: SessionState, input: UserInput, control: T
         title: title === '' ? (prepared.skills[0]?.skill.name ?? 'Untitled') : title,
       });
     }
-    yield* await persist(...records);
+    yield* await this.#records.persist(...records);
+  }
 
-    // 4. Model ↔ tools.
-    let overflowRetried = false;
-    while (!signal.aborted) {
-      if (fixedTokens + context.estimatedTokens > compactAt) {
-        const events = await compact();
-        if (events !== undefined) yield* events;
-      }
-      const request: ChatRequest = {
+  /**
+   * One model call: compacts first when the estimate passes the threshold, streams the call (the
+   * `Turn` pulls it), and stores the complete reply. `retry`: the provider overflowed and the context
+   * was compacted; `tools`: the reply called tools; `end`: it did not, or the turn was stopped.
+   */
+  async *modelStep(): AsyncGenerator<AgentEvent | ModelCall, 'retry' | 'tools' | 'end'> {
+    if (this.#signal.aborted) return 'end';
+    const { runtime, context } = this.#state;
+    const { config, model } = runtime;
+    if (this.#fixedTokens + context.estimatedTokens > config.compactThreshold * model.model.contextWindow) {
+      const events = await this.#compact();
+      if (events !== undefined) yield* events;
+    }
+    this.#summary.modelCalls++;
+    const call = new ModelCall({
+      provider: model.provider,
+      request: {
         model: model.model.id,
-        systemPrompt: systemPrompt.text,
+        systemPrompt: this.#systemPrompt,
         messages: context.messages,
-        tools: dispatcher.definitions,
+        tools: runtime.dispatcher.definitions,
         ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
         ...(config.maxTokens === undefined ? {} : { maxTokens: config.maxTokens }),
         ...(config.reasoningEffort === undefined ? {} : { reasoningEffort: config.reasoningEffort }),
-      };
-      summary.modelCalls++;
-      const reply = new Reply();
-      partial = reply;
-      // The Turn streams this call straight from the provider and resumes here with the outcome.
-      const outcome: StreamOutcome =
-        (yield {
-          type: 'model_stream',
-          provider: model.provider,
-          request,
-          reply,
-          signal,
-          firstChunkTimeoutMs: config.providerFirstChunkTimeoutMs,
-          chunkTimeoutMs: config.providerChunkTimeoutMs,
-          delta,
-          refusal: (text) => envelope({ type: 'TextDelta', text, refusal: true }),
-          retrying: (error, attempt, delayMs) =>
-            envelope({
-              type: 'Error',
-              fatal: false,
-              error: { ...error.toJSON(), details: { ...error.details, attempt, retryInMs: delayMs } },
-            }),
-        }) ?? {};
-      const { failure, overflow, providerMetadata } = outcome;
-      finishReason =
-        reply.refused && (outcome.finishReason === undefined || outcome.finishReason === 'stop')
-          ? 'refusal'
-          : outcome.finishReason;
-      if (outcome.usage !== undefined) {
-        summary.usage.inputTokens += outcome.usage.inputTokens;
-        summary.usage.outputTokens += outcome.usage.outputTokens;
-      }
-      summary.output += reply.text;
-      if (signal.aborted) break;
+      },
+      signal: this.#signal,
+      firstChunkTimeoutMs: config.providerFirstChunkTimeoutMs,
+      chunkTimeoutMs: config.providerChunkTimeoutMs,
+      stamp: this.#stamp,
+    });
+    this.#call = call;
+    yield call;
 
-      if (overflow !== undefined && reply.text === '' && reply.calls.length === 0) {
-        // The fallback trigger (spec §4.2): compact, then retry this request once.
-        partial = undefined;
-        summary.modelCalls--;
-        if (overflowRetried) {
-          throw new AgentError(
-            'PROVIDER_ERROR',
-            `The request still exceeds the context window of '${model.model.id}' after compaction: ${overflow}`,
-            {
-              retryable: false,
-              details: { reason: 'context_length_exceeded' },
-            },
-          );
-        }
-        overflowRetried = true;
-        const events = await compact();
-        if (events === undefined) {
-          throw new AgentError(
-            'COMPACT_ERROR',
-            `The request exceeds the context window of '${model.model.id}' and nothing could be compacted: ${overflow}`,
-          );
-        }
-        yield* events;
-        continue;
-      }
-      if (failure !== undefined) throw failure;
-      if (overflow !== undefined)
-        throw new AgentError('PROVIDER_ERROR', overflow, { details: { reason: 'context_length_exceeded' } });
-
-      // A complete reply: store it with its calls, then run them.
-      partial = undefined;
-      unanswered = reply.calls;
-      yield* await storeReply(reply, undefined, providerMetadata);
-      if (reply.calls.length === 0) break;
-
-      const allowed = Math.max(0, config.maxToolCallsPerTurn - summary.toolCalls);
-      const runnable = reply.calls.slice(0, allowed);
-      const refused = reply.calls.slice(allowed);
-      const outcomes = yield* runToolBatchEvents(runnable);
-      for (const call of refused) {
-        const outcome = limitOutcome(call, config.maxToolCallsPerTurn);
-        outcomes.push(outcome);
-        yield envelope({
-          type: 'ToolCallStart',
-          callId: call.callId,
-          toolName: call.toolName,
-          arguments: call.arguments,
-        });
-        yield envelope(endEvent(outcome));
-      }
-      summary.toolCalls += runnable.length;
-      unanswered = [];
-      yield* await storeResults(outcomes);
-      if (refused.length > 0) {
-        throw new AgentError(
-          'MAX_TOOL_CALLS_EXCEEDED',
-          `The turn reached its limit of ${config.maxToolCallsPerTurn} tool calls and was ended; ${refused.length} call(s) did not run.`,
-          { details: { limit: config.maxToolCallsPerTurn, refused: refused.length } },
-        );
-      }
+    const { reply, outcome } = call;
+    if (outcome.usage !== undefined) {
+      this.#summary.usage.inputTokens += outcome.usage.inputTokens;
+      this.#summary.usage.outputTokens += outcome.usage.outputTokens;
     }
+    this.#summary.output += reply.text;
+    this.#finishReason = outcome.finishReason;
+    if (this.#signal.aborted) return 'end';
 
-    // 5. How it ended.
-    if (signal.aborted) {
-      yield* await cancelledEvents();
+    const { failure, overflow } = outcome;
+    if (overflow !== undefined && reply.empty) {
+      // The fallback trigger (spec §4.2): compact, then retry this request once.
+      this.#call = undefined;
+      this.#summary.modelCalls--;
+      yield* await this.#compactAfterOverflow(overflow);
+      return 'retry';
+    }
+    if (failure !== undefined) throw failure;
+    if (overflow !== undefined)
+      throw new AgentError('PROVIDER_ERROR', overflow.message, {
+        details: { reason: 'context_length_exceeded' },
+      });
+
+    // A complete reply: store it with its calls; the tool step runs them.
+    this.#call = undefined;
+    this.#reply = reply;
+    this.#unanswered = reply.calls;
+    yield* await this.#records.storeReply(reply, undefined, outcome.providerMetadata);
+    return reply.calls.length === 0 ? 'end' : 'tools';
+  }
+
+  /**
+   * Runs the reply's calls (spec §4.1) up to the turn's limit. A call whose arguments were cut off at
+   * the token limit is never run: it gets an error result saying so, and the turn ends there with
+   * finishReason `length`. Returns whether the loop goes on to another model step.
+   */
+  async *toolStep(): AsyncGenerator<AgentEvent, boolean> {
+    const { runtime, sessionId } = this.#state;
+    const config = runtime.config;
+    const calls = this.#reply?.calls ?? [];
+    const truncated = new Set(
+      this.#finishReason === 'length' ? calls.filter((call) => !isJsonObject(call.arguments)) : [],
+    );
+    const wanted = calls.filter((call) => !truncated.has(call));
+    const allowed = Math.max(0, config.maxToolCallsPerTurn - this.#summary.toolCalls);
+    const runnable = wanted.slice(0, allowed);
+    const refused = wanted.slice(allowed);
+
+    const batch = runToolBatch(runtime.dispatcher, runnable, {
+      sessionId,
+      turnId: this.#control.turnId,
+      cwd: runtime.cwd,
+      home: runtime.home,
+      signal: this.#signal,
+    });
+    let ran: ToolCallOutcome[];
+    for (;;) {
+      const next = await batch.next();
+      if (next.done === true) {
+        ran = next.value;
+        break;
+      }
+      yield this.#stamp.stamp(next.value);
+    }
+    const byCall = new Map(runnable.map((call, index) => [call, ran[index]]));
+    const outcomes: ToolCallOutcome[] = [];
+    for (const call of calls) {
+      let outcome = byCall.get(call);
+      if (outcome === undefined) {
+        outcome = truncated.has(call)
+          ? truncatedOutcome(call)
+          : limitOutcome(call, config.maxToolCallsPerTurn);
+        yield this.#stamp.stamp(startEvent(call));
+        yield this.#stamp.stamp(endEvent(outcome));
+      }
+      outcomes.push(outcome);
+    }
+    this.#summary.toolCalls += runnable.length;
+    this.#unanswered = [];
+    yield* await this.#records.storeResults(outcomes);
+    if (refused.length > 0) {
+      throw new AgentError(
+        'MAX_TOOL_CALLS_EXCEEDED',
+        `The turn reached its limit of ${config.maxToolCallsPerTurn} tool calls and was ended; ${refused.length} call(s) did not run.`,
+        { details: { limit: config.maxToolCallsPerTurn, refused: refused.length } },
+      );
+    }
+    return truncated.size === 0 && !this.#signal.aborted;
+  }
+
+  /**
+   * Ends the turn: TurnEnd, then TurnComplete (completed, or failed with the error) — or, when the
+   * turn was stopped, the cancelled results and TurnCancelled.
+   */
+  async *settle(thrown?: unknown): AsyncGenerator<AgentEvent> {
+    const stopped =
+      this.#signal.aborted && !(thrown instanceof AgentError && thrown.code === 'MAX_TOOL_CALLS_EXCEEDED');
+    if (stopped) {
+      yield* await this.cancelledEvents();
       return;
     }
-    await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
-    state.completedTurns++;
-    settled = true;
-    control.finish({ state: 'completed', summary });
-    yield envelope({
-      type: 'TurnComplete',
-      status: 'completed',
-      ...(finishReason === undefined ? {} : { finishReason }),
-      ...summary,
-    });
-  } catch (thrown) {
-    if (signal.aborted && !(thrown instanceof AgentError && thrown.code === 'MAX_TOOL_CALLS_EXCEEDED')) {
-      yield* await cancelledEvents();
+    const summary = this.#summary;
+    if (thrown === undefined) {
+      await this.#turnEnd();
+      this.#state.completedTurns++;
+      this.settled = true;
+      this.#control.finish({ state: 'completed', summary });
+      const finishReason = this.#finishReason;
+      yield this.#stamp.stamp({
+        type: 'TurnComplete',
+        status: 'completed',
+        ...(finishReason === undefined ? {} : { finishReason }),
+        ...summary,
+      });
       return;
     }
     const error = AgentError.fromUnknown(thrown, 'PROVIDER_ERROR').toJSON();
-    const events: AgentEvent[] = [];
+    const partial = this.#call?.reply;
+    this.#call = undefined;
     if (partial !== undefined && (partial.text !== '' || partial.reasoning !== '')) {
       // Partial output of a failed reply is kept, marked incomplete (vercel/ai #6699 lost it).
       // Calls of a failed reply never ran: the stored reply drops them so none lacks a result.
       partial.calls.length = 0;
-      events.push(...(await storeReply(partial, 'error')));
-      appendMessage(state, { role: 'system', content: FAILED_NOTE });
+      yield* await this.#records.storeReply(partial, 'error');
+      this.#records.append({ role: 'system', content: this.#state.runtime.config.failedNote });
     }
-    partial = undefined;
-    yield* events;
-    yield envelope({ type: 'Error', error, fatal: true });
-    if (turnStarted) await hooks.run('TurnEnd', { sessionId, turnId, assistantOutput: summary.output });
-    settled = true;
-    control.finish({ state: 'failed', summary, error });
-    yield envelope({ type: 'TurnComplete', status: 'failed', error, ...summary });
-  } finally {
-    if (!settled) {
-      // The consumer stopped iterating early: a cancel whose events nobody will read.
-      control.cancel();
-      await cancelledEvents();
-    }
+    yield this.#stamp.stamp({ type: 'Error', error, fatal: true });
+    await this.#turnEnd();
+    this.settled = true;
+    this.#control.finish({ state: 'failed', summary, error });
+    yield this.#stamp.stamp({ type: 'TurnComplete', status: 'failed', error, ...summary });
   }
 
-  async function* runToolBatchEvents(
-    calls: readonly ToolCallRequest[],
-  ): AsyncGenerator<AgentEvent, ToolCallOutcome[]> {
-    const batch = runToolBatch(dispatcher, calls, {
-      sessionId,
-      turnId,
-      cwd: runtime.cwd,
-      home: runtime.home,
-      signal,
-    });
-    for (;;) {
-      const next = await batch.next();
-      if (next.done === true) return next.value;
-      yield envelope(next.value);
+  /** A stopped turn's end: the partial reply kept, unanswered calls cancelled, TurnCancelled. */
+  async cancelledEvents(): Promise<AgentEvent[]> {
+    const events: AgentEvent[] = [];
+    const partial = this.#call?.reply;
+    this.#call = undefined;
+    if (partial !== undefined) {
+      events.push(...(await this.#records.storeReply(partial, 'cancel')));
+      this.#unanswered = partial.calls;
     }
+    if (this.#unanswered.length > 0) {
+      const outcomes = this.#unanswered.map(cancelledOutcome);
+      for (const [index, call] of this.#unanswered.entries()) {
+        events.push(this.#stamp.stamp(startEvent(call)));
+        events.push(this.#stamp.stamp(endEvent(outcomes[index] ?? cancelledOutcome(call))));
+      }
+      events.push(...(await this.#records.storeResults(outcomes)));
+      this.#unanswered = [];
+    }
+    const last = this.#state.context.messages.findLast((message) => message.role === 'assistant');
+    if (last?.role === 'assistant' && last.status === 'incomplete')
+      this.#records.append({ role: 'system', content: this.#state.runtime.config.interruptedNote });
+    await this.#turnEnd();
+    this.settled = true;
+    this.#control.finish({ state: 'cancelled', summary: this.#summary });
+    events.push(this.#stamp.stamp({ type: 'TurnCancelled', ...this.#summary }));
+    return events;
+  }
+
+  /**
+   * TurnEnd (spec §3.6). Its Abort means "do not remember this turn" (decision 0005): the turn's
+   * messages are left out of memory extraction, at the checkpoint and at close. The turn's outcome
+   * and records stand.
+   */
+  async #turnEnd(): Promise<void> {
+    if (!this.#started) return;
+    const { runtime, sessionId } = this.#state;
+    const ended = await runtime.hooks.run('TurnEnd', {
+      sessionId,
+      turnId: this.#control.turnId,
+      assistantOutput: this.#summary.output,
+    });
+    if (ended.aborted === undefined) return;
+    const added = this.#records.added;
+    this.#state.unextracted = this.#state.unextracted.filter((message) => !added.has(message));
+    runtime.logger.info(
+      {
+        sessionId,
+        turnId: this.#control.turnId,
+        pluginId: ended.aborted.pluginId,
+        reason: ended.aborted.reason,
+      },
+      'TurnEnd aborted by a plugin: this turn is left out of memory extraction',
+    );
+  }
+
+  async #compactAfterOverflow(
+    overflow: NonNullable<ModelCall['outcome']['overflow']>,
+  ): Promise<AgentEvent[]> {
+    const modelId = this.#state.runtime.model.model.id;
+    if (this.#overflowRetried) {
+      throw new AgentError(
+        'PROVIDER_ERROR',
+        `The request still exceeds the context window of '${modelId}' after compaction: ${overflow.message}`,
+        { retryable: false, details: { reason: 'context_length_exceeded' } },
+      );
+    }
+    this.#overflowRetried = true;
+    const events = await this.#compact({
+      fixedTokens: this.#fixedTokens,
+      ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
+      ...(overflow.requested === undefined ? {} : { requested: overflow.requested }),
+    });
+    if (events === undefined) {
+      throw new AgentError(
+        'COMPACT_ERROR',
+        `The request exceeds the context window of '${modelId}' and compaction could not make it small enough: ${overflow.message}`,
+        { details: { reason: 'context_length_exceeded' } },
+      );
+    }
+    return events;
+  }
+
+  async #compact(overflow?: CompactRequest['overflow']): Promise<AgentEvent[] | undefined> {
+    const { runtime, context, sessionId } = this.#state;
+    const result = await runtime.compactor.compact({
+      context,
+      sessionModel: runtime.model.model,
+      sessionId,
+      signal: this.#signal,
+      ...(overflow === undefined ? {} : { overflow }),
+    });
+    if (result === undefined) return undefined;
+    const warnings = await this.#records.persist({
+      type: 'metadata',
+      kind: 'compaction',
+      turnId: this.#control.turnId,
+      ...(result.summary === undefined ? {} : { summary: result.summary }),
+      keptFrom: result.plan.keptFrom,
+      keptUserMessages: result.plan.keptUserMessages,
+    });
+    return [
+      ...warnings,
+      this.#stamp.stamp({
+        type: 'ContextCompacted',
+        strategy: result.strategy,
+        tokensBefore: result.tokensBefore,
+        tokensAfter: result.tokensAfter,
+        messagesRemoved: result.messagesRemoved,
+      }),
+    ];
   }
 }
 
-function limitOutcome(call: ToolCallRequest, limit: number): ToolCallOutcome {
-  return {
-    callId: call.callId,
-    toolName: call.toolName,
-    arguments: undefined,
-    content: `Error [MAX_TOOL_CALLS_EXCEEDED]: This turn reached its limit of ${limit} tool calls, so this call was not run and the turn was ended. Tell the user what is done and what remains.`,
-    isError: true,
-    durationMs: 0,
-    errorCode: 'MAX_TOOL_CALLS_EXCEEDED',
-  };
+/** Whether tool-call arguments are a whole JSON object: a call cut off mid-arguments is not. */
+function isJsonObject(raw: string): boolean {
+  if (raw.trim() === '') return true;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AgentError } from '../errors/agent-error.ts';
-import { resolveYouyouHome, writeFileAtomic } from '../files/index.ts';
-import type { Memory, MemoryInput, MemoryStorage } from '../memory/memory-storage.ts';
+import { AgentError } from '../errors/index.ts';
+import { writeFileAtomic } from '../atomic-write/index.ts';
+import { resolveYouyouHome } from '../files/index.ts';
+import type { Memory, MemoryInput, MemoryStorage } from '../memory/index.ts';
 import { rankMemories } from './in-memory-memory-storage.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Memory, MemoryInput, MemoryStorage } from '../memory/memory-storage.ts';
+import type { Memory, MemoryInput, MemoryStorage } from '../memory/index.ts';
 
 /**
  * Memories kept in process memory. `search` ranks by how many query words a memory contains,

@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../session/session-record.ts';
-import type { SessionPage, SessionStorage, SessionSummary } from '../session/session-storage.ts';
+import type { SessionRecord } from '../session/index.ts';
+import type { SessionPage, SessionStorage, SessionSummary } from '../session/index.ts';
 import { summarizeRecords, type SummaryAccumulator } from './session-summary.ts';
 
 /**

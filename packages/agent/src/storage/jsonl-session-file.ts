@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import type { SessionRecord } from '../session/session-record.ts';
+import type { SessionRecord } from '../session/index.ts';
 
 /**
  * File name of a session: its id with every character outside `[a-z0-9_-]` written as `%XX`

@@ -1,11 +1,11 @@
 import { mkdir, open, readFile, readdir, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AgentError } from '../errors/agent-error.ts';
+import { AgentError } from '../errors/index.ts';
 import type { FileChannelLogger } from '../files/index.ts';
 import { resolveYouyouHome } from '../files/index.ts';
-import type { SessionRecord } from '../session/session-record.ts';
-import type { SessionPage, SessionStorage, SessionSummary } from '../session/session-storage.ts';
+import type { SessionRecord } from '../session/index.ts';
+import type { SessionPage, SessionStorage, SessionSummary } from '../session/index.ts';
 import {
   parseJsonLines,
   repairTornTail,

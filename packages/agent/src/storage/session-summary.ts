@@ -1,5 +1,5 @@
-import type { SessionRecord } from '../session/session-record.ts';
-import type { SessionSummary } from '../session/session-storage.ts';
+import type { SessionRecord } from '../session/index.ts';
+import type { SessionSummary } from '../session/index.ts';
 
 export interface SummaryAccumulator {
   add(record: SessionRecord): void;

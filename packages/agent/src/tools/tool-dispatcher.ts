@@ -1,5 +1,6 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { AgentError, type AgentErrorCode } from '../errors/index.ts';
-import type { HookRegistry } from '../hooks/hook-registry.ts';
+import type { HookRegistry } from '../hooks/index.ts';
 import type { ToolCallRequest, ToolDefinition } from '../provider/index.ts';
 import { compileArgumentValidator, type ArgumentValidator } from './argument-validator.ts';
 import type { ToolHandler, ToolOutput } from './tool-handler.ts';
@@ -23,13 +24,14 @@ export interface DispatchContext {
   turnId: string;
   cwd: string;
   home: string;
-  /** The turn's cancellation signal; handed to every handler. */
+  /** The turn's cancellation signal: handed to handlers as `cancelSignal`, never as their stop signal. */
   signal: AbortSignal;
 }
 
 interface RegisteredTool {
   handler: ToolHandler;
-  validate: ArgumentValidator;
+  /** The JSON Schema check; absent when the handler brings its own Standard Schema. */
+  validate: ArgumentValidator | undefined;
 }
 
 /**
@@ -47,7 +49,10 @@ export class ToolDispatcher {
     for (const handler of tools) {
       this.#tools.set(handler.name, {
         handler,
-        validate: compileArgumentValidator(handler.name, handler.parameters),
+        validate:
+          handler.schema === undefined
+            ? compileArgumentValidator(handler.name, handler.parameters)
+            : undefined,
       });
       definitions.push({
         name: handler.name,
@@ -69,7 +74,7 @@ export class ToolDispatcher {
     const startedAt = performance.now();
     const outcome = await this.#execute(call, context, startedAt);
     if (!this.#hooks.has('AfterToolUse')) return outcome;
-    const { data } = await this.#hooks.run('AfterToolUse', {
+    const { data, aborted } = await this.#hooks.run('AfterToolUse', {
       sessionId: context.sessionId,
       turnId: context.turnId,
       callId: call.callId,
@@ -78,6 +83,15 @@ export class ToolDispatcher {
       durationMs: outcome.durationMs,
       success: !outcome.isError,
     });
+    if (aborted !== undefined) {
+      // Abort on AfterToolUse (decision 0005): the tool ran, but its output does not reach the model.
+      return {
+        ...outcome,
+        content: `Error [HOOK_ABORTED]: Plugin '${aborted.pluginId}' withheld the output of '${call.toolName}' (the tool did run): ${aborted.reason}`,
+        isError: true,
+        errorCode: 'HOOK_ABORTED',
+      };
+    }
     const output = data.output as unknown;
     if (isOutputShape(output) && (output.content !== outcome.content || output.isError !== outcome.isError)) {
       return { ...outcome, content: truncateOutput(output.content), isError: output.isError };
@@ -147,10 +161,11 @@ export class ToolDispatcher {
       args = structuredClone(data.arguments as Record<string, unknown>);
     }
 
-    const invalid = registered.validate(args);
-    if (invalid !== undefined) {
-      return fail('INVALID_INPUT', `Invalid arguments for tool '${call.toolName}': ${invalid}.`, args);
+    const checked = await checkArguments(registered, args);
+    if (typeof checked === 'string') {
+      return fail('INVALID_INPUT', `Invalid arguments for tool '${call.toolName}': ${checked}.`, args);
     }
+    args = checked;
 
     const handler = registered.handler;
     const timeoutMs = handler.timeoutMs ?? this.#defaultTimeoutMs;
@@ -169,7 +184,9 @@ export class ToolDispatcher {
         handler.execute(
           { callId: call.callId, toolName: call.toolName, arguments: args },
           {
-            signal: AbortSignal.any([context.signal, timeout.signal]),
+            // A cancel waits for running tools (spec §6.2); only the timeout stops one (§4.4).
+            signal: timeout.signal,
+            cancelSignal: context.signal,
             sessionId: context.sessionId,
             turnId: context.turnId,
             cwd: context.cwd,
@@ -205,6 +222,30 @@ export class ToolDispatcher {
       clearTimeout(timer);
     }
   }
+}
+
+/** The arguments after the tool's check (a Standard Schema's output), or what is wrong with them. */
+async function checkArguments(
+  registered: RegisteredTool,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown> | string> {
+  const { schema } = registered.handler;
+  if (schema === undefined) return registered.validate?.(args) ?? args;
+  let result: StandardSchemaV1.Result<Record<string, unknown>>;
+  try {
+    result = await schema['~standard'].validate(args);
+  } catch (error) {
+    return `the schema check failed: ${String(error)}`;
+  }
+  if (result.issues === undefined) return isPlainObject(result.value) ? result.value : args;
+  return result.issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((segment) =>
+        String(typeof segment === 'object' ? segment.key : segment),
+      );
+      return `${path.length === 0 ? 'arguments' : `arguments/${path.join('/')}`} ${issue.message}`;
+    })
+    .join('; ');
 }
 
 function parseArguments(raw: string): Record<string, unknown> | string {

@@ -1,3 +1,5 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+
 /** The arguments the dispatcher hands a tool, already parsed and checked against its schema. */
 export interface ToolInput {
   callId: string;
@@ -14,10 +16,16 @@ export interface ToolOutput {
 
 export interface ToolContext {
   /**
-   * Aborted when the call times out, and when the turn is cancelled. The dispatcher still waits
-   * for a running tool after a cancel (spec §6.2), so honouring this is how a long tool stops early.
+   * Aborted when the call must stop now: it timed out (TOOL_TIMEOUT, spec §4.4). A tool that runs
+   * a process kills it. A cancelled turn does not abort this signal (see `cancelSignal`).
    */
   signal: AbortSignal;
+  /**
+   * Aborted when the user cancels the turn. The dispatcher still waits for a running tool and
+   * records its result (spec §6.2: running tools are not interrupted), so a tool may use this only
+   * to wrap up early at a point where stopping leaves nothing half done.
+   */
+  cancelSignal: AbortSignal;
   sessionId: string;
   turnId: string;
   /** The agent's working directory. */
@@ -41,8 +49,13 @@ export interface ToolContext {
 export interface ToolHandler {
   readonly name: string;
   readonly description: string;
-  /** A JSON Schema for the arguments object; arguments are validated before `execute`. */
+  /** A JSON Schema for the arguments object: what the model sees, and (without `schema`) the check. */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /**
+   * A Standard Schema (zod, valibot, arktype) that checks the arguments instead of `parameters`;
+   * `execute` receives its output. `defineTool` sets it.
+   */
+  readonly schema?: StandardSchemaV1<unknown, Record<string, unknown>>;
   /** True when the tool has side effects; one mutating call makes its whole batch serial. */
   readonly mutating: boolean;
   /** Overrides `toolTimeoutMs` for this tool. */

@@ -1,13 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  AgentBuilder,
-  ComponentStore,
-  FileComponentSource,
-  type AgentEvent,
-  type ToolHandler,
-  type Turn,
-} from '@youyou/agent';
+import { AgentBuilder, type AgentEvent, type ToolHandler, type Turn } from '@youyou/agent';
+import { ComponentStore, FileComponentSource } from '@youyou/agent/files';
 import { ScriptedProvider, textReply, toolCallReply } from '@youyou/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempWorld, eventually, isAlive, pluginEntry, toolEntry, writeComponent } from './helpers.ts';
@@ -184,6 +178,44 @@ describe('the file channel inside an agent', () => {
       stderr: 'stack trace\n',
       problem: expect.stringMatching(/not JSON/),
     });
+    await session.close();
+  });
+
+  it('a cancelled turn waits for a running mutating file tool: it finishes its write and its result is recorded', async () => {
+    await writeComponent(
+      world.home,
+      'tool',
+      'write',
+      toolEntry('write', { command: './write.sh', extra: 'mutating: true\n' }),
+      {
+        'write.sh':
+          '#!/bin/sh\ntouch "$YOUYOU_COMPONENT_DIR/started"\nwhile [ ! -e "$YOUYOU_COMPONENT_DIR/go" ]; do sleep 0.02; done\necho whole > "$YOUYOU_COMPONENT_DIR/out"\necho wrote it\n',
+      },
+    );
+    const provider = new ScriptedProvider().enqueue(
+      toolCallReply([
+        { toolName: 'write', arguments: {}, callId: 'first' },
+        { toolName: 'write', arguments: {}, callId: 'second' },
+      ]),
+    );
+    const agent = await buildAgent(provider);
+    const session = await agent.newSession();
+    const turn = session.send('write');
+    const collecting = collect(turn);
+    const folder = join(world.home, 'tools', 'write');
+    await eventually(
+      async () => (await readFile(join(folder, 'started')).catch(() => undefined)) !== undefined,
+      10_000,
+    );
+    turn.cancel();
+    await writeFile(join(folder, 'go'), '');
+    const events = await collecting;
+    expect(await readFile(join(folder, 'out'), 'utf8')).toBe('whole\n');
+    expect(toolEnds(events).map((end) => [end.callId, end.success, end.output])).toEqual([
+      ['first', true, 'wrote it\n'],
+      ['second', false, expect.stringMatching(/REQUEST_CANCELLED/)],
+    ]);
+    expect(events.at(-1)?.type).toBe('TurnCancelled');
     await session.close();
   });
 

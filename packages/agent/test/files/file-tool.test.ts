@@ -54,7 +54,14 @@ function run(
   return Promise.resolve(
     tool.execute(
       { callId: 'call-1', toolName: tool.name, arguments: argumentsValue },
-      { signal, sessionId: 'session-1', turnId: 'turn-1', cwd: world.cwd, home: world.home },
+      {
+        signal,
+        cancelSignal: new AbortController().signal,
+        sessionId: 'session-1',
+        turnId: 'turn-1',
+        cwd: world.cwd,
+        home: world.home,
+      },
     ),
   );
 }
@@ -148,7 +155,7 @@ setTimeout(() => {}, 60000);
     expect((await rejection(run(tool))).code).toBe('TOOL_TIMEOUT');
   });
 
-  it('an aborted signal kills the process tree and throws the abort reason', async () => {
+  it('an aborted stop signal (the dispatcher timeout) kills the process tree and throws its reason', async () => {
     const tool = await makeTool('waits', toolEntry('waits', { command: './waits.py' }), {
       'waits.py':
         '#!/usr/bin/env python3\nimport os, subprocess, time\nchild = subprocess.Popen(["sleep", "30"])\nopen(os.environ["YOUYOU_COMPONENT_DIR"] + "/pids", "w").write(f"{os.getpid()} {child.pid}")\ntime.sleep(30)\n',
@@ -157,10 +164,10 @@ setTimeout(() => {}, 60000);
     const pending = run(tool, {}, controller.signal);
     const pidsFile = join(world.home, 'tools', 'waits', 'pids');
     await eventually(async () => (await readFile(pidsFile, 'utf8').catch(() => '')).includes(' '), 10_000);
-    controller.abort(new AgentError('REQUEST_CANCELLED', 'turn cancelled'));
+    controller.abort(new AgentError('TOOL_TIMEOUT', 'waits timed out'));
     const error = await rejection(pending);
-    expect(error.code).toBe('REQUEST_CANCELLED');
-    expect(error.message).toBe('turn cancelled');
+    expect(error.code).toBe('TOOL_TIMEOUT');
+    expect(error.message).toBe('waits timed out');
     for (const pid of (await readFile(pidsFile, 'utf8')).split(' ').map(Number)) {
       await eventually(async () => !(await isAlive(pid)));
     }

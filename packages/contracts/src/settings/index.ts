@@ -33,7 +33,7 @@ export type ArrayMerge = z.infer<typeof ArrayMergeSchema>;
 export const LocalizedTextSchema = z.object({ en: z.string().min(1), 'zh-CN': z.string().min(1) });
 export type LocalizedText = z.infer<typeof LocalizedTextSchema>;
 
-type JsonSchemaNode = {
+export type JsonSchemaNode = {
   type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
   default?: unknown | undefined;
   enum?: unknown[] | undefined;

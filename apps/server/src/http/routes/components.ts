@@ -3,7 +3,7 @@ import {
   type ComponentChanges,
   type ComponentDocument,
   type ComponentDraft,
-} from '@youyou/agent';
+} from '@youyou/agent/files';
 import { createRoute, z } from '@hono/zod-openapi';
 import { ApiError } from '../../errors/index.ts';
 import {

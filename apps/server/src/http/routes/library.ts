@@ -7,7 +7,7 @@ import {
   SnippetInputSchema,
   SnippetSchema,
 } from '@youyou/contracts';
-import { ComponentStore } from '@youyou/agent';
+import { ComponentStore } from '@youyou/agent/files';
 import {
   conversationMarkdown,
   CONVERSATION_EXPORT_FORMAT,

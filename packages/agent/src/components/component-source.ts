@@ -1,8 +1,8 @@
-import type { AgentConfig } from '../config/agent-config.ts';
+import type { AgentConfig } from '../config/index.ts';
 import type { Logger } from '../logging/index.ts';
-import type { Plugin, PluginConfig } from '../plugins/plugin.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
-import type { ToolHandler } from '../tools/tool-handler.ts';
+import type { Plugin, PluginConfig } from '../plugins/index.ts';
+import type { SkillDefinition } from '../skills/index.ts';
+import type { ToolHandler } from '../tools/index.ts';
 
 /** Where a component was registered (spec §3.1): project > global > programmatic. */
 export type ComponentLayer = 'programmatic' | 'global' | 'project';

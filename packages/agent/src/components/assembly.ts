@@ -1,12 +1,12 @@
-import { DEFAULT_AGENT_CONFIG, type AgentConfig } from '../config/agent-config.ts';
-import { validateConfig } from '../config/validate-config.ts';
-import { HookRegistry, type HookTapRecord } from '../hooks/hook-registry.ts';
+import { DEFAULT_AGENT_CONFIG, type AgentConfig } from '../config/index.ts';
+import { validateConfig } from '../config/index.ts';
+import { HookRegistry, type HookTapRecord } from '../hooks/index.ts';
 import type { Logger } from '../logging/index.ts';
-import { applyPlugin, type AppliedPlugin } from '../plugins/plugin-manager.ts';
-import type { Plugin } from '../plugins/plugin.ts';
+import { applyPlugin, type AppliedPlugin } from '../plugins/index.ts';
+import type { Plugin, PluginConfig } from '../plugins/index.ts';
 import type { PromptSources } from '../prompt/index.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
-import { ToolDispatcher } from '../tools/tool-dispatcher.ts';
+import type { SkillDefinition } from '../skills/index.ts';
+import { ToolDispatcher } from '../tools/index.ts';
 import type { ComponentSource, LoadDiagnostic, LoadedComponents } from './component-source.ts';
 import { composeComponents, type ComponentInfo, type ProgrammaticComponents } from './compose-components.ts';
 
@@ -19,6 +19,11 @@ export interface ComponentSnapshot {
   prompt: Omit<PromptSources, 'cwd'>;
   listing: readonly ComponentInfo[];
   diagnostics: readonly LoadDiagnostic[];
+  /**
+   * The programmatic plugins in effect, with their merged config: a plugin a same-id file plugin
+   * overrides is not here, and never initialises (spec §3.1, §3.5).
+   */
+  programmaticPlugins: readonly { plugin: Plugin; config: PluginConfig }[];
 }
 
 export interface AssemblyInput {
@@ -130,5 +135,8 @@ export function assemble(
     },
     listing: composed.listing,
     diagnostics: loaded?.diagnostics ?? [],
+    programmaticPlugins: composed.plugins
+      .filter((entry) => entry.layer === 'programmatic')
+      .map(({ plugin, config: pluginConfig }) => ({ plugin, config: pluginConfig })),
   };
 }

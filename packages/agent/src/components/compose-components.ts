@@ -1,7 +1,7 @@
 import { AgentError } from '../errors/index.ts';
-import type { Plugin, PluginConfig } from '../plugins/plugin.ts';
-import type { SkillDefinition } from '../skills/skill-definition.ts';
-import type { ToolHandler } from '../tools/tool-handler.ts';
+import type { Plugin, PluginConfig } from '../plugins/index.ts';
+import type { SkillDefinition } from '../skills/index.ts';
+import type { ToolHandler } from '../tools/index.ts';
 import type { ComponentKind, ComponentLayer, LayerComponents, LoadedComponents } from './component-source.ts';
 
 /** A registered component as listings show it (spec §9). */

@@ -1,0 +1,80 @@
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import type {
+  AgentProfile,
+  CommandDescriptor,
+  EffectiveSettingsResponse,
+  Macro,
+  SettingsSchemaResponse,
+  Snippet,
+} from '@youyou/contracts';
+import { useEffect } from 'react';
+import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
+import { customiseApi } from './customise-api.ts';
+
+export const SETTINGS_KEY = ['settings'] as const;
+export const PROFILES_KEY = ['profiles'] as const;
+/** Under the components' key: a skill added or removed changes the commands. */
+export const COMMANDS_KEY = ['components', 'commands'] as const;
+export const MACROS_KEY = ['macros'] as const;
+export const SNIPPETS_KEY = ['snippets'] as const;
+
+export function useSettingsSchema(): UseQueryResult<SettingsSchemaResponse> {
+  return useQuery({ queryKey: [...SETTINGS_KEY, 'schema'], queryFn: () => customiseApi.settingsSchema() });
+}
+
+export function useEffectiveSettings(context: {
+  projectId?: string | undefined;
+  conversationId?: string | undefined;
+}): UseQueryResult<EffectiveSettingsResponse> {
+  return useQuery({
+    queryKey: [...SETTINGS_KEY, 'effective', context.projectId ?? null, context.conversationId ?? null],
+    queryFn: () => customiseApi.effectiveSettings(context),
+  });
+}
+
+export function useProfiles(): UseQueryResult<AgentProfile[]> {
+  return useQuery({ queryKey: PROFILES_KEY, queryFn: () => customiseApi.profiles() });
+}
+
+export function useCommands(projectId: string | undefined): UseQueryResult<CommandDescriptor[]> {
+  return useQuery({
+    queryKey: [...COMMANDS_KEY, projectId ?? null],
+    queryFn: () => customiseApi.commands(projectId),
+  });
+}
+
+export function useMacros(): UseQueryResult<Macro[]> {
+  return useQuery({ queryKey: MACROS_KEY, queryFn: () => customiseApi.macros() });
+}
+
+export function useSnippets(): UseQueryResult<Snippet[]> {
+  return useQuery({ queryKey: SNIPPETS_KEY, queryFn: () => customiseApi.snippets() });
+}
+
+/**
+ * Keeps this tab in step with the others (spec §4.9): the workbench event stream's
+ * `settings.changed` refetches the settings (and what depends on them); a reconnect refetches too,
+ * so nothing missed while disconnected stays stale.
+ */
+export function useWorkbenchEvents(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource('/api/events', { withCredentials: true });
+    source.onmessage = (message: MessageEvent<string>) => {
+      let event: { type?: string };
+      try {
+        event = JSON.parse(message.data) as { type?: string };
+      } catch {
+        return;
+      }
+      if (event.type === 'settings.changed' || event.type === 'stream.ready') {
+        void queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
+        void queryClient.invalidateQueries({ queryKey: ['models'] });
+        if (event.type === 'settings.changed')
+          void queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
+      }
+    };
+    return () => source.close();
+  }, [queryClient]);
+}
