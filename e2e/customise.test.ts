@@ -87,7 +87,7 @@ describe('customising without code, in a browser', () => {
     await expect.poll(() => settingsService.value<string>('example.greeting')).toBe('Hello');
     await expect.poll(() => row.getByTestId('setting-source').textContent()).toBe('From: Default');
     // Another tab's change arrives by the workbench event stream.
-    await session.stack.call('PUT', '/api/settings/values', {
+    await session.stack.client.writeSettings({
       layer: 'user',
       values: { 'example.greeting': 'From elsewhere' },
     });
@@ -175,6 +175,6 @@ describe('customising without code, in a browser', () => {
       .getByText('Garden planning', { exact: true })
       .waitFor({ timeout: STEP_TIMEOUT });
     await expect.poll(() => page.locator('.conversation-heading').textContent()).toBe('Garden planning');
-    await session.stack.call('DELETE', '/api/settings/values/models.lightweight?layer=user');
+    await session.stack.client.resetSetting('models.lightweight', { layer: 'user' });
   }, 60_000);
 });

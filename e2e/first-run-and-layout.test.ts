@@ -64,7 +64,7 @@ describe('the first run, as the README tells it', () => {
     await page.getByTestId('composer-input').press('Enter');
     const answer = page.locator('[data-role="assistant"]').last();
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('complete');
-    const models = await stack.call<{ models: { id: string }[] }>('GET', '/api/models');
+    const models = await stack.client.listModels();
     expect(models.models.map((model) => model.id)).toEqual(['local/fake-model']);
   }, 60_000);
 });
@@ -117,8 +117,8 @@ describe('the columns at three window widths', () => {
 describe('one project tree', () => {
   it('a conversation moves between projects and back to "No project"', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    await stack.call('POST', '/api/projects', { name: 'Garden' });
-    await stack.call('POST', '/api/projects', { name: 'Kitchen' });
+    await stack.client.createProject({ name: 'Garden' });
+    await stack.client.createProject({ name: 'Kitchen' });
     await page.reload();
     await page.getByRole('region', { name: 'Kitchen' }).waitFor({ timeout: STEP_TIMEOUT });
     const ungrouped = page.getByRole('region', { name: 'No project' });
@@ -129,10 +129,7 @@ describe('one project tree', () => {
     await page.getByRole('menuitem', { name: 'Move to “Garden”' }).click();
     const garden = page.getByRole('region', { name: 'Garden' });
     await garden.getByText(title).waitFor({ timeout: STEP_TIMEOUT });
-    const conversations = await stack.call<{ conversations: { title: string; project_id: string | null }[] }>(
-      'GET',
-      '/api/conversations',
-    );
+    const conversations = await stack.client.listConversations();
     const moved = conversations.conversations.find((conversation) => conversation.title === title);
     expect(moved?.project_id).not.toBeNull();
 
@@ -159,17 +156,26 @@ describe('providers done right', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'settings-provider-editor.png') });
     await editor.getByRole('button', { name: 'Save' }).click();
     await dialog.getByRole('button', { name: 'Edit · local' }).waitFor({ timeout: STEP_TIMEOUT });
-    const { providers } = await stack.call<{
-      providers: {
-        name: string;
-        models: { id: string; hidden?: boolean; capabilities?: { vision?: boolean } }[];
-      }[];
-    }>('GET', '/api/providers');
+    const providers = await stack.client.listProviders();
     const local = providers.find((provider) => provider.name === 'local');
     expect(local?.models.find((model) => model.id === 'extra-model')?.hidden).toBe(true);
     expect(local?.models.find((model) => model.id === 'fake-model')?.capabilities?.vision).toBe(true);
-    const models = await stack.call<{ models: { id: string }[] }>('GET', '/api/models');
+    const models = await stack.client.listModels();
     expect(models.models.map((model) => model.id)).toEqual(['local/fake-model']);
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+  }, 60_000);
+});
+
+describe('usage', () => {
+  it('the usage page charts tokens by day and by model, with a table', async () => {
+    await page.getByRole('button', { name: 'Settings' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Usage' }).click();
+    await dialog.getByTestId('usage-chart').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await dialog.locator('.usage-bar.usage-input').count()).toBeGreaterThan(0);
+    await dialog.getByLabel('Group by').selectOption('model');
+    await dialog.getByRole('rowheader', { name: 'local/fake-model' }).waitFor({ timeout: STEP_TIMEOUT });
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-usage.png') });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
   }, 60_000);
 });

@@ -36,11 +36,7 @@ describe('settings in a browser', () => {
       .locator('option', { hasText: 'fake-model · local' })
       .getAttribute('value');
     await defaultModel.selectOption(localValue ?? '');
-    await expect
-      .poll(
-        async () => (await session.stack.call<{ default_model: string }>('GET', '/api/models')).default_model,
-      )
-      .toBe(localValue);
+    await expect.poll(async () => (await session.stack.client.listModels()).default_model).toBe(localValue);
     // Presets fill in what they know.
     await dialog.getByRole('button', { name: 'Add provider' }).click();
     const preset = dialog.locator('.provider-form');
@@ -60,11 +56,11 @@ describe('settings in a browser', () => {
       join(stack.root, 'home', 'skills', 'broken', 'index.md'),
       '---\nversion: 2\nname: broken\n---\nNo.\n',
     );
-    await stack.call('POST', '/api/components', {
+    await stack.client.createComponent({
       kind: 'skill',
       name: 'greet',
       layer: 'global',
-      front_matter: { description: 'Greets (global).' },
+      frontMatter: { description: 'Greets (global).' },
       body: 'Say hello.',
     });
     // A project with a directory: its layer is where project components go.
@@ -120,10 +116,7 @@ describe('settings in a browser', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(async () => {
-        const document = await stack.call<{ body: string }>(
-          'GET',
-          `/api/components/skill/greet?layer=project&project_id=${await projectId()}`,
-        );
+        const document = await stack.client.readComponent('skill', 'greet', 'project', await projectId());
         return document.body;
       })
       .toBe('Say hello, edited.');
@@ -184,7 +177,7 @@ describe('settings in a browser', () => {
     expect(await confirm.textContent()).toContain('Its conversations are deleted too.');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await garden.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
-    const { projects } = await stack.call<{ projects: { name: string }[] }>('GET', '/api/projects');
+    const projects = await stack.client.listProjects();
     expect(projects.map((project) => project.name)).not.toContain('Garden');
   }, 60_000);
 
@@ -238,24 +231,15 @@ describe('settings in a browser', () => {
       .getByRole('button', { name: '新建会话', exact: true })
       .waitFor({ timeout: STEP_TIMEOUT });
     expect(await session.page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
-    await expect
-      .poll(
-        async () =>
-          (await session.stack.call<{ preferences: Record<string, unknown> }>('GET', '/api/preferences'))
-            .preferences['theme'],
-      )
-      .toBe('dark');
+    await expect.poll(async () => (await session.stack.client.getPreferences())['theme']).toBe('dark');
     // Back to English and light for anything after.
     await session.page.evaluate(() => localStorage.clear());
   }, 60_000);
 });
 
 async function projectId(): Promise<string> {
-  const projects = await session.stack.call<{ projects: { id: string; name: string }[] }>(
-    'GET',
-    '/api/projects',
-  );
-  const garden = projects.projects.find((project) => project.name === 'Garden');
+  const projects = await session.stack.client.listProjects();
+  const garden = projects.find((project) => project.name === 'Garden');
   if (garden === undefined) throw new Error('no project Garden');
   return garden.id;
 }

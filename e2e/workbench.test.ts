@@ -177,12 +177,8 @@ describe('the workbench in a browser', () => {
 
   it('shows runs started elsewhere as running in the left column, and sees them end', async () => {
     const { page, stack } = session;
-    const conversation = await stack.call<{ id: string }>('POST', '/api/conversations', {
-      title: 'Started by a script',
-    });
-    await stack.call('POST', `/api/conversations/${conversation.id}/messages`, {
-      text: 'stream slowly for the script',
-    });
+    const conversation = await stack.client.createConversation({ title: 'Started by a script' });
+    await stack.client.sendMessage(conversation.id, { text: 'stream slowly for the script' });
     await page.reload();
     const item = page.locator('.conversation-item', { hasText: 'Started by a script' });
     await item.getByTestId('running-indicator').waitFor({ timeout: STEP_TIMEOUT });
@@ -205,9 +201,7 @@ describe('the workbench in a browser', () => {
       .toBe(0);
     // The cursor is the server's: another browser agrees.
     const readEverything = async (): Promise<boolean> => {
-      const { conversations } = await session.stack.call<{
-        conversations: { title: string; last_seq: number; read_seq: number }[];
-      }>('GET', '/api/conversations');
+      const { conversations } = await session.stack.client.listConversations();
       const conversation = conversations.find((entry) => entry.title.includes('look elsewhere'));
       return conversation !== undefined && conversation.read_seq >= conversation.last_seq;
     };
@@ -265,8 +259,7 @@ describe('the workbench in a browser', () => {
 
   it('guides the first run when no provider is configured, and offers a local Ollama in one click', async () => {
     const { page, stack } = session;
-    const { providers } = await stack.call<{ providers: { id: string }[] }>('GET', '/api/providers');
-    for (const provider of providers) await stack.call('DELETE', `/api/providers/${provider.id}`);
+    for (const provider of await stack.client.listProviders()) await stack.client.deleteProvider(provider.id);
     let ollama: FakeServer | undefined;
     try {
       await page.reload();
@@ -290,18 +283,14 @@ describe('the workbench in a browser', () => {
         .toContain('Ollama is running on this machine (1 models)');
       await guide.getByRole('button', { name: 'Use Ollama' }).click();
       await guide.waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
-      const added = await stack.call<{ providers: { name: string; base_url: string }[] }>(
-        'GET',
-        '/api/providers',
-      );
-      expect(added.providers).toEqual([
+      expect(await stack.client.listProviders()).toEqual([
         expect.objectContaining({ name: 'ollama', base_url: 'http://127.0.0.1:11434/v1' }),
       ]);
     } finally {
-      const { providers: left } = await stack.call<{ providers: { id: string }[] }>('GET', '/api/providers');
-      for (const provider of left) await stack.call('DELETE', `/api/providers/${provider.id}`);
+      for (const provider of await stack.client.listProviders())
+        await stack.client.deleteProvider(provider.id);
       await ollama?.close();
-      await stack.call('POST', '/api/providers', {
+      await stack.client.createProvider({
         name: 'fake',
         kind: 'openai-compatible',
         base_url: stack.fake.url,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLE_FILE, buildServerBundle } from '@youyou/server';
 import {
-  call,
+  clientOf,
   format,
   median,
   postgresSchema,
@@ -67,7 +67,8 @@ function counter() {
 
 /** One turn through the workbench: subscribe, send, read until run.completed. */
 async function throughServer(server: ServerChild): Promise<Measured> {
-  const conversation = await call<{ id: string }>(server, 'POST', '/api/conversations', {});
+  const client = clientOf(server);
+  const conversation = await client.createConversation();
   const count = counter();
   const reading = streamEvents(
     `${server.url}/api/conversations/${conversation.id}/events`,
@@ -78,7 +79,7 @@ async function throughServer(server: ServerChild): Promise<Measured> {
   // The stream is open before the message goes (its first read waits for events).
   await new Promise((resolve) => setTimeout(resolve, 50));
   const started = performance.now();
-  await call(server, 'POST', `/api/conversations/${conversation.id}/messages`, { text: 'Stream, please' });
+  await client.sendMessage(conversation.id, { text: 'Stream, please' });
   const { endedAt } = await reading;
   return count.result(started, endedAt);
 }
@@ -139,7 +140,7 @@ try {
       ...(database === 'postgres' ? { databaseUrl: postgres?.url as string } : {}),
     });
     stops.push(server.stop);
-    await call(server, 'POST', '/api/providers', {
+    await clientOf(server).createProvider({
       name: 'fake',
       kind: 'openai-compatible',
       base_url: fake.url,

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { BUNDLE_FILE, buildServerBundle, migrateToLatest, openDatabase } from '@youyou/server';
 import { seedConversation } from '@youyou/server/testing';
 import {
-  call,
+  clientOf,
   format,
   median,
   percentile,
@@ -55,41 +55,38 @@ try {
       ...(database === 'postgres' ? { databaseUrl: postgres?.url as string } : {}),
     });
     try {
-      await call(server, 'POST', '/api/providers', {
+      const client = clientOf(server);
+      await client.createProvider({
         name: 'fake',
         kind: 'openai-compatible',
         base_url: fake.url,
         models: [{ id: 'fake-model', context_window: 1_000_000 }],
       });
-      const path = `/api/conversations/${conversationId}`;
-      await call(server, 'GET', path);
+      await client.getConversation(conversationId);
       const opens: number[] = [];
       for (let index = 0; index < 20; index++) {
         const started = performance.now();
-        await call(server, 'GET', path);
+        await client.getConversation(conversationId);
         opens.push(performance.now() - started);
       }
       const allStarted = performance.now();
       let before: string | undefined;
       let seen = 0;
       do {
-        const view: { messages: unknown[]; earlier_cursor?: string } = await call(
-          server,
-          'GET',
-          `${path}?limit=1000${before === undefined ? '' : `&before=${before}`}`,
-        );
+        const view = await client.getConversation(conversationId, {
+          limit: 1000,
+          ...(before === undefined ? {} : { before }),
+        });
         seen += view.messages.length;
         before = view.earlier_cursor;
       } while (before !== undefined);
       const all = performance.now() - allStarted;
       if (seen !== messages) throw new Error(`paged through ${seen} messages`);
       const turnStarted = performance.now();
-      const sent = await call<{ run: { id: string } }>(server, 'POST', `${path}/messages`, {
-        text: 'Still there?',
-      });
+      const sent = await client.sendMessage(conversationId, { text: 'Still there?' });
       let status = '';
       while (status !== 'completed' && status !== 'failed') {
-        status = (await call<{ status: string }>(server, 'GET', `/api/runs/${sent.run.id}`)).status;
+        status = (await client.getRun(sent.run.id)).status;
         if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 5));
       }
       const turn = performance.now() - turnStarted;

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { BUNDLE_FILE, buildServerBundle, migrateToLatest, openDatabase } from '@youyou/server';
 import { seedConversation } from '@youyou/server/testing';
 import {
-  call,
+  clientOf,
   format,
   median,
   percentile,
@@ -93,11 +93,7 @@ try {
       ...(database === 'postgres' ? { databaseUrl: postgres?.url as string } : {}),
     });
     try {
-      const tail = await call<{ events: { seq: number }[] }>(
-        server,
-        'GET',
-        `/api/conversations/${conversationId}/event-log?after=${stored - 20}`,
-      );
+      const tail = await clientOf(server).getEventLog(conversationId, { after: stored - 20 });
       const lastSeq = tail.events.at(-1)?.seq ?? stored;
       const row: Row = {
         database,

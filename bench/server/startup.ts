@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLE_FILE, buildServerBundle } from '@youyou/server';
 import {
-  call,
+  clientOf,
   format,
   median,
   residentMegabytes,
@@ -71,27 +71,21 @@ try {
       if (index === starts - 1) {
         await sleep(3_000);
         idle = await residentMegabytes(again.server.pid);
-        await call(again.server, 'POST', '/api/providers', {
+        const client = clientOf(again.server);
+        await client.createProvider({
           name: 'fake',
           kind: 'openai-compatible',
           base_url: fake.url,
           models: [{ id: 'fake-model' }],
         });
-        const conversation = await call<{ id: string }>(again.server, 'POST', '/api/conversations', {});
-        const sent = await call<{ run: { id: string } }>(
-          again.server,
-          'POST',
-          `/api/conversations/${conversation.id}/messages`,
-          {
-            text: 'Hello',
-          },
-        );
+        const conversation = await client.createConversation();
+        const sent = await client.sendMessage(conversation.id, { text: 'Hello' });
         for (let attempt = 0; attempt < 200; attempt++) {
-          const run = await call<{ status: string }>(again.server, 'GET', `/api/runs/${sent.run.id}`);
+          const run = await client.getRun(sent.run.id);
           if (run.status === 'completed') break;
           await sleep(20);
         }
-        await call(again.server, 'GET', `/api/conversations/${conversation.id}`);
+        await client.getConversation(conversation.id);
         await sleep(3_000);
         afterTurn = await residentMegabytes(again.server.pid);
       }

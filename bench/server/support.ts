@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createWorkbenchClient, readServerSentEvents, type WorkbenchClient } from '@youyou/client';
 import pg from 'pg';
 
 export const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -168,23 +169,14 @@ export async function startServerChild(options: {
   };
 }
 
-export async function call<T>(
-  server: { url: string; token: string },
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${server.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+/**
+ * The workbench API of a server child, through @youyou/client.
+ *
+ * @example
+ * const conversation = await clientOf(server).createConversation();
+ */
+export function clientOf(server: { url: string; token: string }): WorkbenchClient {
+  return createWorkbenchClient({ baseUrl: server.url, token: server.token });
 }
 
 /** Resident memory of a process, in MB (Linux /proc). */
@@ -216,22 +208,15 @@ export async function streamEvents(
     signal: controller.signal,
   });
   const openedAt = performance.now();
-  const decoder = new TextDecoder();
-  let buffer = '';
   try {
-    for await (const chunk of response.body as ReadableStream<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let boundary = buffer.indexOf('\n\n');
-      while (boundary >= 0) {
-        const frame = buffer.slice(0, boundary);
-        buffer = buffer.slice(boundary + 2);
-        const start = frame.indexOf('data: ');
-        if (start >= 0 && onEvent(JSON.parse(frame.slice(start + 6)) as SseEvent)) {
-          const endedAt = performance.now();
-          controller.abort();
-          return { openedAt, endedAt };
-        }
-        boundary = buffer.indexOf('\n\n');
+    // The client's SSE path (eventsource-parser): what a real consumer of the stream runs.
+    for await (const message of readServerSentEvents(response.body as ReadableStream<Uint8Array>, {
+      signal: controller.signal,
+    })) {
+      if (onEvent(JSON.parse(message.data) as SseEvent)) {
+        const endedAt = performance.now();
+        controller.abort();
+        return { openedAt, endedAt };
       }
     }
   } catch (error) {

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { IN_FLIGHT_STATUSES } from '@youyou/contracts';
 import { lastUserText, type FakeReply, type RecordedRequest } from '@youyou/testing';
 import { webAppDirectory } from '@youyou/web';
 import { openBrowser } from '../../e2e/support/browser.ts';
@@ -43,22 +44,16 @@ function benchReply(request: RecordedRequest): FakeReply {
 
 /** Seeds a conversation of `turns` runs through the API (each answer a few Markdown blocks). */
 async function seedConversation(stack: Stack): Promise<string> {
-  const conversation = await stack.call<{ id: string }>('POST', '/api/conversations', {
-    title: 'Long conversation',
-  });
+  const conversation = await stack.client.createConversation({ title: 'Long conversation' });
   for (let index = 1; index <= turns; index += 1) {
     const text =
       index % 10 === 0
         ? `Turn ${String(index)}: show me code`
         : `Turn ${String(index)}: tell me something about item ${String(index)}`;
-    const sent = await stack.call<{ run: { id: string } }>(
-      'POST',
-      `/api/conversations/${conversation.id}/messages`,
-      { text },
-    );
+    const sent = await stack.client.sendMessage(conversation.id, { text });
     for (;;) {
-      const run = await stack.call<{ status: string }>('GET', `/api/runs/${sent.run.id}`);
-      if (!['pending', 'running', 'waiting_hitl'].includes(run.status)) break;
+      const run = await stack.client.getRun(sent.run.id);
+      if (!IN_FLIGHT_STATUSES.has(run.status)) break;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
   }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createWorkbenchClient, type WorkbenchClient } from '@youyou/client';
 import { startServer, type RunningServer } from '@youyou/server';
 import { startFakeOpenAI, type FakeReply, type FakeServer, type RecordedRequest } from '@youyou/testing';
 import { isWebAppBuilt, webAppDirectory } from '@youyou/web';
@@ -13,8 +14,8 @@ export interface Stack {
   server: RunningServer;
   fake: FakeServer;
   root: string;
-  /** An API call with the token; throws on an error status. */
-  call<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** The server's API through @youyou/client, with the token. */
+  client: WorkbenchClient;
   close(): Promise<void>;
 }
 
@@ -88,21 +89,9 @@ export async function startStack(
     logLevel: 'warn',
     logDestination: { write: () => undefined },
   });
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${server.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${String(response.status)}: ${text}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  };
+  const client = createWorkbenchClient({ baseUrl: server.url, token: server.token });
   if (options.provider !== false) {
-    await call('POST', '/api/providers', {
+    await client.createProvider({
       name: 'fake',
       kind: 'openai-compatible',
       base_url: fake.url,
@@ -114,7 +103,7 @@ export async function startStack(
     server,
     fake,
     root,
-    call,
+    client,
     close: async () => {
       await server.close();
       await fake.close();

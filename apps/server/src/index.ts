@@ -31,14 +31,6 @@ export {
 export type { WorkbenchDatabase, MigrationReport, DialectName } from './database/index.ts';
 export { SqlMemoryStorage, WorkbenchSessionStorage } from './storage/index.ts';
 export { EventHub, EventLog } from './events/index.ts';
-export type {
-  WorkbenchEvent,
-  WorkbenchEventType,
-  EventPayloads,
-  RunUsage,
-  MessageInput,
-} from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
-export { ConversationProjection, applyRunEvent } from '@youyou/contracts';
-export type { ConversationMessage, MessagePart, RunProjection } from '@youyou/contracts';
+// Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.

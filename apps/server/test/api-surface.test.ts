@@ -1,10 +1,6 @@
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createWorkbenchClient,
-  readConversationEvents,
-  ConversationProjection,
-} from '../src/client/index.ts';
+import { ConversationProjection, createWorkbenchClient, readConversationEvents } from '@youyou/client';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
@@ -75,9 +71,7 @@ describe('the OpenAPI document and the typed client', () => {
 
   it('the typed client drives a conversation, and its event reader and projection end where the Query is', async () => {
     const client = createWorkbenchClient({ baseUrl: server.url, token: server.token });
-    const created = await client.api.conversations.$post({ json: { title: 'Typed' } });
-    expect(created.status).toBe(201);
-    const conversation = await created.json();
+    const conversation = await client.createConversation({ title: 'Typed' });
     const controller = new AbortController();
     const mirror = new ConversationProjection();
     server.fake.push(fakeTextReply('typed ', 'answer'));
@@ -93,19 +87,25 @@ describe('the OpenAPI document and the typed client', () => {
         if (event.type === 'run.completed') return;
       }
     })();
-    const sent = await client.api.conversations[':id'].messages.$post({
-      param: { id: conversation.id },
-      json: { text: 'Hello through the typed client' },
-    });
-    expect(sent.status).toBe(202);
+    const sent = await client.sendMessage(conversation.id, { text: 'Hello through the typed client' });
+    expect(sent.run.conversation_id).toBe(conversation.id);
     await reading;
     controller.abort();
-    const view = await (
-      await client.api.conversations[':id'].$get({ param: { id: conversation.id }, query: {} })
-    ).json();
+    const view = await client.getConversation(conversation.id);
     expect(view.messages.map(({ siblings: _siblings, ...message }) => message)).toEqual(mirror.messages());
-    const health = await (await client.api.health.$get()).json();
-    expect(health).toMatchObject({ status: 'ok', database: 'sqlite' });
+    expect(await client.health()).toMatchObject({ status: 'ok', database: 'sqlite' });
+    expect((await client.getRun(sent.run.id)).status).toBe('completed');
+  });
+
+  it('the typed client reports a failed call with the server’s machine code', async () => {
+    const client = createWorkbenchClient({ baseUrl: server.url, token: server.token });
+    await expect(client.getConversation('no-such-conversation')).rejects.toMatchObject({
+      name: 'ApiError',
+      code: 'NOT_FOUND',
+      status: 404,
+    });
+    const stranger = createWorkbenchClient({ baseUrl: server.url, token: 'wrong' });
+    await expect(stranger.listProjects()).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   });
 
   it('usage is summed per run by day, model, conversation and project', async () => {

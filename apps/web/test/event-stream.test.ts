@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser, openEventStream } from '../src/api/index.ts';
+import { openEventStream } from '../src/api/index.ts';
 import type { WorkbenchEvent } from '@youyou/contracts';
 import { eventFactory } from './event-fixtures.ts';
-
-describe('SseParser', () => {
-  it('parses events split across chunks, skipping heartbeats', () => {
-    const parser = new SseParser();
-    expect(parser.push(': ping\n\nid: 1\nda')).toEqual([]);
-    expect(parser.push('ta: {"a":1}\r\n\r\nid: 2\ndata: x\ndata: y\n\n')).toEqual([
-      { id: '1', event: 'message', data: '{"a":1}' },
-      { id: '2', event: 'message', data: 'x\ny' },
-    ]);
-  });
-});
 
 function sse(events: readonly WorkbenchEvent[]): string {
   return events

@@ -24,3 +24,4 @@ export * from './settings/index.ts';
 export * from './profiles/index.ts';
 export * from './commands/index.ts';
 export * from './mcp/index.ts';
+export * from './json-schema/index.ts';

@@ -12,8 +12,9 @@ function sourceFiles(folder: string): string[] {
   );
 }
 
-/** Every module specifier in a file: static and dynamic imports, re-exports. */
-function specifiers(text: string): string[] {
+/** Every module specifier in a file's code (not its comments): static and dynamic imports, re-exports. */
+function specifiers(source: string): string[] {
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found: string[] = [];
   for (const match of text.matchAll(/(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g))
     found.push(match[1] ?? '');

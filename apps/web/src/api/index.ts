@@ -1,7 +1,6 @@
+// The server, as the UI reaches it: @youyou/client, same-origin.
 export { createHttpClient } from './api-client.ts';
-export type { ApiClient, ComponentDraft } from './api-client.ts';
-export { ApiError, errorMessage, isApiError } from './api-error.ts';
-export { openEventStream } from './event-stream.ts';
-export type { EventStream, EventStreamOptions, StreamState } from './event-stream.ts';
-export { SseParser } from './sse-parser.ts';
-export type { ServerSentEvent } from './sse-parser.ts';
+export type { ApiClient } from './api-client.ts';
+export { errorMessage } from './api-error.ts';
+export { ApiError, isApiError, openEventStream } from '@youyou/client';
+export type { ComponentDraft, EventStream, EventStreamOptions, StreamState } from '@youyou/client';

@@ -8,7 +8,8 @@ export type SettingsSection =
   | 'components'
   | 'appearance'
   | 'behaviour'
-  | 'language';
+  | 'language'
+  | 'usage';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'preferences',
@@ -18,6 +19,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'appearance',
   'behaviour',
   'language',
+  'usage',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

@@ -7,6 +7,7 @@ import { AppearanceSection, BehaviourSection, LanguageSection } from './appearan
 import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
+import { UsageSection } from './usage-section.tsx';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -18,6 +19,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
+  usage: 'settings.usage',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -38,6 +40,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <BehaviourSection />;
     case 'language':
       return <LanguageSection />;
+    case 'usage':
+      return <UsageSection />;
   }
 }
 

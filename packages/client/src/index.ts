@@ -1,0 +1,37 @@
+/**
+ * `@youyou/client`: talk to a YouYou Workbench server from a browser, Node or Deno. The typed
+ * HTTP client, the conversation event stream with `Last-Event-ID` resume, and — re-exported from
+ * `@youyou/contracts` — the projection that turns events into messages exactly as the server's
+ * Query does.
+ */
+export { ApiError, createWorkbenchClient, isApiError } from './http/index.ts';
+export type {
+  ComponentDraft,
+  ConnectionOptions,
+  ConversationListOptions,
+  WorkbenchClient,
+} from './http/index.ts';
+export { openEventStream, readConversationEvents } from './events/index.ts';
+export type {
+  ConversationEventsOptions,
+  EventStream,
+  EventStreamOptions,
+  StreamState,
+} from './events/index.ts';
+export { readServerSentEvents } from './sse/index.ts';
+export type { ServerSentEvent, ServerSentEventsOptions } from './sse/index.ts';
+export {
+  ConversationProjection,
+  applyRunEvent,
+  createRunProjection,
+  isKnownEventType,
+  isSettled,
+  parseEvent,
+} from '@youyou/contracts';
+export type {
+  ConversationMessage,
+  MessagePart,
+  RunProjection,
+  WorkbenchEvent,
+  WorkbenchEventType,
+} from '@youyou/contracts';
