@@ -3,9 +3,11 @@ import { createRoot } from 'react-dom/client';
 import { createHttpClient } from './api/index.ts';
 import { parseTrackerHash } from './agent-tracker/index.ts';
 import { App } from './app/index.ts';
+import { watchQuestions } from './hitl/index.ts';
 import { startPreferencesSync } from './preferences-sync/index.ts';
 import { createServices } from './services/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
+import { syncPlanboards } from './workbench/index.ts';
 import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';
@@ -20,6 +22,9 @@ if (tracker === undefined) {
   useNavigation.subscribe((state) => services.live.focus(state.conversationId));
 }
 startPreferencesSync(services.api);
+// The Plan and Todos tabs follow plan.update / todo.update; questions may notify (opt-in).
+syncPlanboards(services.live, services.queryClient);
+watchQuestions(services.live);
 window.addEventListener('pagehide', () => services.live.dispose());
 
 const root = document.getElementById('root');

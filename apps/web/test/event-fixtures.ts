@@ -116,6 +116,7 @@ export function queryOf(
       in_flight_run_id: null,
       last_seq: lastSeq,
       read_seq: 0,
+      waiting_for_user: false,
       created_at: '',
       updated_at: '',
     },

@@ -37,6 +37,15 @@ interface PoolEntry {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** What the workbench adds to every agent: its tools and plugins, and a filter over component folders. */
+export interface AgentExtensions {
+  /** The enabled built-in tools, the plugins, and which other tools settings leave enabled. */
+  components(): Promise<{ tools: ToolHandler[]; plugins: Plugin[]; enabled: (name: string) => boolean }>;
+  wrapSource(source: ComponentSource): ComponentSource;
+  /** Changes when the agents must be rebuilt (say, a tool was disabled). */
+  fingerprint(): Promise<string>;
+}
+
 export interface AgentPoolOptions {
   providers: ProviderRegistry;
   sessionStorage: SessionStorage;
@@ -54,6 +63,8 @@ export interface AgentPoolOptions {
   tools?: () => readonly ToolHandler[];
   /** The workbench's programmatic plugins (tool-result overflow …). */
   plugins?: () => readonly Plugin[];
+  /** The workbench's built-in tools and policy plugins, and a filter over every component source. */
+  extensions?: AgentExtensions;
 }
 
 /** An agent of its own for one sub-agent run: a subset of the tools, metered providers. */
@@ -110,7 +121,7 @@ export class AgentPool {
     options: AcquireOptions = {},
   ): Promise<AgentLease> {
     if (this.#closed) throw new Error('The agent pool is shut down.');
-    const fingerprint = `${await this.#options.providers.fingerprint()}:${options.retryBudget ?? ''}`;
+    const fingerprint = `${await this.#options.providers.fingerprint()}:${options.retryBudget ?? ''}|${(await this.#options.extensions?.fingerprint()) ?? ''}`;
     let entry = this.#entries.get(conversationId);
     if (
       entry !== undefined &&
@@ -193,12 +204,16 @@ export class AgentPool {
     options: { detached?: DetachedAgentOptions; slot?: RunShapingSlot; retryBudget?: number | undefined },
   ): Promise<Agent> {
     const { detached, slot, retryBudget } = options;
-    const { providers, sessionStorage, home, logger, componentSources } = this.#options;
-    const restrict = (source: ComponentSource): ComponentSource =>
-      detached === undefined ? source : filteredSource(source, detached.allowTool);
+    const { providers, sessionStorage, home, logger, componentSources, extensions } = this.#options;
+    // Disabled tools leave every source, and the tool catalog learns each tool's mutating flag.
+    const restrict = (source: ComponentSource): ComponentSource => {
+      const known = extensions === undefined ? source : extensions.wrapSource(source);
+      return detached === undefined ? known : filteredSource(known, detached.allowTool);
+    };
     const agentLogger = logger.child({ component: 'agent' });
     const files: ComponentSource = new FileComponentSource({ logger: agentLogger });
-    const builder = new AgentBuilder({ cwd, home })
+    // The file source is ours (wrapped by the tool catalog): the builder must not add its own.
+    const builder = new AgentBuilder({ cwd, home, fileComponents: false })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
       .addComponentSource(restrict(files));
@@ -210,10 +225,16 @@ export class AgentPool {
       const shaped = slot === undefined ? provider : shapedProvider(provider, slot);
       builder.addProvider(detached?.wrapProvider === undefined ? shaped : detached.wrapProvider(shaped));
     }
+    const extended = await extensions?.components();
     for (const tool of this.#options.tools?.() ?? []) {
+      if (extended !== undefined && !extended.enabled(tool.name)) continue;
       if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
     }
     for (const plugin of this.#options.plugins?.() ?? []) builder.addPlugin(plugin);
+    for (const tool of extended?.tools ?? []) {
+      if (detached === undefined || detached.allowTool(tool.name)) builder.addTool(tool);
+    }
+    for (const plugin of extended?.plugins ?? []) builder.addPlugin(plugin);
     return builder.build();
   }
 

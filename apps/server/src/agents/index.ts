@@ -1,3 +1,3 @@
 export { AgentPool } from './agent-pool.ts';
-export type { AcquireOptions, AgentLease, AgentPoolOptions } from './agent-pool.ts';
+export type { AcquireOptions, AgentExtensions, AgentLease, AgentPoolOptions } from './agent-pool.ts';
 export type { RunShaping } from './run-shaping.ts';

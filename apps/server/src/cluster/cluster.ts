@@ -6,15 +6,22 @@ import { createPostgresClient, type WorkbenchDatabase } from '../database/index.
 import { EVENTS_CHANNEL, type EventHub, type EventsNotification } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 
-/** Messages servers send each other besides events: cancel a run another server executes. */
+/**
+ * Messages servers send each other besides events: cancel a run another server executes; a
+ * workbench-wide event; a card of a run another server executes was resolved (it wakes the
+ * waiting tool call).
+ */
 export type ControlMessage =
   | { instance: string; type: 'cancel'; run_id: string }
   /** A workbench-wide event (settings.changed …) for the other servers' tabs. */
-  | { instance: string; type: 'workbench-event'; event_type: string; payload: unknown };
+  | { instance: string; type: 'workbench-event'; event_type: string; payload: unknown }
+  | { instance: string; type: 'hitl_resolved'; run_id: string; card_id: string };
 
 /** A control message as sent: the cluster adds the sender. */
 export type ControlMessageBody =
-  { type: 'cancel'; run_id: string } | { type: 'workbench-event'; event_type: string; payload: unknown };
+  | { type: 'cancel'; run_id: string }
+  | { type: 'workbench-event'; event_type: string; payload: unknown }
+  | { type: 'hitl_resolved'; run_id: string; card_id: string };
 
 export const CONTROL_CHANNEL = 'youyou_control';
 /** The first key of every instance's advisory lock ("YY"). */

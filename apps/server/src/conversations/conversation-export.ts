@@ -54,6 +54,36 @@ function fence(text: string, language = ''): string {
   return `${ticks}${language}\n${text}\n${ticks}`;
 }
 
+/** A card's options and what became of it, as Markdown quote lines. */
+function hitlLines(
+  part: Extract<ConversationExport['messages'][number]['parts'][number], { type: 'hitl' }>,
+): string[] {
+  const lines = part.card.choices.map(
+    (choice, index) =>
+      `> ${index + 1}. ${choice.label}${choice.recommended === true ? ' (recommended)' : ''} — ${choice.impact}`,
+  );
+  const resolution = part.resolution;
+  const answer = resolution?.answer;
+  const outcome =
+    resolution === undefined
+      ? part.card_status
+      : answer?.type === 'choice'
+        ? `chose ${answer.choice_id}`
+        : answer?.type === 'text'
+          ? `answered: ${answer.text}`
+          : answer?.type === 'confirm'
+            ? answer.confirmed
+              ? 'yes'
+              : `no${answer.reason === undefined ? '' : `: ${answer.reason}`}`
+            : answer?.type === 'form'
+              ? `form: ${JSON.stringify(answer.values)}`
+              : resolution.status;
+  lines.push(
+    `> _${outcome}${resolution?.free_text === undefined ? '' : ` (typed “${resolution.free_text}”)`}_`,
+  );
+  return lines;
+}
+
 /**
  * The export as Markdown: a heading per message, text as written, reasoning and tool calls in
  * collapsible blocks, errors and attachments named.
@@ -110,6 +140,9 @@ export function conversationMarkdown(exported: ConversationExport): string {
             `🗎 Artifact “${part.title}” (${part.kind}, version ${part.version}, ${part.change})`,
             '',
           );
+          break;
+        case 'hitl':
+          lines.push(`> **Question:** ${part.card.question}`, ...hitlLines(part), '');
           break;
       }
     }

@@ -12,3 +12,4 @@ export type { MigrationReport } from './migrate.ts';
 export type { DialectName } from './migrations/index.ts';
 export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from './schema.ts';
 export type * from './schema.ts';
+export type * from './hitl-schema.ts';

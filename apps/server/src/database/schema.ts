@@ -2,6 +2,7 @@
 export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from '@youyou/contracts';
 export type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 import type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
+import type { HitlSchema } from './hitl-schema.ts';
 
 /** Every table keeps an `owner`, reserved for multi-user deployments (spec §2.2); null today. */
 interface Owned {
@@ -282,7 +283,7 @@ export interface SnippetsTable extends Owned {
   updated_at: number;
 }
 
-export interface Schema {
+export interface Schema extends HitlSchema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
   runs: RunsTable;

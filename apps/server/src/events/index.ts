@@ -6,7 +6,7 @@ export type { EventLogOptions, InsertEvents } from './event-log.ts';
 export { EVENTS_CHANNEL, eventOfRow, lastSeqOf, readEvents } from './event-store.ts';
 export type { EventsNotification, ReadEventsOptions } from './event-store.ts';
 // The event shapes are the contract's (@youyou/contracts); re-exported for the server's modules.
-export { EVENT_VERSION, INTERNAL_EVENT_TYPES, RESERVED_EVENT_TYPES } from '@youyou/contracts';
+export { EVENT_VERSION, INTERNAL_EVENT_TYPES } from '@youyou/contracts';
 export type {
   AttachmentReference,
   EventError,

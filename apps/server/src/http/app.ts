@@ -16,11 +16,14 @@ import { openAiRoutes } from './routes/openai.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
+import { hitlRoutes } from './routes/hitl.ts';
+import { planboardRoutes } from './routes/planboard.ts';
 import { createRouter } from './routes/router.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { profileRoutes } from './routes/profiles.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
@@ -40,6 +43,9 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
+    .route('/', hitlRoutes(services))
+    .route('/', toolRoutes(services))
+    .route('/', planboardRoutes(services))
     .route('/', systemRoutes(services));
 }
 

@@ -3,7 +3,9 @@ import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
+import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
+import type { PlanboardRepository } from '../planboard/index.ts';
 import type { McpManager } from '../mcp/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
 import type { RunManager } from '../runs/index.ts';
@@ -21,6 +23,7 @@ import type {
   UploadRepository,
   UsageRepository,
 } from '../storage/index.ts';
+import type { ToolAuditRepository, ToolCatalog, ToolGrantRepository } from '../tools/index.ts';
 import type { WorkbenchStream } from '../workbench-stream/index.ts';
 
 /** Settings of the HTTP edge. */
@@ -74,6 +77,11 @@ export interface ServerServices {
   artifacts: ArtifactService;
   subagents: SubagentManager;
   usage: UsageRepository;
+  hitl: HitlService;
+  catalog: ToolCatalog;
+  audit: ToolAuditRepository;
+  grants: ToolGrantRepository;
+  planboards: PlanboardRepository;
   logger: ServerLogger;
   instanceId: string;
   version: string;

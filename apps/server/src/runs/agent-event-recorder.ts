@@ -12,6 +12,7 @@ import { ApiError } from '../errors/index.ts';
 import { redactDeep } from '../security/index.ts';
 import type { ConversationWriter, EventError, NewEvent, RunUsage } from '../events/index.ts';
 import { RunRepository, UsageRepository, type RunRow } from '../storage/index.ts';
+import { outcomeOf, summarizeArguments, ToolAuditRepository, type ToolDecision } from '../tools/index.ts';
 
 /** Characters of deltas the database may lag behind before the run waits for it. */
 const BACKLOG_LIMIT = 1_000_000;
@@ -145,6 +146,8 @@ export class AgentEventRecorder {
   readonly #onStorageFailure: (error: unknown) => void;
   readonly #redact: (text: string) => string;
   readonly #toolRuns = new Map<string, string>();
+  readonly #toolStarts = new Map<string, { at: number; arguments: string }>();
+  readonly #decisions: Map<string, ToolDecision>;
   #phase: RunPhase;
 
   constructor(options: {
@@ -156,7 +159,10 @@ export class AgentEventRecorder {
     redact: (text: string) => string;
     /** A write failed: the run must stop. */
     onStorageFailure: (error: unknown) => void;
+    /** The confirmation policy's decisions by call id: each call's audit row says who decided. */
+    decisions?: Map<string, ToolDecision>;
   }) {
+    this.#decisions = options.decisions ?? new Map();
     this.#run = options.run;
     this.#writer = options.writer;
     this.#instanceId = options.instanceId;
@@ -210,6 +216,42 @@ export class AgentEventRecorder {
   }
 
   /** Maps one agent event; returns the outcome for the last event of a turn. */
+  /** The call's audit row (spec §4.8), in the transaction of its result. */
+  async #audit(
+    transaction: Transaction<Schema>,
+    event: Extract<AgentEvent, { type: 'ToolCallEnd' }>,
+  ): Promise<void> {
+    const run = this.#run;
+    const ended = Date.now();
+    const started = this.#toolStarts.get(event.callId);
+    this.#toolStarts.delete(event.callId);
+    const decision = this.#decisions.get(event.callId);
+    this.#decisions.delete(event.callId);
+    const { outcome, errorCode } = outcomeOf(event.output, event.success, decision?.denied === true);
+    await new ToolAuditRepository(transaction).insert(
+      {
+        id: randomUUID(),
+        conversation_id: run.conversation_id,
+        project_id: run.project_id,
+        run_id: run.id,
+        call_id: event.callId,
+        tool_name: event.toolName,
+        arguments_summary: summarizeArguments(
+          event.arguments === undefined ? (started?.arguments ?? '') : JSON.stringify(event.arguments),
+        ),
+        outcome,
+        error_code: errorCode,
+        duration_ms: event.durationMs,
+        policy: decision?.policy ?? 'auto',
+        decided_by: decision?.decided_by ?? 'policy',
+        card_id: decision?.card_id ?? null,
+        started_at: started?.at ?? ended - event.durationMs,
+        ended_at: ended,
+      },
+      transaction,
+    );
+  }
+
   #handle(event: AgentEvent): Outcome | undefined {
     const runId = this.#run.id;
     switch (event.type) {
@@ -225,6 +267,7 @@ export class AgentEventRecorder {
         this.setPhase('acting');
         const toolRunId = randomUUID();
         this.#toolRuns.set(event.callId, toolRunId);
+        this.#toolStarts.set(event.callId, { at: Date.now(), arguments: event.arguments });
         this.append(
           [
             this.event({
@@ -259,12 +302,14 @@ export class AgentEventRecorder {
               },
             }),
           ],
-          (transaction) =>
-            new RunRepository(transaction).setState(
+          async (transaction) => {
+            await new RunRepository(transaction).setState(
               toolRunId,
               { status: event.success ? 'completed' : 'failed', phase: 'done', ended_at: Date.now() },
               transaction,
-            ),
+            );
+            await this.#audit(transaction, event);
+          },
         );
         return undefined;
       }

@@ -9,7 +9,7 @@ export {
 export type { Outcome } from './agent-event-recorder.ts';
 export { titleFromText, TITLE_LENGTH } from './auto-title.ts';
 export type { RunContext, RunToolRegistry } from './run-context.ts';
-export { RunExecution } from './run-execution.ts';
+export { RunExecution, uploadFilesOf } from './run-execution.ts';
 export type { RunExecutionOptions } from './run-execution.ts';
 export { RunManager } from './run-manager.ts';
 export type { ActiveExecution, SendRequest, SendResult } from './run-manager.ts';

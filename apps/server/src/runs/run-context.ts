@@ -6,8 +6,10 @@ import type { ServerLogger } from '../logging/index.ts';
 import type { ModelRouting } from '../models/index.ts';
 import type { ProfileService } from '../profiles/index.ts';
 import type { ProviderRegistry } from '../providers/index.ts';
+import type { HitlService } from '../hitl/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ObjectStore, SettingsRepository, WorkbenchSessionStorage } from '../storage/index.ts';
+import type { RunBindings } from '../tools/index.ts';
 
 /** What runs need from the server. */
 export interface RunContext {
@@ -30,6 +32,10 @@ export interface RunContext {
   /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
   redact(text: string): string;
   artifacts: ArtifactService;
+  /** What the workbench's tools know of the runs this server executes. */
+  bindings: RunBindings;
+  /** HITL cards: a run that ends without its card expires it. */
+  hitl: HitlService;
   /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */
   subagents?: RunToolRegistry;
 }

@@ -3,7 +3,8 @@ import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease } from '../agents/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
-import { RunRepository, type RunRow } from '../storage/index.ts';
+import { RunRepository, UploadRepository, type RunRow } from '../storage/index.ts';
+import { createRunBinding, type ToolDecision } from '../tools/index.ts';
 import {
   AgentEventRecorder,
   failureOf,
@@ -39,6 +40,17 @@ export interface RunExecutionOptions {
   plan: RunPlan;
 }
 
+/** Real paths of the files of a conversation's uploads and of this run's attachments. */
+export async function uploadFilesOf(
+  context: Pick<RunContext, 'database' | 'objects'>,
+  conversationId: string,
+  storagePaths: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  const uploads = await new UploadRepository(context.database.db).ofConversation(conversationId);
+  const paths = new Set([...storagePaths.values(), ...uploads.map((upload) => upload.storage_path)]);
+  return [...paths].map((path) => context.objects.resolve(path));
+}
+
 /**
  * One top-level run: borrows the conversation's agent, resumes the run's session (whose history is
  * its branch), sends the message, and turns every agent event into workbench events, in order, as
@@ -53,6 +65,8 @@ export class RunExecution {
   readonly #options: RunExecutionOptions;
   readonly #controller = new AbortController();
   readonly #started = Date.now();
+  readonly #decisions = new Map<string, ToolDecision>();
+  #cancelReason: 'user' | 'superseded' = 'user';
   #storageFailure: unknown;
   #recorder: AgentEventRecorder | undefined;
   readonly #budget: RunBudgetGuard;
@@ -72,8 +86,9 @@ export class RunExecution {
     return this.#options.run.conversation_id;
   }
 
-  /** Stops the turn; it ends `cancelled` (partial output kept). */
-  cancel(): void {
+  /** Stops the turn; it ends `cancelled` (partial output kept), `superseded` when a new request replaced it. */
+  cancel(reason: 'user' | 'superseded' = 'user'): void {
+    if (!this.#controller.signal.aborted) this.#cancelReason = reason;
     this.#controller.abort(stopReason('cancel', 'The run was cancelled.'));
   }
 
@@ -95,8 +110,23 @@ export class RunExecution {
         if (this.#storageFailure === undefined) this.#storageFailure = error;
         this.cancel();
       },
+      decisions: this.#decisions,
     });
     this.#recorder = recorder;
+    const unbind = context.bindings.register(
+      createRunBinding({
+        run,
+        messageRunId: run.id,
+        cwd: this.#options.cwd,
+        uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
+        signal: this.#controller.signal,
+        interrupted: () =>
+          this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
+        writer,
+        eventLog: context.eventLog,
+        decisions: this.#decisions,
+      }),
+    );
     let lease: AgentLease | undefined;
     let session: Session | undefined;
     let outcome: Outcome;
@@ -154,6 +184,7 @@ export class RunExecution {
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
       outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
+    unbind();
     await this.#finish(writer, recorder, outcome);
     context.eventLog.release(run.conversation_id);
     return outcome.status === 'completed' ? 'completed' : outcome.status;
@@ -244,7 +275,16 @@ export class RunExecution {
         );
         break;
       case 'cancelled':
-        events.push(recorder.event({ type: 'run.cancelled', payload: { message_id: runId, usage } }));
+        events.push(
+          recorder.event({
+            type: 'run.cancelled',
+            payload: {
+              message_id: runId,
+              usage,
+              ...(this.#cancelReason === 'superseded' ? { reason: 'superseded' as const } : {}),
+            },
+          }),
+        );
         break;
       case 'interrupted':
         events.push(

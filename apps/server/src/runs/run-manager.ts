@@ -40,7 +40,7 @@ export interface SendRequest {
 /** A run this server executes: a turn, or a sub-agent. */
 export interface ActiveExecution {
   readonly conversationId: string;
-  cancel(): void;
+  cancel(reason?: 'user' | 'superseded'): void;
   interrupt(): void;
 }
 
@@ -149,8 +149,11 @@ export class RunManager {
     });
   }
 
-  /** Cancels a run and everything below it; a run that has ended is returned as it is. */
-  async cancel(runId: string): Promise<RunView> {
+  /**
+   * Cancels a run and everything below it; a run that has ended is returned as it is. `superseded`
+   * when the user's reply to a waiting card was another request.
+   */
+  async cancel(runId: string, reason: 'user' | 'superseded' = 'user'): Promise<RunView> {
     const { database } = this.#context;
     const runs = new RunRepository(database.db);
     const run = await runs.get(runId);
@@ -160,7 +163,7 @@ export class RunManager {
     for (const target of targets) {
       const local = this.#active.get(target.id);
       if (local !== undefined) {
-        local.execution.cancel();
+        local.execution.cancel(reason);
         continue;
       }
       await runs.setState(target.id, { cancel_requested: 1 });

@@ -128,6 +128,10 @@ export async function interruptRun(context: RunContext, run: RunRow): Promise<vo
     const runs = new RunRepository(transaction);
     const current = await runs.find(run.id, transaction);
     if (current === undefined || !['pending', 'running', 'waiting_hitl'].includes(current.status)) return;
+    // A card cannot outlive its run: no transparent resumption (spec §4.2).
+    await insert(
+      await context.hitl.expireCardsOfRun(run.id, 'The server restarted while the card waited.', transaction),
+    );
     await runs.setState(run.id, { status: 'interrupted', phase: 'done', ended_at: ended }, transaction);
     const children: NewEvent[] = [];
     for (const child of await runs.descendants(run.id, transaction)) {

@@ -40,6 +40,11 @@ export interface ServerOptions {
   subagents?: Partial<SubagentOptions>;
   /** The first restart of a crashed MCP server waits this long, doubling each time; default 1 s. */
   mcpRestartBaseMs?: number;
+  /**
+   * The confirmation policy of mutating tools the user set none for: `confirm` (spec §4.8, the
+   * default). Test harnesses that are not about confirmation run with `auto`.
+   */
+  mutatingToolPolicy?: 'auto' | 'confirm' | 'deny';
   maxUploadBytes?: number;
   maxJsonBytes?: number;
   /** The built web UI; default `apps/web/dist` when it exists. */
@@ -74,6 +79,7 @@ export interface ResolvedServerOptions {
   toolResultBudgetBytes: number;
   subagents: SubagentOptions;
   mcpRestartBaseMs: number | undefined;
+  mutatingToolPolicy: 'auto' | 'confirm' | 'deny';
   maxUploadBytes: number;
   maxJsonBytes: number;
   webRoot: string | undefined;
@@ -137,6 +143,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     toolResultBudgetBytes: options.toolResultBudgetBytes ?? DEFAULT_TOOL_RESULT_BUDGET_BYTES,
     subagents: { ...DEFAULT_SUBAGENT_OPTIONS, ...options.subagents },
     mcpRestartBaseMs: options.mcpRestartBaseMs,
+    mutatingToolPolicy: options.mutatingToolPolicy ?? 'confirm',
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,
     webRoot:

@@ -8,7 +8,10 @@ import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/ind
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
+import { HitlService, lightweightClassifier } from '../hitl/index.ts';
+import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
+import { ApiError } from '../errors/index.ts';
 import { createLogger } from '../logging/index.ts';
 import { McpManager, McpServerRepository } from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
@@ -37,6 +40,13 @@ import {
   UsageRepository,
   WorkbenchSessionStorage,
 } from '../storage/index.ts';
+import {
+  RunBindings,
+  ToolAuditRepository,
+  ToolCatalog,
+  ToolGrantRepository,
+  WorkbenchToolset,
+} from '../tools/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
@@ -129,8 +139,29 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
     const providers = new ProviderRegistry(database.db, secrets, redactor);
     const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
+    const settingsRepository = new SettingsRepository(database.db);
+    const bindings = new RunBindings();
+    const hitl = new HitlService({
+      database,
+      eventLog,
+      logger,
+    });
+    const catalog = new ToolCatalog(settingsRepository, { mutatingDefault: settings.mutatingToolPolicy });
+    const grants = new ToolGrantRepository(database.db);
+    const planboards = new PlanboardRepository(database.db);
+    const toolset = new WorkbenchToolset({
+      database,
+      settings: settingsRepository,
+      catalog,
+      bindings,
+      hitl,
+      grants,
+      planboards,
+    });
     const artifacts = new ArtifactService({ database, eventLog });
     const workbenchTools = artifactTools(artifacts);
+    // Artifacts are the workbench's own versioned documents: no confirmation by default.
+    toolset.register(workbenchTools, { internal: true });
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
@@ -152,10 +183,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
       componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
+      extensions: toolset,
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
-    const settingsRepository = new SettingsRepository(database.db);
     const workbenchStream = new WorkbenchStream();
     const settingsRegistry = new SettingsRegistry();
     registerBuiltinSettings(settingsRegistry);
@@ -171,6 +202,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await settingsService.captureStartup();
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
+    hitl.setClassifier(
+      lightweightClassifier({
+        isSet: (context) => routing.isSet('lightweight', context),
+        complete: (request, context) => routing.complete('lightweight', request, context),
+      }),
+    );
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runContext: RunContext = {
@@ -190,6 +227,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       redact: (text) => redactor.redact(text),
       artifacts,
+      bindings,
+      hitl,
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
@@ -199,7 +238,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       buildAgent: (options) => pool.buildDetached(options),
     });
     runContext.subagents = subagents;
-    workbenchTools.push(subagents.spawnTool());
+    const spawnTool = subagents.spawnTool();
+    workbenchTools.push(spawnTool);
+    // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
+    toolset.register([spawnTool], { internal: true });
+    hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
+      await runs.cancel(supersededRunId, 'superseded');
+      // Another server may still be ending the superseded run: wait for its slot.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return (await runs.send(conversationId, { text })).run.id;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
+            throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    });
     const cluster = await Cluster.join({
       database,
       instanceId,
@@ -207,11 +262,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       onControl: (message) => {
         if (message.type === 'cancel') runs.cancelLocal(message.run_id);
+        if (message.type === 'hitl_resolved' && message.card_id !== undefined)
+          void hitl.wakeFromRemote(message.card_id);
         if (message.type === 'workbench-event') workbenchStream.deliver(message.event_type, message.payload);
       },
     });
     cleanups.push(() => cluster.leave());
     runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
+    hitl.setRemoteNotifier((runId, cardId) =>
+      cluster.send({ type: 'hitl_resolved', run_id: runId, card_id: cardId }),
+    );
     workbenchStream.forward = (eventType, payload) => {
       cluster
         .send({ type: 'workbench-event', event_type: eventType, payload })
@@ -260,6 +320,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       artifacts,
       subagents,
       usage: new UsageRepository(database.db),
+      hitl,
+      catalog,
+      audit: new ToolAuditRepository(database.db),
+      grants,
+      planboards,
       logger,
       instanceId,
       version: SERVER_VERSION,

@@ -4,7 +4,10 @@ import { notFound } from '../errors/index.ts';
 import { decodeCursor, encodeCursor, likePattern } from './page-cursor.ts';
 
 /** A conversation row, with the run in flight when the query asked for it. */
-export type ConversationRow = Selectable<ConversationsTable> & { in_flight_run_id?: string | null };
+export type ConversationRow = Selectable<ConversationsTable> & {
+  in_flight_run_id?: string | null;
+  waiting_card_id?: string | null;
+};
 
 /** A conversation as listings show it. */
 export interface ConversationSummary {
@@ -21,6 +24,8 @@ export interface ConversationSummary {
   last_seq: number;
   /** How far the user has read: events after it are unread. */
   read_seq: number;
+  /** A HITL card waits for the user's answer (the left column marks it). */
+  waiting_for_user: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -37,6 +42,7 @@ export function conversationOfRow(row: ConversationRow): ConversationSummary {
     in_flight_run_id: row.in_flight_run_id ?? null,
     last_seq: row.last_seq,
     read_seq: row.read_seq,
+    waiting_for_user: row.waiting_card_id !== undefined && row.waiting_card_id !== null,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -62,6 +68,17 @@ function inFlightRun(expression: ExpressionBuilder<Schema, 'conversations'>) {
     .as('in_flight_run_id');
 }
 
+/** A card of the conversation that waits for the user, if any. */
+function waitingCard(expression: ExpressionBuilder<Schema, 'conversations'>) {
+  return expression
+    .selectFrom('hitl_cards')
+    .select('hitl_cards.id')
+    .whereRef('hitl_cards.conversation_id', '=', 'conversations.id')
+    .where('hitl_cards.status', '=', 'pending')
+    .limit(1)
+    .as('waiting_card_id');
+}
+
 /**
  * Conversations: listing newest first with keyset pages, title search, create, rename, delete.
  *
@@ -82,6 +99,7 @@ export class ConversationRepository {
       .selectFrom('conversations')
       .selectAll('conversations')
       .select(inFlightRun)
+      .select(waitingCard)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -93,7 +111,11 @@ export class ConversationRepository {
   }
 
   async list(options: ConversationListOptions): Promise<{ rows: ConversationRow[]; nextCursor?: string }> {
-    let query = this.#db.selectFrom('conversations').selectAll('conversations').select(inFlightRun);
+    let query = this.#db
+      .selectFrom('conversations')
+      .selectAll('conversations')
+      .select(inFlightRun)
+      .select(waitingCard);
     if (options.projectId !== undefined) query = query.where('project_id', '=', options.projectId);
     const search = options.query?.trim();
     if (search !== undefined && search !== '') {

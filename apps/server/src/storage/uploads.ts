@@ -56,6 +56,11 @@ export class UploadRepository {
     return row;
   }
 
+  /** The files uploaded to a conversation (the agent's file tools may read them). */
+  async ofConversation(conversationId: string): Promise<UploadRow[]> {
+    return this.#db.selectFrom('uploads').selectAll().where('conversation_id', '=', conversationId).execute();
+  }
+
   async delete(id: string): Promise<void> {
     await this.#db.deleteFrom('uploads').where('id', '=', id).execute();
   }

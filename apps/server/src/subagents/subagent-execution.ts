@@ -17,8 +17,22 @@ import {
   usageOf,
   type Outcome,
   type RunContext,
+  uploadFilesOf,
 } from '../runs/index.ts';
 import { RunRepository, type RunRow } from '../storage/index.ts';
+import { createRunBinding, type ToolDecision } from '../tools/index.ts';
+
+/** The conversation's turn a (nested) sub-agent run belongs to. */
+async function topLevelRunOf(context: RunContext, run: RunRow): Promise<string> {
+  const runs = new RunRepository(context.database.db);
+  let current = run;
+  while (current.parent_run_id !== null) {
+    const parent = await runs.find(current.parent_run_id);
+    if (parent === undefined) break;
+    current = parent;
+  }
+  return current.id;
+}
 
 /** How much of a sub-agent's newest text its progress events carry. */
 const LAST_TEXT_CHARS = 280;
@@ -63,6 +77,7 @@ export class SubagentExecution {
   readonly #options: SubagentExecutionOptions;
   readonly #controller = new AbortController();
   readonly #started = Date.now();
+  readonly #decisions = new Map<string, ToolDecision>();
   #shutdown = false;
   #storageFailure: unknown;
   #budgetFailure: EventError | undefined;
@@ -126,8 +141,10 @@ export class SubagentExecution {
         if (this.#storageFailure === undefined) this.#storageFailure = error;
         this.cancel();
       },
+      decisions: this.#decisions,
     });
     this.#recorder = recorder;
+    let unbind = (): void => {};
     const timer = setTimeout(
       () =>
         this.#overBudget(
@@ -176,6 +193,20 @@ export class SubagentExecution {
       ]);
       session = await agent.resumeSession(run.id, run.model_id === null ? {} : { modelId: run.model_id });
       context.subagents?.registerRun(run.id, [...this.#options.tools]);
+      // Its tool calls pass the confirmation policy too; its cards show in the conversation's turn.
+      unbind = context.bindings.register(
+        createRunBinding({
+          run,
+          messageRunId: await topLevelRunOf(context, run),
+          cwd: this.#options.cwd,
+          uploadFiles: () => uploadFilesOf(context, run.conversation_id, new Map()),
+          signal: this.#controller.signal,
+          interrupted: () => this.#shutdown,
+          writer,
+          eventLog: context.eventLog,
+          decisions: this.#decisions,
+        }),
+      );
       outcome = await recorder.drive(
         session.send(this.#options.taskMessage, { signal: this.#controller.signal }),
         (event) => this.#observe(event),
@@ -185,6 +216,7 @@ export class SubagentExecution {
         ? { status: 'cancelled' }
         : { status: 'failed', error: failureOf(error, context.redact) };
     } finally {
+      unbind();
       clearTimeout(timer);
       clearTimeout(this.#progressTimer);
       context.subagents?.forgetRun(run.id);

@@ -145,7 +145,9 @@ export class SubagentManager implements RunToolRegistry {
             parentRunId: context.sessionId,
             callId: input.callId,
             arguments: input.arguments,
-            signal: context.signal,
+            // A cancelled parent turn aborts `cancelSignal`, not the stop signal (spec §6.2): a
+            // sub-agent is a turn of its own, and cancelling it keeps its partial work.
+            signal: AbortSignal.any([context.signal, context.cancelSignal]),
           });
           return this.#resultFor(end.runId, end);
         } catch (error) {

@@ -68,6 +68,8 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     ...(options.database.url === undefined ? {} : { databaseUrl: options.database.url }),
     logDestination: { write: (line: string) => logs.push(line) },
     heartbeatMs: 1_000,
+    // Tests that are not about confirmation cards run mutating tools at once.
+    mutatingToolPolicy: 'auto',
     ...options.server,
     ...extra,
   });

@@ -1,6 +1,7 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useWorkbenchEvents } from '../customise/index.ts';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
+import { useQuestionTitle } from '../hitl/index.ts';
 import { isApiError } from '../api/index.ts';
 import { ConversationView } from '../conversation/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
@@ -133,6 +134,7 @@ function Guarded({ children }: { children: ReactElement }): ReactElement {
 function Workspace(): ReactElement {
   const t = useTranslation();
   useShortcuts();
+  useQuestionTitle();
   useWorkbenchEvents();
   return (
     <>

@@ -42,6 +42,11 @@ export interface ComposerProps {
   error?: string | undefined;
   /** Sends; a rejection puts the text and attachments back in the composer, so nothing is lost. */
   onSend: (submission: ComposerSubmission) => Promise<void>;
+  /**
+   * Set while a HITL card waits for free input: what is typed goes to the card (and the composer
+   * says so), so sending works while the run is in flight.
+   */
+  answering?: boolean;
   onStop: () => void;
   onNewConversation: () => void;
 }
@@ -54,7 +59,10 @@ let nextLocalId = 0;
  * size and type errors inline), a `/` palette of skills and commands, and the model picker.
  */
 export function Composer(props: ComposerProps): ReactElement {
-  const { draftKey, running, disabled = false, error, onSend, onStop, onNewConversation } = props;
+  const { draftKey, disabled = false, error, onSend, onStop, onNewConversation } = props;
+  const answering = props.answering === true;
+  // While a card waits, the run is in flight but the composer answers the card.
+  const running = props.running && !answering;
   const t = useTranslation();
   const language = useResolvedLanguage();
   const { api } = useServices();
@@ -285,7 +293,7 @@ export function Composer(props: ComposerProps): ReactElement {
       setPaletteDismissed(true);
       return;
     }
-    if (event.key === 'Escape' && running) {
+    if (event.key === 'Escape' && props.running) {
       // Escape stops the answer in flight (as in terminal agents).
       event.preventDefault();
       onStop();
@@ -393,6 +401,11 @@ export function Composer(props: ComposerProps): ReactElement {
         unsupportedReason={unsupportedReason}
         onRemove={(localId) => store().removeAttachment(draftKey, localId)}
       />
+      {answering && (
+        <p className="composer-routed" role="status" data-testid="composer-routed">
+          {t('hitl.composerRouted')}
+        </p>
+      )}
       {error !== undefined && (
         <p className="field-error composer-error" role="alert">
           {error}
@@ -403,7 +416,7 @@ export function Composer(props: ComposerProps): ReactElement {
         id="composer-input"
         className="composer-input"
         aria-label={t('composer.label')}
-        placeholder={t('composer.placeholder')}
+        placeholder={answering ? t('hitl.composerPlaceholder') : t('composer.placeholder')}
         value={text}
         rows={1}
         onChange={(event) => setText(event.target.value)}

@@ -46,6 +46,7 @@ export class LiveConversations {
   readonly #streams = new Map<string, EventStream>();
   readonly #running = new Set<string>();
   readonly #listeners = new Set<() => void>();
+  readonly #eventListeners = new Set<(conversationId: string, event: WorkbenchEvent) => void>();
   readonly #loadingEarlier = new Set<string>();
   /** The read cursor written to the server, per conversation. */
   readonly #marked = new Map<string, number>();
@@ -228,9 +229,22 @@ export class LiveConversations {
     this.#streams.delete(conversationId);
   }
 
+  /**
+   * Every live event of every stream, after its store has it: for state kept outside the message
+   * list (the planboard, notifications). Returns the unsubscribe function.
+   */
+  onEvent(listener: (conversationId: string, event: WorkbenchEvent) => void): () => void {
+    this.#eventListeners.add(listener);
+    return () => this.#eventListeners.delete(listener);
+  }
+
   #onEvent(conversationId: string, event: WorkbenchEvent): void {
     const store = this.store(conversationId);
     store.apply(event);
+    for (const listener of this.#eventListeners) listener(conversationId, event);
+    // A card raised or answered changes the left column's "waiting for you" mark.
+    if (event.type === 'hitl.request' || event.type === 'hitl.resolved')
+      void this.#queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });
     if (event.type === 'run.created') this.#setRunning(conversationId, true);
     if (event.type === 'conversation.updated')
       void this.#queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });

@@ -12,6 +12,7 @@ import { isRightOpen, useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useSeen } from '../project-nav/index.ts';
 import { useConversationQuery, useCreateConversation, useProviders } from '../queries/index.ts';
+import { waitingCard } from '../hitl/index.ts';
 import { useConversationActions } from './conversation-actions.ts';
 import { MessageList } from './message-list.tsx';
 import './conversation.css';
@@ -65,6 +66,10 @@ export function ConversationView(): ReactElement {
     );
   }, [snapshot.activeRun, snapshot.runs, t]);
 
+  // A card waiting for free input takes what is typed in the composer (spec §4.5 routing).
+  const card = waitingCard(snapshot.activeRun?.assistant.parts ?? []);
+  const answering = card !== undefined && (card.card.allowFreeInput || card.card.kind === 'input');
+  const [answerError, setAnswerError] = useState<string | undefined>();
   const [newProfileId, setNewProfileId] = useState<string | undefined>(undefined);
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
@@ -79,6 +84,32 @@ export function ConversationView(): ReactElement {
   // A failed send rejects, so the composer puts the text back; a conversation created for a first
   // message that could not be sent is deleted again, so no empty one is left behind.
   const onSend = async (submission: ComposerSubmission): Promise<void> => {
+    if (conversationId !== undefined && answering) {
+      const skill = submission.skills[0];
+      const text =
+        skill === undefined
+          ? submission.text
+          : `/${skill.name}${skill.arguments === undefined || skill.arguments === '' ? '' : ` ${skill.arguments}`}`;
+      setAnswerError(undefined);
+      try {
+        const result = await api.answerCard(
+          conversationId,
+          card.card.id,
+          { type: 'text', text },
+          `${card.card.id}:composer:${Date.now()}`,
+        );
+        if (result.new_run_id !== undefined) live.markRunning(conversationId);
+      } catch (failure) {
+        setAnswerError(
+          isApiError(failure, 'CARD_ALREADY_RESOLVED')
+            ? t('hitl.alreadyAnswered')
+            : t('common.error', { message: errorMessage(failure) }),
+        );
+        // A card answered elsewhere needs no retry; any other failure gives the text back.
+        if (!isApiError(failure, 'CARD_ALREADY_RESOLVED')) throw failure;
+      }
+      return;
+    }
     if (conversationId !== undefined) {
       await actions.send.mutateAsync({ id: conversationId, input: requestOf(submission) });
       return;
@@ -192,7 +223,8 @@ export function ConversationView(): ReactElement {
           draftKey={conversationId ?? ''}
           running={running}
           disabled={notFound}
-          error={errorText}
+          error={answerError ?? errorText}
+          answering={answering}
           onSend={onSend}
           onStop={() => {
             if (snapshot.activeRun !== undefined) actions.cancel.mutate(snapshot.activeRun.run.id);

@@ -6,6 +6,8 @@ import { AlertIcon, BrainIcon, ChevronIcon, FileIcon, SparkIcon, ToolIcon } from
 import { Markdown } from '../markdown/index.ts';
 import { usePreferences } from '../preferences/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
+import { HitlCardPart } from '../hitl/index.ts';
+import { ToolAudit } from './tool-audit.tsx';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -227,6 +229,7 @@ function ToolCard({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElemen
               <pre className={result.is_error ? 'error-output' : undefined}>{result.output}</pre>
             </div>
           )}
+          {result !== undefined && <ToolAudit callId={part.call_id} />}
         </div>
       )}
     </div>
@@ -315,6 +318,7 @@ export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<nev
   attachment: AttachmentPart,
   skill: SkillPart,
   artifact: ArtifactPart,
+  hitl: HitlCardPart,
 };
 
 /** Renders a list of parts through the registry, pairing each tool call with its result. */

@@ -24,6 +24,8 @@ export interface Preferences {
   modelId: string | undefined;
   /** A custom accent colour (`#rrggbb`) over the theme's tokens; undefined: the theme's own. */
   accent: string | undefined;
+  /** Opt-in: a browser notification when the agent asks something while the tab is hidden. */
+  notifyQuestions: boolean;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -36,6 +38,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   streamingAnimation: true,
   modelId: undefined,
   accent: undefined,
+  notifyQuestions: false,
 };
 
 export const FONT_SIZES: readonly number[] = [13, 14, 15, 16, 18];
@@ -61,6 +64,7 @@ function validPreference(key: keyof Preferences, value: unknown): boolean {
     case 'fold':
       return value === 'fold' || value === 'keep';
     case 'streamingAnimation':
+    case 'notifyQuestions':
       return typeof value === 'boolean';
     case 'modelId':
       return typeof value === 'string' || value === undefined;

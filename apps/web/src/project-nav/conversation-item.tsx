@@ -18,7 +18,7 @@ export interface ConversationItemProps {
   onMove: (id: string, projectId: string | null) => void;
 }
 
-/** One row of the conversation list: title, running spinner or unread dot, and its menu. */
+/** One row of the conversation list: title, a waiting-for-you mark, running spinner or unread dot, and its menu. */
 export const ConversationItem = memo(function ConversationItem(props: ConversationItemProps): ReactElement {
   const { conversation, selected, running, unread, t } = props;
   const [editing, setEditing] = useState(false);
@@ -50,7 +50,9 @@ export const ConversationItem = memo(function ConversationItem(props: Conversati
     );
   }
   return (
-    <li className={`conversation-item${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}>
+    <li
+      className={`conversation-item${selected ? ' selected' : ''}${unread ? ' unread' : ''}${conversation.waiting_for_user ? ' waiting' : ''}`}
+    >
       <a
         href={`#/c/${encodeURIComponent(conversation.id)}`}
         className="conversation-link"
@@ -65,7 +67,17 @@ export const ConversationItem = memo(function ConversationItem(props: Conversati
         }}
       >
         <span className="conversation-title">{title}</span>
-        {running ? (
+        {conversation.waiting_for_user ? (
+          <span
+            className="waiting-mark"
+            role="status"
+            aria-label={t('hitl.waiting')}
+            title={t('hitl.waiting')}
+            data-testid="waiting-indicator"
+          >
+            ?
+          </span>
+        ) : running ? (
           <span
             className="spinner"
             role="status"

@@ -1,2 +1,2 @@
-export { ServicesProvider, createServices, useServices } from './services.tsx';
+export { ServicesProvider, createServices, useOptionalServices, useServices } from './services.tsx';
 export type { AppServices } from './services.tsx';

@@ -40,6 +40,11 @@ export function ServicesProvider({
   return <ServicesContext value={services}>{children}</ServicesContext>;
 }
 
+/** The app's services, or undefined outside ServicesProvider (for parts also drawn standalone). */
+export function useOptionalServices(): AppServices | undefined {
+  return useContext(ServicesContext);
+}
+
 /** The app's services; throws outside ServicesProvider. */
 export function useServices(): AppServices {
   const services = useContext(ServicesContext);

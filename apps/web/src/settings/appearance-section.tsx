@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { LANGUAGES } from '../i18n/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { FONT_SIZES, usePreferences, type Density, type ThemePreference } from '../preferences/index.ts';
@@ -99,6 +99,9 @@ export function AppearanceSection(): ReactElement {
 export function BehaviourSection(): ReactElement {
   const t = useTranslation();
   const preferences = usePreferences();
+  const [blocked, setBlocked] = useState(
+    () => typeof Notification !== 'undefined' && Notification.permission === 'denied',
+  );
   return (
     <section aria-labelledby="settings-behaviour">
       <h2 id="settings-behaviour">{t('settings.behaviour')}</h2>
@@ -130,6 +133,29 @@ export function BehaviourSection(): ReactElement {
         />
         <span>{t('behaviour.animation')}</span>
       </label>
+      <label className="switch">
+        <input
+          type="checkbox"
+          checked={preferences.notifyQuestions}
+          onChange={(event) => {
+            const notifyQuestions = event.target.checked;
+            // Asked only when the person turns it on: the browser shows its own prompt.
+            if (
+              notifyQuestions &&
+              typeof Notification !== 'undefined' &&
+              Notification.permission === 'default'
+            ) {
+              void Notification.requestPermission().then(() =>
+                setBlocked(Notification.permission === 'denied'),
+              );
+            }
+            preferences.set({ notifyQuestions });
+          }}
+          data-testid="notify-questions"
+        />
+        <span>{t('behaviour.notifyQuestions')}</span>
+      </label>
+      {blocked && <p className="field-hint">{t('behaviour.notifyBlocked')}</p>}
     </section>
   );
 }

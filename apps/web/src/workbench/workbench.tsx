@@ -5,6 +5,8 @@ import { useLayout, type WorkbenchTab } from '../layout/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
 import { AgentsTab } from '../agent-tracker/index.ts';
 import { ArtifactsTab } from '../artifacts/index.ts';
+import { PlanTab } from './plan-tab.tsx';
+import { TodosTab } from './todos-tab.tsx';
 import './workbench.css';
 
 const TAB_LABELS: Record<WorkbenchTab, MessageKey> = {
@@ -19,11 +21,6 @@ const TAB_ICONS: Record<WorkbenchTab, ReactElement> = {
   artifacts: <FileIcon size={15} />,
   agents: <UsersIcon size={15} />,
 };
-const EMPTY_STATES: Record<Exclude<WorkbenchTab, 'artifacts' | 'agents'>, MessageKey> = {
-  plan: 'workbench.planEmpty',
-  todos: 'workbench.todosEmpty',
-};
-
 /**
  * The right column (spec §4.4 Workbench): tabs Plan / Todos / Artifacts / Agents in the person's
  * order, hidden ones left out (both persisted); arrow keys move between tabs.
@@ -118,10 +115,12 @@ export function Workbench(): ReactElement {
         >
           {active === 'artifacts' ? (
             <ArtifactsTab />
-          ) : active === 'agents' ? (
-            <AgentsTab />
+          ) : active === 'plan' ? (
+            <PlanTab />
+          ) : active === 'todos' ? (
+            <TodosTab />
           ) : (
-            <p className="empty-state">{t(EMPTY_STATES[active])}</p>
+            <AgentsTab />
           )}
         </div>
       )}

@@ -228,7 +228,7 @@ class TurnRun {
     const truncated = new Set(
       this.#finishReason === 'length' ? calls.filter((call) => !isJsonObject(call.arguments)) : [],
     );
-    const wanted = calls.filter((call) => !truncated.has(call));
+    const wanted = truncated.size === 0 ? calls : calls.filter((call) => !truncated.has(call));
     const allowed = Math.max(0, config.maxToolCallsPerTurn - this.#summary.toolCalls);
     const runnable = wanted.slice(0, allowed);
     const refused = wanted.slice(allowed);
@@ -249,18 +249,22 @@ class TurnRun {
       }
       yield this.#stamp.stamp(next.value);
     }
-    const byCall = new Map(runnable.map((call, index) => [call, ran[index]]));
-    const outcomes: ToolCallOutcome[] = [];
-    for (const call of calls) {
-      let outcome = byCall.get(call);
-      if (outcome === undefined) {
-        outcome = truncated.has(call)
-          ? truncatedOutcome(call)
-          : limitOutcome(call, config.maxToolCallsPerTurn);
-        yield this.#stamp.stamp(startEvent(call));
-        yield this.#stamp.stamp(endEvent(outcome));
+    // Results in the model's order; the calls that did not run are answered here.
+    let outcomes = ran;
+    if (runnable.length !== calls.length) {
+      const byCall = new Map(runnable.map((call, index) => [call, ran[index]]));
+      outcomes = [];
+      for (const call of calls) {
+        let outcome = byCall.get(call);
+        if (outcome === undefined) {
+          outcome = truncated.has(call)
+            ? truncatedOutcome(call)
+            : limitOutcome(call, config.maxToolCallsPerTurn);
+          yield this.#stamp.stamp(startEvent(call));
+          yield this.#stamp.stamp(endEvent(outcome));
+        }
+        outcomes.push(outcome);
       }
-      outcomes.push(outcome);
     }
     this.#summary.toolCalls += runnable.length;
     this.#unanswered = [];

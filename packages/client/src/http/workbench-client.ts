@@ -1,4 +1,12 @@
 import type {
+  HitlAnswer,
+  HitlAnswerResult,
+  HitlCardView,
+  PlanboardView,
+  TodoUpdatePayload,
+  ToolAuditRecord,
+  ToolInfo,
+  ToolSettingsPatch,
   EffectiveSettingsResponse,
   SettingScope,
   SettingsSchemaResponse,
@@ -169,6 +177,31 @@ export interface WorkbenchClient {
   putPreferences(preferences: UserPreferences): Promise<void>;
   /** Asks the server whether an Ollama runs on its machine (a page's CSP keeps a browser from asking). */
   detectOllama(): Promise<OllamaDetection>;
+  /** Answers a HITL card (spec §4.5); the same client key on a retry returns the first outcome. */
+  answerCard(
+    conversationId: string,
+    cardId: string,
+    answer: HitlAnswer,
+    clientKey: string,
+  ): Promise<HitlAnswerResult>;
+  /** A conversation's HITL cards, oldest first (`pending`: the ones waiting for the user). */
+  listCards(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]>;
+  /** The conversation's plan and todos, each with its version. */
+  getPlanboard(conversationId: string): Promise<PlanboardView>;
+  addTodo(conversationId: string, text: string): Promise<TodoUpdatePayload>;
+  updateTodo(
+    conversationId: string,
+    todoId: string,
+    patch: { done?: boolean; text?: string },
+  ): Promise<TodoUpdatePayload>;
+  removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
+  /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
+  toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
+  /** Every tool with its enablement and confirmation policy. */
+  listTools(): Promise<ToolInfo[]>;
+  updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
+  /** The user's IANA time zone (`current_time` answers in it). */
+  setTimeZone(timeZone: string): Promise<void>;
 }
 
 const segment = encodeURIComponent;
@@ -361,5 +394,39 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       await json('PUT', '/api/preferences', { body: { preferences: { ...preferences } } });
     },
     detectOllama: () => json('GET', '/api/providers/detect/ollama'),
+    answerCard: (conversationId, cardId, answer, clientKey) =>
+      json('POST', `/api/conversations/${segment(conversationId)}/cards/${segment(cardId)}/answer`, {
+        body: { answer, client_key: clientKey },
+      }),
+    listCards: async (conversationId, status) =>
+      (
+        await json<{ cards: HitlCardView[] }>('GET', `/api/conversations/${segment(conversationId)}/cards`, {
+          query: { status },
+        })
+      ).cards,
+    getPlanboard: (conversationId) => json('GET', `/api/conversations/${segment(conversationId)}/planboard`),
+    addTodo: (conversationId, text) =>
+      json('POST', `/api/conversations/${segment(conversationId)}/todos`, { body: { text } }),
+    updateTodo: (conversationId, todoId, patch) =>
+      json('PATCH', `/api/conversations/${segment(conversationId)}/todos/${segment(todoId)}`, {
+        body: patch,
+      }),
+    removeTodo: (conversationId, todoId) =>
+      json('DELETE', `/api/conversations/${segment(conversationId)}/todos/${segment(todoId)}`),
+    toolCalls: async (conversationId, calls = {}) =>
+      (
+        await json<{ calls: ToolAuditRecord[] }>(
+          'GET',
+          `/api/conversations/${segment(conversationId)}/tool-calls`,
+          {
+            query: { call_id: calls.callId },
+          },
+        )
+      ).calls,
+    listTools: async () => (await json<{ tools: ToolInfo[] }>('GET', '/api/tools')).tools,
+    updateTool: (name, patch) => json('PUT', `/api/tools/${segment(name)}`, { body: patch }),
+    setTimeZone: async (timeZone) => {
+      await json('PUT', '/api/time-zone', { body: { time_zone: timeZone } });
+    },
   };
 }

@@ -15,6 +15,7 @@ export const ConversationSchema = z
     in_flight_run_id: z.string().nullable().meta({ description: 'The run in flight, if any.' }),
     last_seq: z.number(),
     read_seq: z.number().meta({ description: 'How far the user has read; later events are unread.' }),
+    waiting_for_user: z.boolean().meta({ description: 'A HITL card waits for the user’s answer.' }),
     created_at: IsoDateSchema,
     updated_at: IsoDateSchema,
   })

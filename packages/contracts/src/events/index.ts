@@ -9,4 +9,4 @@ export {
   parseEvent,
 } from './envelope.ts';
 export type { EventEnvelope, EventOfType, NewEvent, WorkbenchEvent } from './envelope.ts';
-export { INTERNAL_EVENT_TYPES, RESERVED_EVENT_TYPES } from './event-sets.ts';
+export { INTERNAL_EVENT_TYPES } from './event-sets.ts';

@@ -64,7 +64,12 @@ export const RUN_EVENT_PAYLOAD_SCHEMAS = {
     error: EventErrorSchema,
     usage: RunUsageSchema.optional(),
   }),
-  'run.cancelled': z.object({ message_id: z.string(), usage: RunUsageSchema.optional() }),
+  'run.cancelled': z.object({
+    message_id: z.string(),
+    usage: RunUsageSchema.optional(),
+    /** `superseded`: the user's reply to a waiting card was another request, which started a new turn. */
+    reason: z.enum(['superseded']).optional(),
+  }),
   'run.interrupted': z.object({ message_id: z.string(), reason: z.enum(['crash', 'shutdown']) }),
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HITL_CARD_STATUSES, hitlCardSchema, hitlResolvedPayloadSchema } from '../hitl/index.ts';
 import { EventErrorSchema } from '../errors/index.ts';
 import { FinishReasonSchema, IsoDateSchema, RunUsageSchema } from '../runs/index.ts';
 
@@ -95,6 +96,15 @@ export const MessagePartSchema = z
       version: z.number(),
       change: z.enum(['create', 'replace', 'edit', 'overflow']),
       call_id: z.string().optional(),
+      status: PartStatusSchema,
+    }),
+    /** A HITL card (spec §4.5): `running` while it waits, with its resolution once it has one. */
+    z.object({
+      type: z.literal('hitl'),
+      call_id: z.string(),
+      card: hitlCardSchema,
+      card_status: z.enum(HITL_CARD_STATUSES),
+      resolution: hitlResolvedPayloadSchema.optional(),
       status: PartStatusSchema,
     }),
   ])

@@ -255,6 +255,34 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
     case 'artifact.created':
     case 'artifact.updated':
       return { ...advanced, assistant: withArtifact(message, event) };
+    case 'hitl.request':
+      return {
+        ...advanced,
+        assistant: withParts(message, [
+          ...closeOpenPart(message.parts, 'complete'),
+          {
+            type: 'hitl',
+            call_id: event.payload.call_id,
+            card: event.payload.card,
+            card_status: 'pending',
+            status: 'running',
+          },
+        ]),
+      };
+    case 'hitl.resolved':
+      return {
+        ...advanced,
+        assistant: withParts(
+          message,
+          message.parts.map((part): MessagePart =>
+            part.type === 'hitl' && part.card.id === event.payload.card_id
+              ? { ...part, card_status: event.payload.status, resolution: event.payload, status: 'complete' }
+              : part,
+          ),
+        ),
+      };
+    case 'plan.update':
+    case 'todo.update':
     case 'artifact.deleted':
     case 'agent.spawn':
     case 'agent.progress':

@@ -1,4 +1,4 @@
-import type { FakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
+import type { ResolvedFakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
 import { estimateTokens, fakeRequestId, splitText, totalsOf } from './wire-format.ts';
 import type { WireFormat, WireFrame, WireResponse } from './wire-format.ts';
 
@@ -256,7 +256,7 @@ export const anthropicWire: WireFormat = {
   /** Anthropic's `request-id` header. */
   responseHeaders: (sequence) => ({ 'request-id': fakeRequestId(sequence) }),
 
-  renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse {
+  renderError(reply: Exclude<ResolvedFakeReply, FakeStreamReply>): WireResponse {
     const retryAfter = (seconds: number | undefined): Record<string, string> =>
       seconds === undefined ? {} : { 'retry-after': String(seconds) };
     switch (reply.type) {

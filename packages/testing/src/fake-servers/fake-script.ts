@@ -81,7 +81,12 @@ export type FakeReply =
   | { type: 'insufficient_quota' }
   | { type: 'context_length_exceeded'; shape?: ContextLengthShape }
   /** Any response at all. */
-  | { type: 'http'; status: number; body: unknown; headers?: Readonly<Record<string, string>> };
+  | { type: 'http'; status: number; body: unknown; headers?: Readonly<Record<string, string>> }
+  /** A reply decided when its request arrives, from what the request carries (a tool result, say). */
+  | { type: 'respond'; respond: (request: RecordedRequest) => FakeReply };
+
+/** A reply as the wire renders it: a `respond` reply is decided first. */
+export type ResolvedFakeReply = Exclude<FakeReply, { type: 'respond' }>;
 
 /** A request the fake server received. */
 export interface RecordedRequest {

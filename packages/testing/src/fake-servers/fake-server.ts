@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { anthropicWire } from './anthropic-wire.ts';
-import type { FakeReply, RecordedRequest } from './fake-script.ts';
+import type { FakeReply, RecordedRequest, ResolvedFakeReply } from './fake-script.ts';
 import { openAIWire } from './openai-wire.ts';
 import { echoReply } from './wire-format.ts';
 import type { WireFormat, WireFrame } from './wire-format.ts';
@@ -140,13 +140,15 @@ export async function startFakeServer(
   const models = options.models ?? [{ id: 'fake-model' }];
   let chatSequence = 0;
 
-  const chooseReply = (record: RecordedRequest): FakeReply | undefined => {
+  const resolve = (reply: FakeReply, record: RecordedRequest): ResolvedFakeReply =>
+    reply.type === 'respond' ? resolve(reply.respond(record), record) : reply;
+  const chooseReply = (record: RecordedRequest): ResolvedFakeReply | undefined => {
     const scripted = script.shift();
-    if (scripted !== undefined) return scripted;
+    if (scripted !== undefined) return resolve(scripted, record);
     const fallback = options.fallback;
     if (fallback === undefined) return undefined;
     if (fallback === 'echo') return echoReply(record);
-    return typeof fallback === 'function' ? fallback(record) : fallback;
+    return resolve(typeof fallback === 'function' ? fallback(record) : fallback, record);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

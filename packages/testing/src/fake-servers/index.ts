@@ -8,7 +8,15 @@ export type {
   FakeStep,
   FakeStreamReply,
   RecordedRequest,
+  ResolvedFakeReply,
 } from './fake-script.ts';
+export {
+  fakeAskUserReply,
+  fakeReplyAfterToolResult,
+  fakeUpdatePlanReply,
+  fakeUpdateTodosReply,
+  lastToolResult,
+} from './workbench-script.ts';
 export { openAIWire } from './openai-wire.ts';
 export { echoReply, lastUserText } from './wire-format.ts';
 export type { WireFormat, WireFrame, WireResponse } from './wire-format.ts';

@@ -1,6 +1,6 @@
 import type {
   ContextLengthShape,
-  FakeReply,
+  ResolvedFakeReply,
   FakeStep,
   FakeStreamReply,
   RecordedRequest,
@@ -256,7 +256,7 @@ export const openAIWire: WireFormat = {
     'openai-version': '2020-10-01',
   }),
 
-  renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse {
+  renderError(reply: Exclude<ResolvedFakeReply, FakeStreamReply>): WireResponse {
     switch (reply.type) {
       case 'insufficient_quota':
         // OpenAI's documented body for an account out of credit: a 429 that is not a rate limit.

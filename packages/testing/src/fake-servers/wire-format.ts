@@ -1,4 +1,4 @@
-import type { FakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
+import type { ResolvedFakeReply, FakeStep, FakeStreamReply, RecordedRequest } from './fake-script.ts';
 
 /** A piece of a rendered stream: bytes to write, a pause, or the connection dying. */
 export type WireFrame =
@@ -22,7 +22,7 @@ export interface WireFormat {
   renderStream(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireFrame[];
   /** The whole reply as one JSON body, for `stream: false` (or a server that ignores `stream: true`). */
   renderComplete(reply: FakeStreamReply, request: RecordedRequest, sequence: number): WireResponse;
-  renderError(reply: Exclude<FakeReply, FakeStreamReply>): WireResponse;
+  renderError(reply: Exclude<ResolvedFakeReply, FakeStreamReply>): WireResponse;
   /** The headers the vendor sends with every response: its request id, for support tickets. */
   responseHeaders(sequence: number): Record<string, string>;
   renderModels(models: readonly Readonly<Record<string, unknown>>[]): unknown;

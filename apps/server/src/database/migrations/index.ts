@@ -1,5 +1,6 @@
 import { initialMigration } from './0001-initial.ts';
 import { readCursorMigration } from './0002-read-cursor.ts';
+import { hitlToolsPlanboardMigration } from './0010-hitl-tools-planboard.ts';
 import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
@@ -12,6 +13,7 @@ export type { DialectName, WorkbenchMigration } from './migration.ts';
 export const MIGRATIONS: readonly WorkbenchMigration[] = [
   initialMigration,
   readCursorMigration,
+  hitlToolsPlanboardMigration,
   artifactsMigration,
   settingsKeysMigration,
   profilesAndLibraryMigration,

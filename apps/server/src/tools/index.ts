@@ -1,0 +1,15 @@
+export { describeTime, isTimeZone } from './current-time.ts';
+export { globFilter, walkFiles } from './file-walk.ts';
+export type { WalkEntry } from './file-walk.ts';
+export { createRunBinding, RunBindings } from './run-bindings.ts';
+export type { RunBinding, ToolDecision } from './run-bindings.ts';
+export { searchFiles } from './search-files.ts';
+export type { SearchMatch, SearchOptions } from './search-files.ts';
+export { searchHistory } from './search-history.ts';
+export { outcomeOf, summarizeArguments, ToolAuditRepository } from './tool-audit.ts';
+export { TOOL_SETTINGS_KEY, ToolCatalog } from './tool-catalog.ts';
+export { ToolGrantRepository } from './tool-grants.ts';
+export { readableArguments, TOOL_POLICY_PLUGIN_ID, toolPolicyPlugin } from './tool-policy-plugin.ts';
+export { TIME_ZONE_SETTING, WorkbenchToolset } from './workbench-toolset.ts';
+export type { WorkbenchToolsetOptions } from './workbench-toolset.ts';
+export { WorkspaceScope } from './workspace-scope.ts';

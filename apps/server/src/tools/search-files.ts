@@ -1,0 +1,228 @@
+import { readFile, stat } from 'node:fs/promises';
+import { AgentError, type ToolHandler } from '@youyou/agent';
+import { globFilter, walkFiles } from './file-walk.ts';
+import { errorOutput } from './tool-errors.ts';
+import type { ScopeOf } from './tool-scope.ts';
+
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+const READ_CONCURRENCY = 32;
+const MAX_LINE_CHARS = 300;
+
+export interface SearchOptions {
+  pattern: string;
+  regex: boolean;
+  caseSensitive: boolean;
+  glob?: string;
+  contextLines: number;
+  maxResults: number;
+  signal?: AbortSignal;
+}
+
+export interface SearchMatch {
+  path: string;
+  line: number;
+  text: string;
+  before: { line: number; text: string }[];
+  after: { line: number; text: string }[];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function clip(line: string): string {
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+}
+
+/**
+ * Searches the text files below `root` (honouring `.gitignore`) for a literal or a regular
+ * expression, line by line, reading files concurrently. Results are in path order; the search
+ * stops at `maxResults` matches.
+ *
+ * @example
+ * const { matches } = await searchFiles('/project', { pattern: 'TODO', regex: false, caseSensitive: false, contextLines: 1, maxResults: 100 });
+ */
+export async function searchFiles(
+  root: string,
+  options: SearchOptions,
+): Promise<{ matches: SearchMatch[]; filesSearched: number; truncated: boolean }> {
+  const expression = new RegExp(
+    options.regex ? options.pattern : escapeRegExp(options.pattern),
+    options.caseSensitive ? 'u' : 'iu',
+  );
+  const literal = !options.regex && options.caseSensitive ? Buffer.from(options.pattern) : undefined;
+  const matches = globFilter(options.glob);
+  const files: string[] = [];
+  const relativeOf = new Map<string, string>();
+  for await (const entry of walkFiles(root, options.signal === undefined ? {} : { signal: options.signal })) {
+    if (entry.directory || !matches(entry.relative)) continue;
+    files.push(entry.absolute);
+    relativeOf.set(entry.absolute, entry.relative);
+  }
+  const perFile: SearchMatch[][] = new Array<SearchMatch[]>(files.length);
+  let found = 0;
+  let next = 0;
+  let searched = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length && found < options.maxResults && options.signal?.aborted !== true) {
+      const index = next++;
+      const file = files[index] as string;
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(file);
+      } catch {
+        continue;
+      }
+      searched++;
+      if (bytes.length > MAX_FILE_BYTES || bytes.subarray(0, 8192).includes(0)) continue;
+      if (literal !== undefined && bytes.indexOf(literal) === -1) continue;
+      const text = bytes.toString('utf8');
+      if (literal === undefined && !expression.test(text)) continue;
+      const lines = text.split(/\r?\n/);
+      const results: SearchMatch[] = [];
+      for (let number = 0; number < lines.length; number++) {
+        const line = lines[number] as string;
+        if (!expression.test(line)) continue;
+        const context = options.contextLines;
+        results.push({
+          path: relativeOf.get(file) as string,
+          line: number + 1,
+          text: clip(line),
+          before: lines.slice(Math.max(0, number - context), number).map((value, offset) => ({
+            line: Math.max(0, number - context) + offset + 1,
+            text: clip(value),
+          })),
+          after: lines
+            .slice(number + 1, number + 1 + context)
+            .map((value, offset) => ({ line: number + offset + 2, text: clip(value) })),
+        });
+      }
+      perFile[index] = results;
+      found += results.length;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  const all = perFile.flatMap((results) => results ?? []);
+  return {
+    matches: all.slice(0, options.maxResults),
+    filesSearched: searched,
+    truncated: all.length > options.maxResults || found >= options.maxResults,
+  };
+}
+
+/** The matches as ripgrep prints them: `path:line:text`, context lines as `path-line-text`. */
+function render(matches: readonly SearchMatch[], prefix: string): string {
+  const lines: string[] = [];
+  let lastPath = '';
+  let lastLine = 0;
+  for (const match of matches) {
+    const path = `${prefix}${match.path}`;
+    const first = match.before[0]?.line ?? match.line;
+    if (
+      lines.length > 0 &&
+      (path !== lastPath || first > lastLine + 1) &&
+      match.before.length + match.after.length > 0
+    ) {
+      lines.push('--');
+    }
+    for (const line of match.before)
+      if (path !== lastPath || line.line > lastLine) lines.push(`${path}-${line.line}-${line.text}`);
+    lines.push(`${path}:${match.line}:${match.text}`);
+    for (const line of match.after) lines.push(`${path}-${line.line}-${line.text}`);
+    lastPath = path;
+    lastLine = match.after.at(-1)?.line ?? match.line;
+  }
+  return lines.join('\n');
+}
+
+/**
+ * `search_files`: a regex or literal search over the project's text files.
+ *
+ * @example
+ * builder.addTool(searchFilesTool(scopeOf));
+ */
+export function searchFilesTool(scopeOf: ScopeOf): ToolHandler {
+  return {
+    name: 'search_files',
+    description:
+      'Searches the text files of the project (honours .gitignore) for a literal string or, with regex: true, a JavaScript regular expression. Case-insensitive unless case_sensitive is true. Prints path:line:text like ripgrep, with optional context lines.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', minLength: 1, description: 'What to look for.' },
+        regex: {
+          type: 'boolean',
+          description: 'Treat pattern as a regular expression (default false: literal).',
+        },
+        case_sensitive: { type: 'boolean', description: 'Default false.' },
+        glob: { type: 'string', description: 'Only files matching this glob ("*.ts", "docs/**").' },
+        path: {
+          type: 'string',
+          description: 'Directory to search, relative to the project root (default ".").',
+        },
+        context_lines: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 10,
+          description: 'Lines of context around each match (default 0).',
+        },
+        max_results: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 1000,
+          description: 'At most this many matches (default 100).',
+        },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    mutating: false,
+    async execute({ arguments: input }, context) {
+      try {
+        const scope = await scopeOf(context);
+        const target = typeof input.path === 'string' && input.path !== '' ? input.path : '.';
+        const real = await scope.resolve(target);
+        if (!(await stat(real)).isDirectory()) {
+          throw new AgentError('INVALID_INPUT', `'${target}' is a file; search_files searches a directory.`);
+        }
+        const pattern = String(input.pattern);
+        const regex = input.regex === true;
+        if (regex) {
+          try {
+            new RegExp(pattern, 'u');
+          } catch (error) {
+            throw new AgentError(
+              'INVALID_INPUT',
+              `The pattern is not a valid regular expression: ${(error as Error).message}`,
+            );
+          }
+        }
+        const maxResults = typeof input.max_results === 'number' ? input.max_results : 100;
+        const result = await searchFiles(real, {
+          pattern,
+          regex,
+          caseSensitive: input.case_sensitive === true,
+          ...(typeof input.glob === 'string' ? { glob: input.glob } : {}),
+          contextLines: typeof input.context_lines === 'number' ? input.context_lines : 0,
+          maxResults,
+          signal: context.signal,
+        });
+        const prefix = scope.display(real) === '.' ? '' : `${scope.display(real)}/`;
+        const header =
+          result.matches.length === 0
+            ? `No matches for ${JSON.stringify(pattern)} in ${result.filesSearched} files.`
+            : `${result.matches.length}${result.truncated ? '+' : ''} matches in ${new Set(result.matches.map((match) => match.path)).size} files${result.truncated ? ` (stopped at ${maxResults})` : ''}:`;
+        return {
+          content: result.matches.length === 0 ? header : `${header}\n${render(result.matches, prefix)}`,
+          metadata: {
+            matches: result.matches.length,
+            files_searched: result.filesSearched,
+            truncated: result.truncated,
+          },
+        };
+      } catch (error) {
+        return errorOutput(error);
+      }
+    },
+  };
+}

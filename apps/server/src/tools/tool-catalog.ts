@@ -1,0 +1,136 @@
+import type { ComponentSource, LayerComponents, ToolHandler } from '@youyou/agent';
+import type { ToolInfo, ToolPolicy, ToolSettingsPatch, ToolSource } from '@youyou/contracts';
+import type { SettingsRepository } from '../storage/index.ts';
+
+/** The settings key (user scope) of per-tool enablement and policy. */
+export const TOOL_SETTINGS_KEY = 'tools';
+
+type StoredToolSettings = Record<string, { enabled?: boolean; policy?: ToolPolicy }>;
+
+interface KnownTool {
+  name: string;
+  description: string;
+  mutating: boolean;
+  source: ToolSource;
+  /** Overrides the read-only/mutating default. */
+  defaultPolicy?: ToolPolicy;
+}
+
+/**
+ * The tool registry's settings and knowledge (spec §4.3 toolreg, §4.7, §4.8): every tool the
+ * workbench has seen — built in, programmatic, or from a component folder — with its description
+ * and mutating flag, whether it is enabled, and its confirmation policy (`auto` for read-only
+ * tools and `confirm` for mutating ones unless the user set another).
+ *
+ * @example
+ * await catalog.update('read_file', { enabled: false });
+ * await catalog.policyOf('write_file'); // 'confirm'
+ */
+export class ToolCatalog {
+  readonly #settings: SettingsRepository;
+  readonly #known = new Map<string, KnownTool>();
+
+  readonly #mutatingDefault: ToolPolicy;
+
+  /**
+   * `mutatingDefault` is the policy of mutating tools nobody set one for: `confirm` (spec §4.8);
+   * test harnesses and unattended automation may choose `auto`.
+   */
+  constructor(settings: SettingsRepository, options: { mutatingDefault?: ToolPolicy } = {}) {
+    this.#settings = settings;
+    this.#mutatingDefault = options.mutatingDefault ?? 'confirm';
+  }
+
+  /** Records a tool (built in, or met while loading component folders). */
+  remember(
+    tool: Pick<ToolHandler, 'name' | 'description' | 'mutating'>,
+    source: ToolSource,
+    defaultPolicy?: ToolPolicy,
+  ): void {
+    this.#known.set(tool.name, {
+      name: tool.name,
+      description: tool.description,
+      mutating: tool.mutating,
+      source,
+      ...(defaultPolicy === undefined ? {} : { defaultPolicy }),
+    });
+  }
+
+  known(name: string): KnownTool | undefined {
+    return this.#known.get(name);
+  }
+
+  async stored(): Promise<StoredToolSettings> {
+    return (await this.#settings.get<StoredToolSettings>('user', '', TOOL_SETTINGS_KEY)) ?? {};
+  }
+
+  /** Changes when any tool setting changes: agents are rebuilt with the new tool set. */
+  async fingerprint(): Promise<string> {
+    return JSON.stringify(await this.stored());
+  }
+
+  async isEnabled(name: string): Promise<boolean> {
+    return (await this.stored())[name]?.enabled !== false;
+  }
+
+  defaultPolicyOf(name: string): ToolPolicy {
+    const known = this.#known.get(name);
+    if (known?.defaultPolicy !== undefined) return known.defaultPolicy;
+    // Unknown tools are treated as mutating: confirmation is the safe default.
+    return known?.mutating === false ? 'auto' : this.#mutatingDefault;
+  }
+
+  /** The effective policy; a disabled tool is `deny`. */
+  async policyOf(name: string): Promise<{ policy: ToolPolicy; disabled: boolean }> {
+    const stored = (await this.stored())[name];
+    if (stored?.enabled === false) return { policy: 'deny', disabled: true };
+    return { policy: stored?.policy ?? this.defaultPolicyOf(name), disabled: false };
+  }
+
+  async list(): Promise<ToolInfo[]> {
+    const stored = await this.stored();
+    return [...this.#known.values()]
+      .sort((a, b) =>
+        a.source === b.source ? a.name.localeCompare(b.name) : a.source === 'builtin' ? -1 : 1,
+      )
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        mutating: tool.mutating,
+        source: tool.source,
+        enabled: stored[tool.name]?.enabled !== false,
+        policy: stored[tool.name]?.policy ?? this.defaultPolicyOf(tool.name),
+        default_policy: this.defaultPolicyOf(tool.name),
+      }));
+  }
+
+  async update(name: string, patch: ToolSettingsPatch): Promise<void> {
+    const stored = await this.stored();
+    const current = { ...stored[name] };
+    if (patch.enabled === null || patch.enabled === true) delete current.enabled;
+    else if (patch.enabled === false) current.enabled = false;
+    if (patch.policy === null) delete current.policy;
+    else if (patch.policy !== undefined) current.policy = patch.policy;
+    if (Object.keys(current).length === 0) delete stored[name];
+    else stored[name] = current;
+    await this.#settings.set('user', '', TOOL_SETTINGS_KEY, stored);
+  }
+
+  /**
+   * Wraps the component-folder source: tools disabled in settings are left out, and every tool is
+   * remembered with its mutating flag, so confirmation and the settings page know it.
+   */
+  wrapSource(inner: ComponentSource): ComponentSource {
+    return {
+      load: async (options) => {
+        const loaded = await inner.load(options);
+        const stored = await this.stored();
+        const keep = (layer: LayerComponents, source: ToolSource): LayerComponents => {
+          for (const { tool } of layer.tools) this.remember(tool, source);
+          return { ...layer, tools: layer.tools.filter(({ tool }) => stored[tool.name]?.enabled !== false) };
+        };
+        return { ...loaded, global: keep(loaded.global, 'global'), project: keep(loaded.project, 'project') };
+      },
+    };
+  }
+}

@@ -1,0 +1,4 @@
+export { FormFields, initialValues } from './form-fields.tsx';
+export { HitlCardPart, resolutionText, waitingCard } from './hitl-card.tsx';
+export { watchQuestions } from './question-watch.ts';
+export { useQuestionTitle } from './use-question-title.ts';

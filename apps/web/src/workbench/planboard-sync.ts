@@ -1,0 +1,45 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { PlanboardView } from '@youyou/contracts';
+import type { LiveConversations } from '../conversation-state/index.ts';
+import { useLayout } from '../layout/index.ts';
+
+/** The query key of a conversation's planboard. */
+export function planboardKey(conversationId: string): readonly ['planboard', string] {
+  return ['planboard', conversationId];
+}
+
+/**
+ * Keeps each conversation's planboard query current from its live `plan.update` / `todo.update`
+ * events (each carries the whole list with a version; an older version never overwrites a newer
+ * one), and opens the Plan tab the first time a plan arrives in the conversation on screen.
+ *
+ * @example
+ * const stop = syncPlanboards(live, queryClient);
+ */
+export function syncPlanboards(live: LiveConversations, queryClient: QueryClient): () => void {
+  return live.onEvent((conversationId, event) => {
+    if (event.type !== 'plan.update' && event.type !== 'todo.update') return;
+    const key = planboardKey(conversationId);
+    const current = queryClient.getQueryData<PlanboardView>(key);
+    if (event.type === 'plan.update') {
+      if (current !== undefined && current.plan.version >= event.payload.version) return;
+      queryClient.setQueryData<PlanboardView>(key, {
+        plan: {
+          steps: event.payload.steps,
+          version: event.payload.version,
+          ...(event.payload.explanation === undefined ? {} : { explanation: event.payload.explanation }),
+        },
+        todos: current?.todos ?? { items: [], version: 0 },
+      });
+      if (event.payload.version === 1 && conversationId === live.focused) {
+        useLayout.getState().setActiveTab('plan');
+      }
+      return;
+    }
+    if (current !== undefined && current.todos.version >= event.payload.version) return;
+    queryClient.setQueryData<PlanboardView>(key, {
+      plan: current?.plan ?? { steps: [], version: 0 },
+      todos: { items: event.payload.todos, version: event.payload.version },
+    });
+  });
+}
