@@ -93,6 +93,10 @@ describe('settings in a browser', () => {
     await dialog.getByRole('button', { name: 'New plugin' }).click();
     await dialog.locator('input[name="component-name"]').fill('audit');
     await dialog.locator('textarea[name="component-body"]').fill('Keeps an audit log.');
+    // Spec §1.3: a plugin runs commands as the user; saving needs the warning confirmed.
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    expect(await dialog.getByTestId('trust-warning').textContent()).toContain('Confirm the warning to save.');
+    await dialog.locator('input[name="component-acknowledged"]').check();
     await dialog.getByRole('button', { name: 'Save' }).click();
     const plugin = dialog.getByTestId('component-plugin-audit');
     await plugin.waitFor({ timeout: STEP_TIMEOUT });

@@ -4,8 +4,10 @@ import { en } from '../src/i18n/en.ts';
 import { zhCn } from '../src/i18n/zh-cn.ts';
 import { hashOf, parseHash } from '../src/navigation/index.ts';
 import { sanitizePreferences } from '../src/preferences/index.ts';
+import { checkAttachment } from '../src/composer/index.ts';
 import {
   draftOf,
+  needsTrustWarning,
   parseModelList,
   parseParameters,
   previewEntry,
@@ -22,6 +24,8 @@ const base: ComponentFormValues = {
   command: '',
   script: '',
   parameters: '',
+  mutating: false,
+  acknowledged: false,
 };
 
 describe('component form', () => {
@@ -73,6 +77,65 @@ describe('component form', () => {
       parameters: 'invalid',
     });
     expect(() => parseParameters('9-lives:string')).not.toThrow();
+  });
+});
+
+describe('component form: what the loader accepts and the §1.3 warning', () => {
+  it('a plugin’s description goes into the body, never into front matter the loader rejects', () => {
+    const plugin: ComponentFormValues = {
+      ...base,
+      kind: 'plugin',
+      name: 'guard',
+      description: 'Blocks rm.',
+      body: '',
+      acknowledged: true,
+    };
+    const draft = draftOf(plugin);
+    expect(draft.frontMatter).toEqual({ display_name: 'guard', enabled: true });
+    expect(draft.body).toBe('Blocks rm.');
+    expect(previewEntry(plugin)).not.toContain('description:');
+  });
+
+  it('a mutating tool writes mutating: true', () => {
+    const tool: ComponentFormValues = {
+      ...base,
+      kind: 'tool',
+      name: 'write',
+      command: './run.sh',
+      mutating: true,
+      acknowledged: true,
+    };
+    expect(draftOf(tool).frontMatter).toMatchObject({ mutating: true });
+    expect(previewEntry(tool)).toContain('mutating: true');
+  });
+
+  it('creating a plugin or a mutating tool needs the warning confirmed; a read-only tool or an edit does not', () => {
+    const tool: ComponentFormValues = { ...base, kind: 'tool', name: 'write', command: './run.sh' };
+    expect(needsTrustWarning(tool)).toBe(false);
+    expect(validateComponentForm(tool)).toEqual({});
+    expect(needsTrustWarning({ ...tool, mutating: true })).toBe(true);
+    expect(validateComponentForm({ ...tool, mutating: true })).toEqual({ acknowledged: 'required' });
+    expect(validateComponentForm({ ...tool, mutating: true, acknowledged: true })).toEqual({});
+    expect(validateComponentForm({ ...base, kind: 'plugin', name: 'guard' })).toEqual({
+      acknowledged: 'required',
+    });
+    expect(validateComponentForm({ ...base, kind: 'plugin', name: 'guard' }, false)).toEqual({});
+  });
+});
+
+describe('composer limits (spec §8)', () => {
+  it('images up to 20 MB, other files up to 10 MB', () => {
+    const megabytes = (count: number) => count * 1024 * 1024;
+    expect(checkAttachment({ name: 'a.png', type: 'image/png', size: megabytes(19) })).toBeUndefined();
+    expect(checkAttachment({ name: 'a.png', type: 'image/png', size: megabytes(21) })).toEqual({
+      kind: 'too-large',
+      limit: '20 MB',
+    });
+    expect(checkAttachment({ name: 'a.pdf', type: 'application/pdf', size: megabytes(9) })).toBeUndefined();
+    expect(checkAttachment({ name: 'a.pdf', type: 'application/pdf', size: megabytes(11) })).toEqual({
+      kind: 'too-large',
+      limit: '10 MB',
+    });
   });
 });
 

@@ -14,5 +14,6 @@ export type { RunExecutionOptions } from './run-execution.ts';
 export { RunManager } from './run-manager.ts';
 export type { ActiveExecution, SendRequest, SendResult } from './run-manager.ts';
 export { interruptRun, repairRecords } from './run-recovery.ts';
+export { endLeftoverProcesses, markProcessOwnership, OWNER_VARIABLE } from './leftover-processes.ts';
 export { planRun, profileModel, sessionConfigOf, toolPolicyOf } from './run-plan.ts';
 export type { ParameterSource, RunPlan, RunPlanServices } from './run-plan.ts';

@@ -19,7 +19,7 @@ import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
 import { toolDecision } from '@youyou/contracts';
 import { ProfileService } from '../profiles/index.ts';
-import { RunManager, type RunContext } from '../runs/index.ts';
+import { endLeftoverProcesses, markProcessOwnership, RunManager, type RunContext } from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
 import {
   ConfigYamlLayer,
@@ -110,6 +110,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (settings.databaseUrl !== undefined) redactor.add(new URL(settings.databaseUrl).password);
     const databaseUrl = settings.databaseUrl;
     if (!isPostgresUrl(databaseUrl)) cleanups.push(await lockDataDirectory(settings.dataDirectory));
+    // Tools of a server killed with -9 run on; end them before its runs are marked interrupted,
+    // and tag what this server starts so the next one can do the same.
+    await endLeftoverProcesses({ dataDirectory: settings.dataDirectory, logger });
+    await markProcessOwnership(settings.dataDirectory);
     const database: WorkbenchDatabase = openDatabase(
       isPostgresUrl(databaseUrl)
         ? { databaseUrl }

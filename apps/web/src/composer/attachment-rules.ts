@@ -1,6 +1,9 @@
-/** What the composer accepts before asking the server (which checks again). */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * What the composer accepts before asking the server (which checks again): spec §8, images up
+ * to 20 MB, other files up to 10 MB.
+ */
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 const ACCEPTED_TYPES = [
   /^image\/(png|jpeg|gif|webp)$/,

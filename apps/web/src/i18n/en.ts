@@ -252,6 +252,13 @@ export const en = {
   'components.pluginBody': 'What the plugin does',
   'components.command': 'Command (relative to the folder, e.g. ./run.sh)',
   'components.script': 'Script file (run.sh)',
+  'components.mutating': 'Mutating: it changes files or anything outside the conversation',
+  'components.trustMutating':
+    'A mutating tool runs its command as you, with your permissions, whenever the model calls it. Only save a script you have read and trust.',
+  'components.trustPlugin':
+    'A plugin runs its hook commands as you, with your permissions, on every session and turn. Only save a plugin you have read and trust.',
+  'components.trustConfirm': 'I have read the command and trust it to run on this machine.',
+  'components.trustRequired': 'Confirm the warning to save.',
   'components.parameters': 'Parameters (one per line: name:type:description, * for required)',
   'components.preview': 'index.md',
   'components.save': 'Save',

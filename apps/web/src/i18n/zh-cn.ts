@@ -252,6 +252,13 @@ export const zhCn: Record<MessageKey, string> = {
   'components.pluginBody': '插件的作用',
   'components.command': '命令（相对于文件夹，例如 ./run.sh）',
   'components.script': '脚本文件（run.sh）',
+  'components.mutating': '会修改（mutating）：它会改动文件或对话之外的东西',
+  'components.trustMutating':
+    '会修改的工具在模型调用时以你的身份、你的权限运行它的命令。只保存你读过并信任的脚本。',
+  'components.trustPlugin':
+    '插件在每个会话和每轮对话中以你的身份、你的权限运行它的钩子命令。只保存你读过并信任的插件。',
+  'components.trustConfirm': '我已读过这条命令，信任它在这台机器上运行。',
+  'components.trustRequired': '请先确认这条提示再保存。',
   'components.parameters': '参数（每行一个：名称:类型:描述，* 表示必填）',
   'components.preview': 'index.md',
   'components.save': '保存',

@@ -13,6 +13,24 @@ export interface ComponentFormValues {
   script: string;
   /** Tools: `name:type:description`, one per line, `*` after the name for required. */
   parameters: string;
+  /** Tools: it changes files or the world (run one at a time, confirmed by policy). */
+  mutating: boolean;
+  /**
+   * The person confirmed the trust warning (spec §1.3): a mutating tool or a plugin runs any
+   * command as them. Creating one needs it.
+   */
+  acknowledged: boolean;
+}
+
+/**
+ * True when creating this component must show the §1.3 warning and have it confirmed: a plugin
+ * (its hooks run commands) or a mutating tool.
+ *
+ * @example
+ * needsTrustWarning({ ...values, kind: 'plugin' }); // true
+ */
+export function needsTrustWarning(values: Pick<ComponentFormValues, 'kind' | 'mutating'>): boolean {
+  return values.kind === 'plugin' || (values.kind === 'tool' && values.mutating);
 }
 
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -21,8 +39,10 @@ const PARAMETER_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'arra
 /** Problems of the form, by field; empty when it can be saved. */
 export function validateComponentForm(
   values: ComponentFormValues,
+  creating = true,
 ): Partial<Record<keyof ComponentFormValues, 'required' | 'invalid'>> {
   const problems: Partial<Record<keyof ComponentFormValues, 'required' | 'invalid'>> = {};
+  if (creating && needsTrustWarning(values) && !values.acknowledged) problems.acknowledged = 'required';
   if (values.name === '') problems.name = 'required';
   else if (!NAME_PATTERN.test(values.name)) problems.name = 'invalid';
   if (values.kind === 'skill' && values.description.trim() === '') problems.description = 'required';
@@ -65,18 +85,21 @@ export function parseParameters(
 /** The front matter the form produces (the server adds `version` and the name, then validates). */
 export function frontMatterOf(values: ComponentFormValues): Record<string, unknown> {
   if (values.kind === 'skill') return { description: values.description.trim() };
-  if (values.kind === 'plugin') {
-    return {
-      display_name: values.name,
-      enabled: true,
-      ...(values.description.trim() === '' ? {} : { description: values.description.trim() }),
-    };
-  }
+  // A plugin's index.md has no `description` field (the loader would warn and drop it): what
+  // it does is its body, see `bodyOf`.
+  if (values.kind === 'plugin') return { display_name: values.name, enabled: true };
   const parameters = parseParameters(values.parameters);
   return {
+    ...(values.mutating ? { mutating: true } : {}),
     ...(parameters.length === 0 ? {} : { parameters }),
     execution: { command: values.command.trim() },
   };
+}
+
+/** The Markdown body: for a plugin, its description and then the rest. */
+export function bodyOf(values: ComponentFormValues): string {
+  if (values.kind !== 'plugin') return values.body.trim();
+  return [values.description.trim(), values.body.trim()].filter((text) => text !== '').join('\n\n');
 }
 
 /** The draft to send to the server: front matter, body, and the tool's script as a file. */
@@ -88,7 +111,7 @@ export function draftOf(values: ComponentFormValues): ComponentDraft {
     name: values.name,
     layer: values.layer,
     frontMatter: frontMatterOf(values),
-    body: values.body.trim(),
+    body: bodyOf(values),
     ...(values.kind === 'tool' && script !== ''
       ? { files: [{ path: command, content: `${script}\n`, executable: true }] }
       : {}),
@@ -135,6 +158,6 @@ export function previewEntry(values: ComponentFormValues): string {
   }
   const nameField = values.kind === 'plugin' ? 'id' : 'name';
   const lines = yamlLines({ version: 1, [nameField]: values.name, ...frontMatter }, '');
-  const body = values.body.trim();
+  const body = bodyOf(values);
   return `---\n${lines.join('\n')}\n---\n${body === '' ? '' : `\n${body}\n`}`;
 }

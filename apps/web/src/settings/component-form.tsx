@@ -5,7 +5,13 @@ import type { ComponentKind } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { COMPONENTS_KEY } from '../queries/index.ts';
-import { draftOf, previewEntry, validateComponentForm, type ComponentFormValues } from './component-draft.ts';
+import {
+  draftOf,
+  needsTrustWarning,
+  previewEntry,
+  validateComponentForm,
+  type ComponentFormValues,
+} from './component-draft.ts';
 
 export interface ComponentFormProps {
   kind: ComponentKind;
@@ -43,10 +49,12 @@ export function ComponentForm({
       command: './run.sh',
       script: '#!/bin/sh\n# Reads the call as JSON on stdin; prints the result.\ncat',
       parameters: '',
+      mutating: false,
+      acknowledged: false,
     },
   );
   const [touched, setTouched] = useState(false);
-  const problems = validateComponentForm(values);
+  const problems = validateComponentForm(values, initial === undefined);
   const save = useMutation({
     mutationFn: async () => {
       const draft = draftOf(values);
@@ -153,6 +161,15 @@ export function ComponentForm({
               <span className="field-error">{problemText('command')}</span>
             )}
           </label>
+          <label className="field checkbox-field">
+            <input
+              type="checkbox"
+              checked={values.mutating}
+              onChange={(event) => set({ mutating: event.target.checked, acknowledged: false })}
+              name="component-mutating"
+            />
+            <span>{t('components.mutating')}</span>
+          </label>
           {initial === undefined && (
             <label className="field">
               <span>{t('components.script')}</span>
@@ -160,6 +177,23 @@ export function ComponentForm({
             </label>
           )}
         </>
+      )}
+      {initial === undefined && needsTrustWarning(values) && (
+        <div className="trust-warning" role="alert" data-testid="trust-warning">
+          <p>{t(kind === 'plugin' ? 'components.trustPlugin' : 'components.trustMutating')}</p>
+          <label className="checkbox-field">
+            <input
+              type="checkbox"
+              checked={values.acknowledged}
+              onChange={(event) => set({ acknowledged: event.target.checked })}
+              name="component-acknowledged"
+            />
+            <span>{t('components.trustConfirm')}</span>
+          </label>
+          {problemText('acknowledged') !== undefined && (
+            <span className="field-error">{t('components.trustRequired')}</span>
+          )}
+        </div>
       )}
       <details className="entry-preview">
         <summary>{t('components.preview')}</summary>

@@ -91,6 +91,9 @@ export function ComponentsSection(): ReactElement {
               : '',
           body: document.body,
           command: typeof execution?.command === 'string' ? execution.command : '',
+          mutating: document.frontMatter['mutating'] === true,
+          // Already on disk: the warning was confirmed when it was created.
+          acknowledged: true,
           script: '',
           parameters,
         },

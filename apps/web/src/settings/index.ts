@@ -2,6 +2,7 @@ export { ComponentForm } from './component-form.tsx';
 export {
   draftOf,
   frontMatterOf,
+  needsTrustWarning,
   parseParameters,
   previewEntry,
   validateComponentForm,

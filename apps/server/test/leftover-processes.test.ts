@@ -1,0 +1,120 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fakeToolCallReply, startFakeOpenAI, type FakeServer } from '@youyou/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callServer, startChildServer, type ChildServer } from './support/child-server.ts';
+import { createTempDirectories, type TempDirectories } from './support/temp-directories.ts';
+
+/** Alive and not a zombie (a container's init may not reap what it inherits). */
+async function isRunning(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => '');
+  return stat !== '' && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await sleep(25);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const readPid = (path: string) => async (): Promise<number | undefined> => {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return /^\d+\s*$/.test(text) ? Number(text) : undefined;
+};
+
+describe.runIf(process.platform === 'linux')('tool processes and a kill -9 of the server', () => {
+  let directories: TempDirectories;
+  let fake: FakeServer;
+  let toolDirectory: string;
+  const children: ChildServer[] = [];
+  const strays: number[] = [];
+
+  beforeAll(async () => {
+    directories = await createTempDirectories();
+    fake = await startFakeOpenAI({ fallback: 'echo' });
+    toolDirectory = join(directories.home, 'tools', 'slow_write');
+    await mkdir(toolDirectory, { recursive: true });
+    await writeFile(
+      join(toolDirectory, 'index.md'),
+      '---\nversion: 1\nname: slow_write\nexecution:\n  command: ./run.sh\n  timeout_ms: 120000\n---\nWrites a file after a long while.\n',
+    );
+    // The tool and a grandchild it starts; "finished" is written only if the tool is left to run.
+    await writeFile(
+      join(toolDirectory, 'run.sh'),
+      '#!/bin/sh\nread request\ncd "$YOUYOU_COMPONENT_DIR"\necho $$ > tool.pid\nsleep 30 &\necho $! > grandchild.pid\nwait\necho finished > finished\n',
+    );
+    await chmod(join(toolDirectory, 'run.sh'), 0o755);
+  });
+
+  afterAll(async () => {
+    for (const child of children) await child.kill('SIGKILL');
+    for (const pid of strays) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already ended: the behaviour under test.
+      }
+    }
+    await fake?.close();
+    await directories?.remove();
+  });
+
+  const start = async (): Promise<ChildServer> => {
+    const child = await startChildServer({
+      home: directories.home,
+      dataDirectory: directories.dataDirectory,
+      workspaceRoot: directories.root,
+    });
+    children.push(child);
+    return child;
+  };
+
+  it('a running tool and its children do not outlive a kill -9 of the server: the next start ends them', async () => {
+    const first = await start();
+    await callServer(first, 'POST', '/api/providers', {
+      name: 'fake',
+      kind: 'openai-compatible',
+      base_url: fake.url,
+      models: [{ id: 'fake-model' }],
+    });
+    const conversation = await callServer<{ id: string }>(first, 'POST', '/api/conversations', {});
+    fake.push(fakeToolCallReply('slow_write', {}));
+    const sent = await callServer<{ run: { id: string } }>(
+      first,
+      'POST',
+      `/api/conversations/${conversation.id}/messages`,
+      { text: 'write it slowly' },
+    );
+    const tool = await waitFor(readPid(join(toolDirectory, 'tool.pid')), 'the tool to start');
+    const grandchild = await waitFor(readPid(join(toolDirectory, 'grandchild.pid')), 'its child');
+    strays.push(tool, grandchild);
+
+    await first.kill('SIGKILL');
+    await waitFor(
+      async () => (first.process.exitCode !== null || first.process.signalCode !== null ? true : undefined),
+      'the server to die',
+    );
+    // Without a sweep they would run on to the end: that is what the next start must prevent.
+    expect(await isRunning(tool)).toBe(true);
+    expect(await isRunning(grandchild)).toBe(true);
+
+    const second = await start();
+    await waitFor(async () => ((await isRunning(tool)) ? undefined : true), 'the tool to be ended');
+    await waitFor(async () => ((await isRunning(grandchild)) ? undefined : true), 'its child to be ended');
+    expect(second.logs()).toContain('ended processes left running by a server that was killed');
+    const run = await callServer<{ status: string }>(second, 'GET', `/api/runs/${sent.run.id}`);
+    expect(run.status).toBe('interrupted');
+    await sleep(200);
+    await expect(readFile(join(toolDirectory, 'finished'), 'utf8')).rejects.toThrow();
+    expect(await isRunning(second.process.pid ?? 0)).toBe(true);
+  }, 60_000);
+});
