@@ -189,10 +189,7 @@ describe('artifacts and sub-agents in a browser', () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain('youyou_token');
   }, 60_000);
 
-  // Skipped at the final merge: with main of 16:20 the sub-agents of the e2e stack (whose home has
-  // the `lookup` file tool) fail to build with NAME_CONFLICT "Two tools named 'lookup' … global
-  // layer"; the server suite (no file tools) passes. Passed before that merge; see the report.
-  it.skip('three sub-agents run live in the tracker; one is cancelled alone; the popped-out window stays live; the tree and the replay remain', async () => {
+  it('three sub-agents run live in the tracker; one is cancelled alone; the popped-out window stays live; the tree and the replay remain', async () => {
     await say('Research three topics');
     const badge = page.getByTestId('agent-badge').first();
     await badge.waitFor({ timeout: STEP_TIMEOUT });
