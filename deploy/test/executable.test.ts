@@ -287,7 +287,7 @@ describe('install, upgrade and rollback (deploy/scripts) over a data directory s
       );
       expect(upgrade.code, upgrade.stderr).toBe(0);
       expect(upgrade.stderr).toMatch(/upgraded to/);
-      expect(upgrade.stderr).toMatch(/applied: 0020-/);
+      expect(upgrade.stderr).toMatch(/applied: .*\b0020-/);
       expect(await readlink(join(installation.prefix, 'current'))).not.toBe(
         await readlink(join(installation.prefix, 'previous')),
       );
@@ -317,7 +317,7 @@ describe('install, upgrade and rollback (deploy/scripts) over a data directory s
         installation.env,
       );
       expect(upgrade.code).toBe(1);
-      expect(upgrade.stderr).toMatch(/applied: 0020-/);
+      expect(upgrade.stderr).toMatch(/applied: .*\b0020-/);
       expect(upgrade.stderr).toMatch(/rolling back/);
       expect(upgrade.stderr).toMatch(/restored \d+ file\(s\)/);
       expect(upgrade.stderr).toMatch(/rolled back; running/);

@@ -4,7 +4,7 @@ import { zhCn } from '../src/i18n/zh-cn.ts';
 
 /** Strings that read the same in both languages: product names, file names, keys, formats. */
 const SAME_IN_BOTH = [
-  /^(YouYou|OpenAI[\w -]*|Anthropic|Ollama)$/,
+  /^(YouYou|OpenAI[\w -]*|Anthropic|Ollama|MCP|URL|API|JSON|HTTP)$/,
   /^[\w-]+\.(md|yaml|json|txt)$/,
   /^((Ctrl|Shift|Alt|Cmd)\+)*(Enter|Escape|Tab)$/,
   /^[\d\s·.%…/:+-]*$/,
