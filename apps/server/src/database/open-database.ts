@@ -51,6 +51,16 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 }
 
+/**
+ * `YOUYOU_DATABASE_POOL_SIZE`: how many connections the PostgreSQL pool opens (default 10). PGlite
+ * behind its socket needs 1: it runs every connection on one backend, and two connections'
+ * extended-protocol messages interleaved there lose their unnamed prepared statements.
+ */
+function poolSizeFromEnvironment(): number {
+  const size = Number(process.env['YOUYOU_DATABASE_POOL_SIZE'] ?? '');
+  return Number.isInteger(size) && size >= 1 ? size : 10;
+}
+
 /** A pg pool with the workbench's type parsing. */
 export function createPostgresPool(connectionString: string, max = 10): pg.Pool {
   return new pg.Pool({ connectionString, max, types: pgTypes });
@@ -71,7 +81,7 @@ export function createPostgresClient(connectionString: string): pg.Client {
  */
 export function openDatabase(options: OpenDatabaseOptions): WorkbenchDatabase {
   if (isPostgresUrl(options.databaseUrl)) {
-    const pool = createPostgresPool(options.databaseUrl, options.poolSize ?? 10);
+    const pool = createPostgresPool(options.databaseUrl, options.poolSize ?? poolSizeFromEnvironment());
     // An idle client's error (the server restarting) must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });

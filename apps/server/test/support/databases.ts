@@ -59,7 +59,10 @@ async function createPgliteDatabase(): Promise<TestDatabase> {
     process.stderr.write(`PostgreSQL tests: on PGlite (${PGLITE_SKIP_REASON.split(';')[0]})\n`);
   }
   const db = await PGlite.create({ extensions: { pg_trgm } });
-  // The server's pool opens several connections; PGlite queues their queries on its one backend.
+  // PGlite runs every connection on its one backend, where two connections' extended-protocol
+  // messages interleave and lose their unnamed prepared statements: the servers under test use one
+  // pool connection (the LISTEN and lock clients are their own connections).
+  process.env['YOUYOU_DATABASE_POOL_SIZE'] = '1';
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 16 });
   await server.start();
   const address = server.getServerConn();
