@@ -120,21 +120,21 @@ describe.each(DATABASE_KINDS)('artifacts on %s', (kind) => {
       fakeToolCallReply('create_artifact', {
         title: 'notes.txt',
         kind: 'text',
-        content: 'TODO one\nTODO two\n',
+        content: 'step one\nstep two\n',
       }),
       fakeToolCallReply('update_artifact', { artifact: 'no-such-artifact', content: 'x' }),
       fakeToolCallReply('update_artifact', {
         artifact: 'notes.txt',
-        edits: [{ find: 'TODO three', replace: 'x' }],
+        edits: [{ find: 'step three', replace: 'x' }],
       }),
       fakeToolCallReply('update_artifact', {
         artifact: 'notes.txt',
-        edits: [{ find: 'TODO', replace: 'DONE' }],
+        edits: [{ find: 'step', replace: 'done' }],
       }),
       fakeToolCallReply('update_artifact', {
         artifact: 'notes.txt',
         edits: [
-          { find: 'TODO one', replace: 'DONE one' },
+          { find: 'step one', replace: 'done one' },
           { find: 'missing', replace: 'x' },
         ],
       }),
@@ -161,7 +161,7 @@ describe.each(DATABASE_KINDS)('artifacts on %s', (kind) => {
       'GET',
       `/api/artifacts/${artifacts[0]?.id ?? ''}/versions/1`,
     );
-    expect(content.content).toBe('TODO one\nTODO two\n');
+    expect(content.content).toBe('step one\nstep two\n');
   });
 
   it('the API answers bad requests with structured errors: versions of two artifacts, unknown ids and versions', async () => {

@@ -49,7 +49,7 @@ describe.each(DATABASE_KINDS)('workbench tools, confirmation and planboard on %s
     await mkdir(join(directory, 'build'), { recursive: true });
     await writeFile(join(directory, '.gitignore'), 'build/\n*.log\n');
     await writeFile(join(directory, 'README.md'), '# Demo\nThe needle is here.\n');
-    await writeFile(join(directory, 'src', 'index.ts'), 'export const needle = 1;\n// TODO: more\n');
+    await writeFile(join(directory, 'src', 'index.ts'), 'export const needle = 1;\n// more below\n');
     await writeFile(join(directory, 'src', 'deep', 'notes.md'), 'line one\nNeedle again\nline three\n');
     await writeFile(join(directory, 'build', 'out.js'), 'needle in ignored build\n');
     await writeFile(join(directory, 'debug.log'), 'needle in an ignored log\n');
@@ -144,7 +144,7 @@ describe.each(DATABASE_KINDS)('workbench tools, confirmation and planboard on %s
     const { conversationId, runId } = await turn('look', [
       fakeToolCallReply('list_files', {}),
       fakeToolCallReply('search_files', { pattern: 'needle', context_lines: 1 }),
-      fakeToolCallReply('search_files', { pattern: 'TODO|line t', regex: true, glob: '*.md' }),
+      fakeToolCallReply('search_files', { pattern: 'more below|line t', regex: true, glob: '*.md' }),
       fakeTextReply('done'),
     ]);
     const view = await server.settled(conversationId, runId);

@@ -7,7 +7,7 @@ describe('the key argument a collapsed tool card shows', () => {
   });
 
   it('prefers a well-known key over other strings', () => {
-    expect(keyArgumentOf('{"glob":"*.ts","query":"TODO"}')).toBe('TODO');
+    expect(keyArgumentOf('{"glob":"*.ts","query":"needle"}')).toBe('needle');
   });
 
   it('falls back to the first string and cuts long lines', () => {

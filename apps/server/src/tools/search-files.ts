@@ -40,7 +40,7 @@ function clip(line: string): string {
  * stops at `maxResults` matches.
  *
  * @example
- * const { matches } = await searchFiles('/project', { pattern: 'TODO', regex: false, caseSensitive: false, contextLines: 1, maxResults: 100 });
+ * const { matches } = await searchFiles('/project', { pattern: 'needle', regex: false, caseSensitive: false, contextLines: 1, maxResults: 100 });
  */
 export async function searchFiles(
   root: string,
