@@ -5,6 +5,7 @@ import { errorMessage } from '../api/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
+import { ConnectionFields, isProviderUrl } from './connection-fields.tsx';
 
 type Capability = 'tools' | 'vision' | 'reasoning' | 'documents';
 const CAPABILITIES: readonly { key: Capability; label: MessageKey }[] = [
@@ -67,7 +68,7 @@ export function ProviderEditor({
   });
   const update = (index: number, next: ProviderModel): void =>
     setModels((current) => current.map((model, at) => (at === index ? next : model)));
-  const valid = /^https?:\/\/.+/.test(baseUrl.trim());
+  const valid = isProviderUrl(baseUrl);
 
   return (
     <form
@@ -78,26 +79,14 @@ export function ProviderEditor({
         if (valid) save.mutate();
       }}
     >
-      <label className="field">
-        <span>{t('providers.baseUrl')}</span>
-        <input
-          value={baseUrl}
-          onChange={(event) => setBaseUrl(event.target.value)}
-          required
-          inputMode="url"
-        />
-      </label>
-      <label className="field">
-        <span>{t('providers.apiKey')}</span>
-        <input
-          type="password"
-          value={apiKey}
-          disabled={removeKey}
-          placeholder={provider.has_api_key ? t('providers.apiKeySaved') : ''}
-          onChange={(event) => setApiKey(event.target.value)}
-          autoComplete="off"
-        />
-      </label>
+      <ConnectionFields
+        baseUrl={baseUrl}
+        onBaseUrl={setBaseUrl}
+        apiKey={apiKey}
+        onApiKey={setApiKey}
+        keyDisabled={removeKey}
+        keyPlaceholder={provider.has_api_key ? t('providers.apiKeySaved') : ''}
+      />
       {provider.has_api_key && (
         <label className="checkbox-field">
           <input

@@ -9,6 +9,7 @@ import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
+import { ConnectionFields, isProviderUrl } from './connection-fields.tsx';
 import { ProviderEditor } from './provider-editor.tsx';
 import { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
 
@@ -47,7 +48,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
     },
   });
   const nameValid = PROVIDER_NAME_PATTERN.test(name.trim());
-  const valid = nameValid && /^https?:\/\/.+/.test(baseUrl.trim());
+  const valid = nameValid && isProviderUrl(baseUrl);
 
   return (
     <form
@@ -107,24 +108,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
           </select>
         </label>
       </div>
-      <label className="field">
-        <span>{t('providers.baseUrl')}</span>
-        <input
-          value={baseUrl}
-          onChange={(event) => setBaseUrl(event.target.value)}
-          required
-          inputMode="url"
-        />
-      </label>
-      <label className="field">
-        <span>{t('providers.apiKey')}</span>
-        <input
-          type="password"
-          value={apiKey}
-          onChange={(event) => setApiKey(event.target.value)}
-          autoComplete="off"
-        />
-      </label>
+      <ConnectionFields baseUrl={baseUrl} onBaseUrl={setBaseUrl} apiKey={apiKey} onApiKey={setApiKey} />
       <label className="field">
         <span>{t('providers.models')}</span>
         <input value={models} onChange={(event) => setModels(event.target.value)} />
