@@ -28,3 +28,5 @@ export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
 export * from './json-schema/index.ts';
+export * from './context/index.ts';
+export * from './memory/index.ts';

@@ -291,6 +291,8 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
     case 'context.compacted':
     case 'conversation.updated':
     case 'session.record':
+    case 'memory.proposed':
+    case 'memory.resolved':
       return advanced;
     default:
       // A type this projection does not draw (or one from a newer server): ignored (spec §5).
