@@ -27,4 +27,5 @@ export * from './mcp/index.ts';
 export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
+export * from './documents/index.ts';
 export * from './json-schema/index.ts';
