@@ -27,6 +27,7 @@ export * from './mcp/index.ts';
 export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
+export * from './documents/index.ts';
 export * from './json-schema/index.ts';
 export * from './context/index.ts';
 export * from './memory/index.ts';

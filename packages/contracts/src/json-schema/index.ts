@@ -5,6 +5,7 @@ import * as artifacts from '../artifacts/index.ts';
 import * as commands from '../commands/index.ts';
 import * as context from '../context/index.ts';
 import * as memory from '../memory/index.ts';
+import * as documents from '../documents/index.ts';
 import * as errors from '../errors/index.ts';
 import * as events from '../events/index.ts';
 import * as mcp from '../mcp/index.ts';
@@ -30,6 +31,7 @@ const CONCEPTS = [
   mcp,
   context,
   memory,
+  documents,
 ];
 
 /** Every exported `…Schema` of the concept folders, by name without the suffix. */
