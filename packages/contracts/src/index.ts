@@ -28,3 +28,4 @@ export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
 export * from './json-schema/index.ts';
+export * from './retrieval/index.ts';
