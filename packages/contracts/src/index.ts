@@ -27,5 +27,6 @@ export * from './mcp/index.ts';
 export * from './hitl/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
+export * from './documents/index.ts';
 export * from './json-schema/index.ts';
 export * from './retrieval/index.ts';
