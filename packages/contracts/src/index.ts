@@ -31,3 +31,4 @@ export * from './documents/index.ts';
 export * from './json-schema/index.ts';
 export * from './context/index.ts';
 export * from './memory/index.ts';
+export * from './retrieval/index.ts';

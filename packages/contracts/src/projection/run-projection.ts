@@ -38,6 +38,9 @@ export function createRunProjection(event: EventOfType<'run.created'>): RunProje
   for (const attachment of payload.input.attachments) {
     userParts.push({ type: 'attachment', ...attachment, status: 'complete' });
   }
+  for (const reference of payload.input.references ?? []) {
+    userParts.push({ type: 'reference', ...reference, status: 'complete' });
+  }
   for (const skill of payload.input.skills) {
     userParts.push({
       type: 'skill',
