@@ -3,6 +3,9 @@ import * as agents from '../agents/index.ts';
 import * as api from '../api/index.ts';
 import * as artifacts from '../artifacts/index.ts';
 import * as commands from '../commands/index.ts';
+import * as context from '../context/index.ts';
+import * as memory from '../memory/index.ts';
+import * as documents from '../documents/index.ts';
 import * as errors from '../errors/index.ts';
 import * as events from '../events/index.ts';
 import * as extensions from '../extensions/index.ts';
@@ -28,6 +31,9 @@ const CONCEPTS = [
   commands,
   mcp,
   extensions,
+  context,
+  memory,
+  documents,
 ];
 
 /** Every exported `…Schema` of the concept folders, by name without the suffix. */
