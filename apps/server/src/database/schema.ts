@@ -283,6 +283,27 @@ export interface SnippetsTable extends Owned {
   updated_at: number;
 }
 
+/** An installed extension (spec §4.6); its files are under the data directory. */
+export interface ExtensionsTable extends Owned {
+  id: string;
+  version: string;
+  api_version: string;
+  /** The manifest as installed (JSON). */
+  manifest: string;
+  /** The permissions the user accepted (JSON). */
+  permissions: string;
+  state: 'enabled' | 'disabled';
+  installed_at: number;
+  updated_at: number;
+}
+
+/** A unified-registry source switched on or off (`builtin`, `user`, `profile`). */
+export interface RegistrySourcesTable {
+  source: string;
+  enabled: number;
+  updated_at: number;
+}
+
 export interface Schema extends HitlSchema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
@@ -303,6 +324,8 @@ export interface Schema extends HitlSchema {
   profiles: ProfilesTable;
   macros: MacrosTable;
   snippets: SnippetsTable;
+  extensions: ExtensionsTable;
+  registry_sources: RegistrySourcesTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
 }

@@ -11,6 +11,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { extensionRoutes } from './routes/extensions.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { openAiRoutes } from './routes/openai.ts';
 import { messageRoutes } from './routes/messages.ts';
@@ -42,6 +43,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', profileRoutes(services))
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', extensionRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
     .route('/', toolRoutes(services))

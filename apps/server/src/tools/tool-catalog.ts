@@ -31,6 +31,8 @@ export class ToolCatalog {
   readonly #known = new Map<string, KnownTool>();
 
   readonly #mutatingDefault: ToolPolicy;
+  /** Whether a whole source is switched on (the unified registry's per-source switch). */
+  #sourceOn: (source: ToolSource) => boolean = () => true;
 
   /**
    * `mutatingDefault` is the policy of mutating tools nobody set one for: `confirm` (spec §4.8);
@@ -56,6 +58,23 @@ export class ToolCatalog {
     });
   }
 
+  /** Installs the unified registry's per-source switch: tools of a source switched off are disabled. */
+  setSourceSwitch(sourceOn: (source: ToolSource) => boolean): void {
+    this.#sourceOn = sourceOn;
+  }
+
+  /** Whether a tool is enabled, given the stored settings: its own switch and its source's. */
+  enabledIn(stored: StoredToolSettings, name: string): boolean {
+    if (stored[name]?.enabled === false) return false;
+    const source = this.#known.get(name)?.source;
+    return source === undefined || this.#sourceOn(source);
+  }
+
+  /** Forgets a tool that is gone (an uninstalled extension's); its stored settings stay. */
+  forget(name: string): void {
+    this.#known.delete(name);
+  }
+
   known(name: string): KnownTool | undefined {
     return this.#known.get(name);
   }
@@ -70,7 +89,7 @@ export class ToolCatalog {
   }
 
   async isEnabled(name: string): Promise<boolean> {
-    return (await this.stored())[name]?.enabled !== false;
+    return this.enabledIn(await this.stored(), name);
   }
 
   defaultPolicyOf(name: string): ToolPolicy {
@@ -82,9 +101,9 @@ export class ToolCatalog {
 
   /** The effective policy; a disabled tool is `deny`. */
   async policyOf(name: string): Promise<{ policy: ToolPolicy; disabled: boolean }> {
-    const stored = (await this.stored())[name];
-    if (stored?.enabled === false) return { policy: 'deny', disabled: true };
-    return { policy: stored?.policy ?? this.defaultPolicyOf(name), disabled: false };
+    const all = await this.stored();
+    if (!this.enabledIn(all, name)) return { policy: 'deny', disabled: true };
+    return { policy: all[name]?.policy ?? this.defaultPolicyOf(name), disabled: false };
   }
 
   async list(): Promise<ToolInfo[]> {
@@ -98,7 +117,7 @@ export class ToolCatalog {
         description: tool.description,
         mutating: tool.mutating,
         source: tool.source,
-        enabled: stored[tool.name]?.enabled !== false,
+        enabled: this.enabledIn(stored, tool.name),
         policy: stored[tool.name]?.policy ?? this.defaultPolicyOf(tool.name),
         default_policy: this.defaultPolicyOf(tool.name),
       }));
@@ -127,7 +146,7 @@ export class ToolCatalog {
         const stored = await this.stored();
         const keep = (layer: LayerComponents, source: ToolSource): LayerComponents => {
           for (const { tool } of layer.tools) this.remember(tool, source);
-          return { ...layer, tools: layer.tools.filter(({ tool }) => stored[tool.name]?.enabled !== false) };
+          return { ...layer, tools: layer.tools.filter(({ tool }) => this.enabledIn(stored, tool.name)) };
         };
         return { ...loaded, global: keep(loaded.global, 'global'), project: keep(loaded.project, 'project') };
       },

@@ -428,6 +428,7 @@ export const en = {
   'tools.source.programmatic': 'programmatic',
   'tools.source.global': 'global',
   'tools.source.project': 'project',
+  'tools.source.extension': 'extension',
   'tools.default': 'default: {policy}',
   'tools.none': 'No tools are known yet; tools from component folders appear after the first run.',
   'settings.schema': 'Preferences',

@@ -424,6 +424,7 @@ export const zhCn: Record<MessageKey, string> = {
   'tools.source.programmatic': '程序注册',
   'tools.source.global': '全局',
   'tools.source.project': '项目',
+  'tools.source.extension': '扩展',
   'tools.default': '默认：{policy}',
   'tools.none': '还没有已知的工具；组件文件夹里的工具在第一次运行后出现。',
   'settings.schema': '偏好设置',

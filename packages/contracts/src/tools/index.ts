@@ -11,7 +11,7 @@ export const TOOL_POLICIES = ['auto', 'confirm', 'deny'] as const;
 export type ToolPolicy = (typeof TOOL_POLICIES)[number];
 
 /** Where a tool comes from. */
-export type ToolSource = 'builtin' | 'programmatic' | 'global' | 'project';
+export type ToolSource = 'builtin' | 'programmatic' | 'global' | 'project' | 'extension';
 
 /** A tool as `GET /api/tools` lists it. */
 export interface ToolInfo {

@@ -12,7 +12,7 @@ const ToolInfoSchema = z
     name: z.string(),
     description: z.string(),
     mutating: z.boolean(),
-    source: z.enum(['builtin', 'programmatic', 'global', 'project']),
+    source: z.enum(['builtin', 'programmatic', 'global', 'project', 'extension']),
     enabled: z.boolean(),
     policy: z.enum(['auto', 'confirm', 'deny']),
     default_policy: z.enum(['auto', 'confirm', 'deny']),
