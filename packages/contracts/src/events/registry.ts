@@ -3,6 +3,7 @@ import { AGENT_EVENT_PAYLOAD_SCHEMAS } from '../agents/index.ts';
 import { ARTIFACT_EVENT_PAYLOAD_SCHEMAS } from '../artifacts/index.ts';
 import { HITL_EVENT_PAYLOAD_SCHEMAS } from '../hitl/index.ts';
 import { PLAN_EVENT_PAYLOAD_SCHEMAS } from '../plan/index.ts';
+import { UI_CARD_EVENT_PAYLOAD_SCHEMAS } from '../ui-schema/index.ts';
 import { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from './payloads.ts';
 
 /**
@@ -20,6 +21,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   ...AGENT_EVENT_PAYLOAD_SCHEMAS,
   ...HITL_EVENT_PAYLOAD_SCHEMAS,
   ...PLAN_EVENT_PAYLOAD_SCHEMAS,
+  ...UI_CARD_EVENT_PAYLOAD_SCHEMAS,
 } as const;
 
 type PayloadSchemas = typeof EVENT_PAYLOAD_SCHEMAS;

@@ -10,11 +10,25 @@ import * as messages from '../messages/index.ts';
 import * as profiles from '../profiles/index.ts';
 import * as runs from '../runs/index.ts';
 import * as settings from '../settings/index.ts';
+import * as uiSchema from '../ui-schema/index.ts';
 
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>;
 
-const CONCEPTS = [errors, runs, messages, events, api, artifacts, agents, settings, profiles, commands, mcp];
+const CONCEPTS = [
+  errors,
+  runs,
+  messages,
+  events,
+  api,
+  artifacts,
+  agents,
+  settings,
+  profiles,
+  commands,
+  mcp,
+  uiSchema,
+];
 
 /** Every exported `…Schema` of the concept folders, by name without the suffix. */
 function contractSchemas(): Map<string, z.ZodType> {
