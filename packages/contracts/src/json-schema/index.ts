@@ -3,8 +3,12 @@ import * as agents from '../agents/index.ts';
 import * as api from '../api/index.ts';
 import * as artifacts from '../artifacts/index.ts';
 import * as commands from '../commands/index.ts';
+import * as context from '../context/index.ts';
+import * as memory from '../memory/index.ts';
+import * as documents from '../documents/index.ts';
 import * as errors from '../errors/index.ts';
 import * as events from '../events/index.ts';
+import * as extensions from '../extensions/index.ts';
 import * as mcp from '../mcp/index.ts';
 import * as messages from '../messages/index.ts';
 import * as profiles from '../profiles/index.ts';
@@ -28,6 +32,10 @@ const CONCEPTS = [
   commands,
   mcp,
   uiSchema,
+  extensions,
+  context,
+  memory,
+  documents,
 ];
 
 /** Every exported `…Schema` of the concept folders, by name without the suffix. */

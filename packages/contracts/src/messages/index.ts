@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HITL_CARD_STATUSES, hitlCardSchema, hitlResolvedPayloadSchema } from '../hitl/index.ts';
 import { EventErrorSchema } from '../errors/index.ts';
 import { FinishReasonSchema, IsoDateSchema, RunUsageSchema } from '../runs/index.ts';
+import { MessageReferenceSchema, ReferenceKindSchema } from '../retrieval/references.ts';
 
 /**
  * An uploaded file a message refers to.
@@ -27,6 +28,8 @@ export const MessageInputSchema = z.object({
   text: z.string(),
   attachments: z.array(AttachmentReferenceSchema),
   skills: z.array(z.object({ name: z.string(), arguments: z.string().optional() })),
+  /** `@` references (spec §4.14); absent in runs written before references existed. */
+  references: z.array(MessageReferenceSchema).optional(),
 });
 export type MessageInput = z.infer<typeof MessageInputSchema>;
 
@@ -79,6 +82,14 @@ export const MessagePartSchema = z
       name: z.string(),
       media_type: z.string(),
       size: z.number(),
+      status: PartStatusSchema,
+    }),
+    /** An object the user attached with `@` (spec §4.14). */
+    z.object({
+      type: z.literal('reference'),
+      kind: ReferenceKindSchema,
+      id: z.string(),
+      label: z.string(),
       status: PartStatusSchema,
     }),
     z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LocalizedTextSchema } from '../settings/index.ts';
 import { DynamicValueSchema } from './dynamic.ts';
 
 /**
@@ -16,7 +17,7 @@ export const UiSourceSchema = z.string().regex(/^(builtin|user|profile|extension
  * One extension panel: a right-column tab drawn from a UI document.
  *
  * @example
- * UiPanelSchema.parse({ id: 'example.weather', source: 'extension:example', title: 'Weather',
+ * UiPanelSchema.parse({ id: 'example.weather', source: 'extension:example', title: { en: 'Weather', 'zh-CN': '天气' },
  *   schema: { version: 1, root: { component: 'Text', text: 'Sunny' } } });
  */
 export const UiPanelSchema = z
@@ -24,7 +25,8 @@ export const UiPanelSchema = z
     /** Unique across sources, e.g. `<extension id>.<panel name>`. */
     id: z.string().min(1).max(200),
     source: UiSourceSchema,
-    title: z.string().min(1).max(100),
+    /** The tab's title in both languages of the UI. */
+    title: LocalizedTextSchema,
     /** The UI document as declared (see `UiDocumentSchema`); drawn with a placeholder when it is not valid. */
     schema: z.unknown(),
     /** Data merged over the document's own `data` (top-level keys replace). */
