@@ -11,6 +11,7 @@
  * CONTRACTS_VERSION; // 1
  */
 export const CONTRACTS_VERSION = 1;
+export * from './archive/index.ts';
 export * from './artifacts/index.ts';
 export * from './agents/index.ts';
 
