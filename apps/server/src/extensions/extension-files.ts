@@ -2,7 +2,7 @@ import { cp, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/prom
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import JSZip from 'jszip';
+import { unzipSync } from 'fflate';
 import { extract as tarExtract } from 'tar-stream';
 import { MANIFEST_FILE, type ExtensionProblem } from '@youyou/contracts';
 
@@ -34,24 +34,25 @@ function safeRelative(path: string): string | undefined {
 }
 
 async function zipFiles(bytes: Uint8Array): Promise<PackedFile[]> {
-  const zip = await JSZip.loadAsync(bytes);
-  const files: PackedFile[] = [];
-  let total = 0;
-  for (const entry of Object.values(zip.files)) {
-    if (entry.dir) continue;
-    // Symbolic links (unix mode 0o120000) could point outside the extension: refused.
-    const unixMode = typeof entry.unixPermissions === 'number' ? entry.unixPermissions : 0;
-    if ((unixMode & 0o170000) === 0o120000) throw new PackageError([{ path: entry.name, message: 'a symbolic link in the archive' }]);
-    const path = safeRelative(entry.name);
-    if (path === undefined) throw new PackageError([{ path: entry.name, message: 'a path that leaves the extension' }]);
-    const content = await entry.async('uint8array');
-    total += content.byteLength;
-    if (total > PACKAGE_LIMITS.maxBytes || files.length >= PACKAGE_LIMITS.maxFiles) {
-      throw new PackageError([{ path: 'archive', message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files` }]);
-    }
-    files.push({ path, bytes: content });
-  }
-  return files;
+  let declared = 0;
+  let count = 0;
+  // Sizes are checked from the directory before anything is inflated.
+  const entries = unzipSync(bytes, {
+    filter: (file) => {
+      if (file.name.endsWith('/')) return false;
+      if (safeRelative(file.name) === undefined)
+        throw new PackageError([{ path: file.name, message: 'a path that leaves the extension' }]);
+      count += 1;
+      declared += file.originalSize;
+      if (declared > PACKAGE_LIMITS.maxBytes || count > PACKAGE_LIMITS.maxFiles) {
+        throw new PackageError([
+          { path: 'archive', message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files` },
+        ]);
+      }
+      return true;
+    },
+  });
+  return Object.entries(entries).map(([name, content]) => ({ path: safeRelative(name) ?? name, bytes: content }));
 }
 
 async function tarFiles(bytes: Uint8Array): Promise<PackedFile[]> {
