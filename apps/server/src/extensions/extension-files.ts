@@ -46,13 +46,19 @@ async function zipFiles(bytes: Uint8Array): Promise<PackedFile[]> {
       declared += file.originalSize;
       if (declared > PACKAGE_LIMITS.maxBytes || count > PACKAGE_LIMITS.maxFiles) {
         throw new PackageError([
-          { path: 'archive', message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files` },
+          {
+            path: 'archive',
+            message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files`,
+          },
         ]);
       }
       return true;
     },
   });
-  return Object.entries(entries).map(([name, content]) => ({ path: safeRelative(name) ?? name, bytes: content }));
+  return Object.entries(entries).map(([name, content]) => ({
+    path: safeRelative(name) ?? name,
+    bytes: content,
+  }));
 }
 
 async function tarFiles(bytes: Uint8Array): Promise<PackedFile[]> {
@@ -74,7 +80,14 @@ async function tarFiles(bytes: Uint8Array): Promise<PackedFile[]> {
           const content = Buffer.concat(chunks);
           total += content.byteLength;
           if (total > PACKAGE_LIMITS.maxBytes || files.length >= PACKAGE_LIMITS.maxFiles) {
-            reject(new PackageError([{ path: 'archive', message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files` }]));
+            reject(
+              new PackageError([
+                {
+                  path: 'archive',
+                  message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files`,
+                },
+              ]),
+            );
             return;
           }
           files.push({ path, bytes: content });
@@ -91,7 +104,9 @@ async function tarFiles(bytes: Uint8Array): Promise<PackedFile[]> {
   });
   const gunzip = createGunzip();
   gunzip.on('error', (error) => extractor.destroy(error));
-  Readable.from([Buffer.from(bytes)]).pipe(gunzip).pipe(extractor);
+  Readable.from([Buffer.from(bytes)])
+    .pipe(gunzip)
+    .pipe(extractor);
   await done;
   return files;
 }
@@ -104,8 +119,11 @@ function rootOf(files: readonly PackedFile[]): string {
   if (files.some((file) => file.path === MANIFEST_FILE)) return '';
   const tops = new Set(files.map((file) => file.path.split('/')[0]));
   const [top] = tops;
-  if (tops.size === 1 && top !== undefined && files.some((file) => file.path === `${top}/${MANIFEST_FILE}`)) return `${top}/`;
-  throw new PackageError([{ path: MANIFEST_FILE, message: `no ${MANIFEST_FILE} at the root of the archive or of its one folder` }]);
+  if (tops.size === 1 && top !== undefined && files.some((file) => file.path === `${top}/${MANIFEST_FILE}`))
+    return `${top}/`;
+  throw new PackageError([
+    { path: MANIFEST_FILE, message: `no ${MANIFEST_FILE} at the root of the archive or of its one folder` },
+  ]);
 }
 
 /** Which archive format a file name or its first bytes say. */
@@ -126,13 +144,16 @@ export function archiveKind(name: string, bytes: Uint8Array): 'zip' | 'tgz' | un
  */
 export async function unpackArchive(name: string, bytes: Uint8Array, target: string): Promise<void> {
   const kind = archiveKind(name, bytes);
-  if (kind === undefined) throw new PackageError([{ path: 'archive', message: 'not a .zip or .tgz archive' }]);
+  if (kind === undefined)
+    throw new PackageError([{ path: 'archive', message: 'not a .zip or .tgz archive' }]);
   let files: PackedFile[];
   try {
     files = kind === 'zip' ? await zipFiles(bytes) : await tarFiles(bytes);
   } catch (error) {
     if (error instanceof PackageError) throw error;
-    throw new PackageError([{ path: 'archive', message: `the archive cannot be read: ${(error as Error).message}` }]);
+    throw new PackageError([
+      { path: 'archive', message: `the archive cannot be read: ${(error as Error).message}` },
+    ]);
   }
   const root = rootOf(files);
   await mkdir(target, { recursive: true });
@@ -153,7 +174,8 @@ async function checkFolder(folder: string): Promise<void> {
     for (const entry of await readdir(directory, { withFileTypes: true })) {
       const path = join(directory, entry.name);
       const shown = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isSymbolicLink()) throw new PackageError([{ path: shown, message: 'a symbolic link in the extension folder' }]);
+      if (entry.isSymbolicLink())
+        throw new PackageError([{ path: shown, message: 'a symbolic link in the extension folder' }]);
       if (entry.isDirectory()) {
         if (entry.name === 'node_modules' || entry.name === '.git') continue;
         await walk(path, shown);
@@ -161,7 +183,12 @@ async function checkFolder(folder: string): Promise<void> {
         files++;
         bytes += (await lstat(path)).size;
         if (files > PACKAGE_LIMITS.maxFiles || bytes > PACKAGE_LIMITS.maxBytes)
-          throw new PackageError([{ path: shown, message: `the folder is larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files` }]);
+          throw new PackageError([
+            {
+              path: shown,
+              message: `the folder is larger than ${PACKAGE_LIMITS.maxBytes} bytes or ${PACKAGE_LIMITS.maxFiles} files`,
+            },
+          ]);
       }
     }
   };
@@ -188,7 +215,8 @@ export async function stageFromPath(source: string, target: string): Promise<voi
     return;
   }
   if (!stat.isFile()) throw new PackageError([{ path: source, message: 'neither a folder nor an archive' }]);
-  if (stat.size > PACKAGE_LIMITS.maxBytes) throw new PackageError([{ path: source, message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes` }]);
+  if (stat.size > PACKAGE_LIMITS.maxBytes)
+    throw new PackageError([{ path: source, message: `larger than ${PACKAGE_LIMITS.maxBytes} bytes` }]);
   await unpackArchive(source, await readFile(source), target);
 }
 

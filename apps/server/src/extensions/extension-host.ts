@@ -140,9 +140,17 @@ export class ExtensionHost {
         }
       } else {
         entry.problems = result.ok
-          ? [{ path: 'extension.json', message: `the folder holds '${result.extension.manifest.id}', not '${record.id}'` }]
+          ? [
+              {
+                path: 'extension.json',
+                message: `the folder holds '${result.extension.manifest.id}', not '${record.id}'`,
+              },
+            ]
           : result.problems;
-        this.#logger.warn({ extension: record.id, problems: entry.problems }, 'an installed extension does not load');
+        this.#logger.warn(
+          { extension: record.id, problems: entry.problems },
+          'an installed extension does not load',
+        );
       }
       this.#watch(entry);
     }
@@ -198,7 +206,15 @@ export class ExtensionHost {
     } catch (error) {
       await removeFolder(directory);
       if (error instanceof PackageError) {
-        return { staging_id: stagingId, ok: false, manifest: null, permissions: null, counts: {}, replaces: null, problems: error.problems };
+        return {
+          staging_id: stagingId,
+          ok: false,
+          manifest: null,
+          permissions: null,
+          counts: {},
+          replaces: null,
+          problems: error.problems,
+        };
       }
       throw error;
     }
@@ -233,24 +249,38 @@ export class ExtensionHost {
   async install(request: ExtensionInstallRequest): Promise<InstalledExtension> {
     const staged = this.#staged.get(request.staging_id);
     if (staged === undefined)
-      throw new ApiError('NOT_FOUND', 'No staged extension with this id: preview it again.', { details: { staging_id: request.staging_id } });
+      throw new ApiError('NOT_FOUND', 'No staged extension with this id: preview it again.', {
+        details: { staging_id: request.staging_id },
+      });
     const result = await this.#load(staged.directory);
     if (!result.ok) {
-      throw new ApiError('EXTENSION_INVALID', `The extension has ${result.problems.length} problem(s); nothing was installed.`, {
-        details: { problems: result.problems },
-      });
+      throw new ApiError(
+        'EXTENSION_INVALID',
+        `The extension has ${result.problems.length} problem(s); nothing was installed.`,
+        {
+          details: { problems: result.problems },
+        },
+      );
     }
     const { manifest } = result.extension;
     if (!samePermissions(ExtensionPermissionsSchema.parse(request.accepted_permissions), manifest.requires)) {
-      throw new ApiError('EXTENSION_PERMISSIONS_NOT_ACCEPTED', 'The accepted permissions differ from the ones the extension asks for.', {
-        details: { requires: manifest.requires },
-      });
+      throw new ApiError(
+        'EXTENSION_PERMISSIONS_NOT_ACCEPTED',
+        'The accepted permissions differ from the ones the extension asks for.',
+        {
+          details: { requires: manifest.requires },
+        },
+      );
     }
     const conflicts = this.#conflicts(result.extension);
     if (conflicts.length > 0) {
-      throw new ApiError('EXTENSION_INVALID', 'The extension provides names another source already uses; nothing was installed.', {
-        details: { problems: conflicts },
-      });
+      throw new ApiError(
+        'EXTENSION_INVALID',
+        'The extension provides names another source already uses; nothing was installed.',
+        {
+          details: { problems: conflicts },
+        },
+      );
     }
     const previous = this.#installed.get(manifest.id);
     if (previous !== undefined) {
@@ -283,7 +313,10 @@ export class ExtensionHost {
     if (record.state === 'enabled') this.#activate(entry);
     this.#watch(entry);
     this.#changed(manifest.id, 'installed');
-    this.#logger.info({ extension: manifest.id, version: manifest.version, permissions: manifest.requires }, 'extension installed');
+    this.#logger.info(
+      { extension: manifest.id, version: manifest.version, permissions: manifest.requires },
+      'extension installed',
+    );
     return this.#view(entry);
   }
 
@@ -295,7 +328,10 @@ export class ExtensionHost {
       const known = this.#options.catalog.known(tool.name);
       const owner = this.#toolOwner(tool.name);
       if (known !== undefined && owner !== id)
-        problems.push({ path: 'extension.json', message: `the tool name '${tool.name}' is taken (${owner === undefined ? known.source : `extension ${owner}`})` });
+        problems.push({
+          path: 'extension.json',
+          message: `the tool name '${tool.name}' is taken (${owner === undefined ? known.source : `extension ${owner}`})`,
+        });
     }
     for (const item of extension.manifest.settings) {
       const key = extensionSettingKey(id, item.key);
@@ -340,7 +376,8 @@ export class ExtensionHost {
 
   #require(id: string): Installed {
     const entry = this.#installed.get(id);
-    if (entry === undefined) throw new ApiError('NOT_FOUND', `No extension '${id}' is installed.`, { details: { id } });
+    if (entry === undefined)
+      throw new ApiError('NOT_FOUND', `No extension '${id}' is installed.`, { details: { id } });
     return entry;
   }
 
@@ -357,8 +394,9 @@ export class ExtensionHost {
     const id = extension.manifest.id;
     const { settingsRegistry, commands, catalog } = this.#options;
     settingsRegistry.registerSection({ id, label: extension.manifest.name, order: 2000 });
-    for (const item of extension.manifest.settings) {
+    for (const [order, item] of extension.manifest.settings.entries()) {
       settingsRegistry.register({
+        order,
         key: extensionSettingKey(id, item.key),
         section: id,
         source: 'extension',
@@ -384,15 +422,24 @@ export class ExtensionHost {
           source_id: id,
         });
       } catch (error) {
-        this.#logger.warn({ err: error, extension: id, command: command.name }, 'an extension command is not registered');
+        this.#logger.warn(
+          { err: error, extension: id, command: command.name },
+          'an extension command is not registered',
+        );
       }
     }
     const names = new Set(extension.tools.map((tool) => tool.name));
     for (const name of entry.handlers.keys()) if (!names.has(name)) entry.handlers.delete(name);
     for (const tool of extension.tools) {
       if (!entry.handlers.has(tool.name))
-        entry.handlers.set(tool.name, httpToolHandler(tool, id, () => this.#liveTool(id, tool.name)));
-      catalog.remember({ name: tool.name, description: tool.description, mutating: tool.mutating }, 'extension');
+        entry.handlers.set(
+          tool.name,
+          httpToolHandler(tool, id, () => this.#liveTool(id, tool.name)),
+        );
+      catalog.remember(
+        { name: tool.name, description: tool.description, mutating: tool.mutating },
+        'extension',
+      );
     }
     this.#generation++;
   }
@@ -430,18 +477,32 @@ export class ExtensionHost {
       entry.watcher = watch(directory, { recursive: true }, (_event, file) => {
         const changed = typeof file === 'string' ? file.split(sep).join('/') : '';
         const agentFolder = entry.loaded?.agentDirectory;
-        if (agentFolder !== undefined && changed !== '' && `${directory}/${changed}`.startsWith(`${agentFolder}/`)) {
+        if (
+          agentFolder !== undefined &&
+          changed !== '' &&
+          `${directory}/${changed}`.startsWith(`${agentFolder}/`)
+        ) {
           // Code loads only at start: an edit there waits for a restart.
           entry.pendingRestart = true;
           return;
         }
         clearTimeout(entry.timer);
-        entry.timer = setTimeout(() => void this.reload(entry.record.id), this.#options.reloadDelayMs ?? 150);
+        entry.timer = setTimeout(() => {
+          if (this.#installed.get(entry.record.id) !== entry) return;
+          this.reload(entry.record.id).catch((error: unknown) =>
+            this.#logger.warn({ err: error, extension: entry.record.id }, 'reloading an extension failed'),
+          );
+        }, this.#options.reloadDelayMs ?? 150);
         entry.timer.unref();
       });
-      entry.watcher.on('error', (error) => this.#logger.warn({ err: error, extension: entry.record.id }, 'watching an extension failed'));
+      entry.watcher.on('error', (error) =>
+        this.#logger.warn({ err: error, extension: entry.record.id }, 'watching an extension failed'),
+      );
     } catch (error) {
-      this.#logger.warn({ err: error, extension: entry.record.id }, 'an extension folder cannot be watched; edits apply after a restart');
+      this.#logger.warn(
+        { err: error, extension: entry.record.id },
+        'an extension folder cannot be watched; edits apply after a restart',
+      );
     }
   }
 
@@ -456,14 +517,27 @@ export class ExtensionHost {
     entry.reloadedAt = Date.now();
     const problems = result.ok
       ? result.extension.manifest.id !== id
-        ? [{ path: 'extension.json', message: `the id changed to '${result.extension.manifest.id}'; install it as a new extension` }]
+        ? [
+            {
+              path: 'extension.json',
+              message: `the id changed to '${result.extension.manifest.id}'; install it as a new extension`,
+            },
+          ]
         : !samePermissions(result.extension.manifest.requires, entry.record.permissions)
-          ? [{ path: 'extension.json', message: 'the permissions changed; install the extension again to accept them' }]
+          ? [
+              {
+                path: 'extension.json',
+                message: 'the permissions changed; install the extension again to accept them',
+              },
+            ]
           : this.#conflicts(result.extension)
       : result.problems;
     if (!result.ok || problems.length > 0) {
       entry.problems = problems;
-      this.#logger.warn({ extension: id, problems }, 'an edited extension does not load; the last good version stays active');
+      this.#logger.warn(
+        { extension: id, problems },
+        'an edited extension does not load; the last good version stays active',
+      );
       this.#changed(id, 'reload_failed');
       return this.#view(entry);
     }
@@ -485,7 +559,9 @@ export class ExtensionHost {
   // ---- what is provided --------------------------------------------------------------------
 
   list(): InstalledExtension[] {
-    return [...this.#installed.values()].map((entry) => this.#view(entry)).sort((a, b) => a.id.localeCompare(b.id));
+    return [...this.#installed.values()]
+      .map((entry) => this.#view(entry))
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   get(id: string): InstalledExtension {
@@ -513,14 +589,18 @@ export class ExtensionHost {
 
   /** Loaded versions of the enabled extensions. */
   activeExtensions(): LoadedExtension[] {
-    return [...this.#installed.values()].flatMap((entry) => (this.#active(entry) && entry.loaded !== undefined ? [entry.loaded] : []));
+    return [...this.#installed.values()].flatMap((entry) =>
+      this.#active(entry) && entry.loaded !== undefined ? [entry.loaded] : [],
+    );
   }
 
   /** The tool handlers of enabled extensions whose tools settings leave enabled. */
   async tools(): Promise<ToolHandler[]> {
     const stored = await this.#options.catalog.stored();
     return [...this.#installed.values()].flatMap((entry) =>
-      this.#active(entry) ? [...entry.handlers.values()].filter((tool) => this.#options.catalog.enabledIn(stored, tool.name)) : [],
+      this.#active(entry)
+        ? [...entry.handlers.values()].filter((tool) => this.#options.catalog.enabledIn(stored, tool.name))
+        : [],
     );
   }
 
@@ -528,8 +608,18 @@ export class ExtensionHost {
   uiEntries(): ExtensionUiEntry[] {
     return this.activeExtensions().flatMap((extension) => {
       const of = (kind: ExtensionUiEntry['kind'], assets: LoadedExtension['panels']) =>
-        assets.map((asset) => ({ kind, id: asset.id, extension_id: extension.manifest.id, title: asset.title, schema: asset.schema }));
-      return [...of('panel', extension.panels), ...of('card', extension.cards), ...of('form', extension.forms)];
+        assets.map((asset) => ({
+          kind,
+          id: asset.id,
+          extension_id: extension.manifest.id,
+          title: asset.title,
+          schema: asset.schema,
+        }));
+      return [
+        ...of('panel', extension.panels),
+        ...of('card', extension.cards),
+        ...of('form', extension.forms),
+      ];
     });
   }
 
@@ -542,17 +632,30 @@ export class ExtensionHost {
       load: async (options): Promise<LoadedComponents> => {
         const empty = { tools: [], skills: [], plugins: [] };
         const diagnostics: LoadedComponents['diagnostics'][number][] = [];
-        const merged = { global: { ...empty } as LoadedComponents['global'], project: { ...empty }, diagnostics };
+        const merged = {
+          global: { ...empty } as LoadedComponents['global'],
+          project: { ...empty },
+          diagnostics,
+        };
         for (const [id, directory] of this.#agentDirectories) {
           const entry = this.#installed.get(id);
           if (entry === undefined || !this.#active(entry)) continue;
-          const loaded = await this.#files.load({ cwd: directory, home: directory, ...(options.logger === undefined ? {} : { logger: options.logger }) });
+          const loaded = await this.#files.load({
+            cwd: directory,
+            home: directory,
+            ...(options.logger === undefined ? {} : { logger: options.logger }),
+          });
           merged.global = {
             tools: [...merged.global.tools, ...loaded.global.tools],
             skills: [...merged.global.skills, ...loaded.global.skills],
             plugins: [...merged.global.plugins, ...loaded.global.plugins],
           };
-          diagnostics.push(...loaded.diagnostics.map((diagnostic) => ({ ...diagnostic, path: `extension:${id}/${relative(directory, diagnostic.path)}` })));
+          diagnostics.push(
+            ...loaded.diagnostics.map((diagnostic) => ({
+              ...diagnostic,
+              path: `extension:${id}/${relative(directory, diagnostic.path)}`,
+            })),
+          );
         }
         return merged;
       },

@@ -11,6 +11,7 @@ import {
   MANIFEST_FILE,
   ProfileInputSchema,
   UiAssetSchema,
+  uiDocumentProblems,
   WorkflowSchema,
   type DeclarativeHttpTool,
   type ExtensionCommand,
@@ -90,7 +91,7 @@ function pointerOf(path: readonly PropertyKey[]): string | undefined {
   return path.length === 0 ? undefined : path.map(String).join('.');
 }
 
-/** Checks one UI-schema document. Replaced by the UI-schema contract's validator when it exists. */
+/** Checks one UI-schema document (default: the UI-schema contract's strict check). */
 export type UiSchemaCheck = (schema: unknown) => { path: string; message: string }[];
 
 export interface LoadOptions {
@@ -141,7 +142,11 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
       return undefined;
     }
   };
-  const parse = <Schema extends z.ZodType>(relative: string, schema: Schema, value: unknown): z.infer<Schema> | undefined => {
+  const parse = <Schema extends z.ZodType>(
+    relative: string,
+    schema: Schema,
+    value: unknown,
+  ): z.infer<Schema> | undefined => {
     if (value === undefined) return undefined;
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data as z.infer<Schema>;
@@ -162,7 +167,8 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
   const { provides, requires } = manifest;
   const settingKeys = new Set(manifest.settings.map((item) => item.key));
   const secretKeys = new Set(manifest.settings.filter((item) => item.secret).map((item) => item.key));
-  if (settingKeys.size !== manifest.settings.length) problem(MANIFEST_FILE, 'two settings share a key', 'settings');
+  if (settingKeys.size !== manifest.settings.length)
+    problem(MANIFEST_FILE, 'two settings share a key', 'settings');
 
   const loadAll = async <Schema extends z.ZodType>(paths: readonly string[], schema: Schema) => {
     const loaded: { path: string; value: z.infer<Schema> }[] = [];
@@ -172,7 +178,11 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
     }
     return loaded;
   };
-  const unique = <Item>(kind: string, items: { path: string; value: Item }[], key: (item: Item) => string) => {
+  const unique = <Item>(
+    kind: string,
+    items: { path: string; value: Item }[],
+    key: (item: Item) => string,
+  ) => {
     const seen = new Map<string, string>();
     for (const { path, value } of items) {
       const id = key(value);
@@ -200,29 +210,52 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
         if (reference.kind === 'secret') {
           if (!secretsAllowed) problem(path, 'a secret may only be used in a header', pointer);
           else if (!secretKeys.has(reference.name))
-            problem(path, `{{secret:${reference.name}}} is not a secret setting the manifest declares`, pointer);
+            problem(
+              path,
+              `{{secret:${reference.name}}} is not a secret setting the manifest declares`,
+              pointer,
+            );
         }
       }
     };
     check(referencesOf(tool.request.url), 'request.url', false);
-    for (const [name, value] of Object.entries(tool.request.headers)) check(referencesOf(value), `request.headers.${name}`, true);
-    for (const [name, value] of Object.entries(tool.request.query)) check(referencesOf(value), `request.query.${name}`, false);
+    for (const [name, value] of Object.entries(tool.request.headers))
+      check(referencesOf(value), `request.headers.${name}`, true);
+    for (const [name, value] of Object.entries(tool.request.query))
+      check(referencesOf(value), `request.query.${name}`, false);
     if (tool.request.body !== undefined) {
       check(jsonReferencesOf(tool.request.body), 'request.body', false);
       if (tool.request.method === 'GET') problem(path, 'a GET request has no body', 'request.body');
     }
-    // The host must be fixed (not filled in from arguments) and allowed by `requires`.
-    let url: URL | undefined;
-    try {
-      url = new URL(tool.request.url.replace(/\{\{[^}]*\}\}/g, 'x'));
-    } catch {
-      problem(path, 'the URL is not an absolute URL', 'request.url');
-    }
-    if (url !== undefined) {
-      const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(tool.request.url)?.[1] ?? '';
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') problem(path, 'only http and https URLs', 'request.url');
-      else if (authority.includes('{{')) problem(path, 'the host may not be filled in from a template', 'request.url');
-      else if (!hostAllowed(url.hostname, requires.network.domains))
+    // The host is fixed, or comes from one of the extension's settings (the user's choice, say a
+    // local endpoint) — never from an argument the model fills in. Either way every request is
+    // checked against `requires.network.domains` when it is made.
+    const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(tool.request.url)?.[0];
+    const leading = referencesOf(tool.request.url)[0];
+    if (tool.request.url.startsWith('{{')) {
+      if (leading?.kind !== 'setting')
+        problem(
+          path,
+          'a URL may start with a {{setting:…}} only (its host never comes from an argument)',
+          'request.url',
+        );
+    } else if (origin === undefined) {
+      problem(path, 'the URL is not an absolute http(s) URL', 'request.url');
+    } else if (
+      origin.includes('{{') &&
+      referencesOf(origin).some((reference) => reference.kind !== 'setting')
+    ) {
+      problem(path, 'the host may not be filled in from an argument', 'request.url');
+    } else if (!origin.includes('{{')) {
+      let url: URL | undefined;
+      try {
+        url = new URL(origin);
+      } catch {
+        problem(path, 'the URL is not an absolute http(s) URL', 'request.url');
+      }
+      if (url !== undefined && url.protocol !== 'https:' && url.protocol !== 'http:')
+        problem(path, 'only http and https URLs', 'request.url');
+      else if (url !== undefined && !hostAllowed(url.hostname, requires.network.domains))
         problem(path, `the host ${url.hostname} is not among requires.network.domains`, 'request.url');
     }
     if (tool.response.select !== undefined) {
@@ -239,8 +272,11 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
     const loaded = await loadAll(paths, UiAssetSchema);
     unique(kind, loaded, (asset) => asset.id);
     for (const { path, value } of loaded) {
-      if (value.schema === undefined || value.schema === null) problem(path, 'the UI schema is missing', 'schema');
-      else for (const found of options.checkUiSchema?.(value.schema) ?? []) problem(path, found.message, `schema${found.path === '' ? '' : `.${found.path}`}`);
+      if (value.schema === undefined || value.schema === null)
+        problem(path, 'the UI schema is missing', 'schema');
+      else
+        for (const found of (options.checkUiSchema ?? uiDocumentProblems)(value.schema))
+          problem(path, found.message, `schema${found.path === '' ? '' : `.${found.path}`}`);
     }
     return loaded.map(({ value }) => value);
   };
@@ -268,10 +304,20 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
         for (const [value, id] of Object.entries(step.cases)) target(id, `cases.${value}`);
         target(step.default, 'default');
       }
-      if (step.type === 'tool' && !toolNames.has(step.tool) && !allowedTools.has('*') && !allowedTools.has(step.tool))
-        problem(path, `the tool '${step.tool}' is neither the extension's own nor in requires.tools.execute`, `${at}.tool`);
+      if (
+        step.type === 'tool' &&
+        !toolNames.has(step.tool) &&
+        !allowedTools.has('*') &&
+        !allowedTools.has(step.tool)
+      )
+        problem(
+          path,
+          `the tool '${step.tool}' is neither the extension's own nor in requires.tools.execute`,
+          `${at}.tool`,
+        );
       if (step.type === 'card') {
-        if (step.form !== undefined && !formIds.has(step.form)) problem(path, `no form '${step.form}'`, `${at}.form`);
+        if (step.form !== undefined && !formIds.has(step.form))
+          problem(path, `no form '${step.form}'`, `${at}.form`);
         if (step.form === undefined && (step.options ?? []).length === 0 && step.question.trim() === '')
           problem(path, 'a card step needs a question', `${at}.question`);
       }
@@ -294,7 +340,8 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
     if (value.command !== undefined && !commandNames.has(value.command))
       problem(path, `no command '${value.command}' in this extension`, 'command');
     for (const slot of value.slots)
-      if (slot.type === 'enum' && (slot.enum ?? []).length === 0) problem(path, `the enum slot '${slot.name}' lists no values`, 'slots');
+      if (slot.type === 'enum' && (slot.enum ?? []).length === 0)
+        problem(path, `the enum slot '${slot.name}' lists no values`, 'slots');
   }
 
   const knowledge: LoadedKnowledgePack[] = [];
@@ -311,7 +358,8 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
         }
       };
       await walk(absolute, pack.path.replace(/\/$/, ''));
-      if (files.length === 0) problem(pack.path, 'the knowledge folder holds no documents (.md, .txt, .docx, .pdf …)');
+      if (files.length === 0)
+        problem(pack.path, 'the knowledge folder holds no documents (.md, .txt, .docx, .pdf …)');
     } catch {
       problem(pack.path, 'the knowledge folder is missing');
     }
@@ -331,14 +379,21 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
       problem(path, 'the file is missing');
     }
   }
-  const profileTemplates = (await loadAll(provides.profile_templates, ProfileInputSchema)).map(({ value }) => value);
+  const profileTemplates = (await loadAll(provides.profile_templates, ProfileInputSchema)).map(
+    ({ value }) => value,
+  );
   const macros = await loadAll(provides.macros, MacroInputSchema);
   unique('macro', macros, (macro) => macro.name);
 
   let agentDirectory: string | undefined;
   if (provides.agent !== undefined) {
     const absolute = inside(provides.agent);
-    const isFolder = absolute !== undefined && (await stat(absolute).then((found) => found.isDirectory(), () => false));
+    const isFolder =
+      absolute !== undefined &&
+      (await stat(absolute).then(
+        (found) => found.isDirectory(),
+        () => false,
+      ));
     if (!isFolder) problem(provides.agent, 'the agent components folder is missing');
     else agentDirectory = absolute;
   }

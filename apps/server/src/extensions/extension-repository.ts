@@ -88,7 +88,11 @@ export class ExtensionRepository {
 
   /** Sources switched off (`builtin`, `user`, `profile`). */
   async disabledSources(): Promise<string[]> {
-    const rows = await this.#db.selectFrom('registry_sources').select('source').where('enabled', '=', 0).execute();
+    const rows = await this.#db
+      .selectFrom('registry_sources')
+      .select('source')
+      .where('enabled', '=', 0)
+      .execute();
     return rows.map((row) => row.source);
   }
 
@@ -96,7 +100,9 @@ export class ExtensionRepository {
     await this.#db
       .insertInto('registry_sources')
       .values({ source, enabled: enabled ? 1 : 0, updated_at: at })
-      .onConflict((conflict) => conflict.column('source').doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: at }))
+      .onConflict((conflict) =>
+        conflict.column('source').doUpdateSet({ enabled: enabled ? 1 : 0, updated_at: at }),
+      )
       .execute();
   }
 }

@@ -22,7 +22,10 @@ const MAX_RAW_RESPONSE_BYTES = 8 * 1024 * 1024;
  * hostAllowed('example.com.evil.net', ['*.example.com']); // false
  */
 export function hostAllowed(host: string, domains: readonly string[]): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const name = host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   return domains.some((domain) => {
     if (!domain.startsWith('*.')) return name === domain;
     const base = domain.slice(2);
@@ -147,7 +150,12 @@ export async function callHttpTool(
     const noSecrets: Resolve = (reference) => (reference.kind === 'secret' ? '' : resolve(reference));
     let url: URL;
     try {
-      url = new URL(fillString(request.url, noSecrets, encodeURIComponent));
+      // Arguments are URL-encoded; a setting may hold a whole base URL and goes in as it is.
+      url = new URL(
+        fillString(request.url, noSecrets, (value, reference) =>
+          reference.kind === 'argument' ? encodeURIComponent(value) : value,
+        ),
+      );
     } catch {
       throw new ToolFailure('INVALID_INPUT', 'The filled-in URL is not a valid URL.');
     }
@@ -156,7 +164,8 @@ export async function callHttpTool(
       if (value !== '') url.searchParams.append(name, value);
     }
     const headers = new Headers();
-    for (const [name, template] of Object.entries(request.headers)) headers.set(name, fillString(template, resolve));
+    for (const [name, template] of Object.entries(request.headers))
+      headers.set(name, fillString(template, resolve));
     let body: string | undefined;
     if (request.body !== undefined && request.method !== 'GET') {
       body = JSON.stringify(fillJson(request.body, noSecrets));
@@ -169,7 +178,10 @@ export async function callHttpTool(
     let method: string = request.method;
     for (let hop = 0; ; hop++) {
       if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new ToolFailure('EXTENSION_DOMAIN_NOT_ALLOWED', `Only http and https URLs may be called, not ${url.protocol}`);
+        throw new ToolFailure(
+          'EXTENSION_DOMAIN_NOT_ALLOWED',
+          `Only http and https URLs may be called, not ${url.protocol}`,
+        );
       if (!hostAllowed(url.hostname, domains)) {
         throw new ToolFailure(
           'EXTENSION_DOMAIN_NOT_ALLOWED',
@@ -187,17 +199,29 @@ export async function callHttpTool(
         });
       } catch (error) {
         if (timeout.aborted)
-          throw new ToolFailure('TOOL_TIMEOUT', `No answer from ${url.hostname} within ${definition.timeout_ms} ms.`);
+          throw new ToolFailure(
+            'TOOL_TIMEOUT',
+            `No answer from ${url.hostname} within ${definition.timeout_ms} ms.`,
+          );
         if (signal.aborted) throw error;
-        throw new ToolFailure('EXTENSION_HTTP_ERROR', `The request to ${url.hostname} failed: ${(error as Error).message}`);
+        throw new ToolFailure(
+          'EXTENSION_HTTP_ERROR',
+          `The request to ${url.hostname} failed: ${(error as Error).message}`,
+        );
       }
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || location === null) break;
       await response.body?.cancel();
       if (hop >= HTTP_TOOL_LIMITS.maxRedirects)
-        throw new ToolFailure('EXTENSION_HTTP_ERROR', `More than ${HTTP_TOOL_LIMITS.maxRedirects} redirects.`);
+        throw new ToolFailure(
+          'EXTENSION_HTTP_ERROR',
+          `More than ${HTTP_TOOL_LIMITS.maxRedirects} redirects.`,
+        );
       url = new URL(location, url);
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if (
+        response.status === 303 ||
+        ((response.status === 301 || response.status === 302) && method === 'POST')
+      ) {
         method = 'GET';
         body = undefined;
       }
@@ -205,9 +229,13 @@ export async function callHttpTool(
     const raw = Buffer.from(await readCapped(response, MAX_RAW_RESPONSE_BYTES, combined)).toString('utf8');
     const maxBytes = definition.response.max_bytes;
     if (!response.ok) {
-      return toolError('EXTENSION_HTTP_ERROR', hide(capText(`HTTP ${response.status}: ${raw}`, Math.min(maxBytes, 2048)), secrets), {
-        status: response.status,
-      });
+      return toolError(
+        'EXTENSION_HTTP_ERROR',
+        hide(capText(`HTTP ${response.status}: ${raw}`, Math.min(maxBytes, 2048)), secrets),
+        {
+          status: response.status,
+        },
+      );
     }
     let content = raw;
     const contentType = response.headers.get('content-type') ?? '';
@@ -217,17 +245,23 @@ export async function callHttpTool(
         parsed = JSON.parse(raw);
       } catch {
         if (definition.response.select !== undefined)
-          throw new ToolFailure('EXTENSION_HTTP_ERROR', 'The response is not JSON, so the selection cannot apply.');
+          throw new ToolFailure(
+            'EXTENSION_HTTP_ERROR',
+            'The response is not JSON, so the selection cannot apply.',
+          );
         parsed = undefined;
       }
       if (parsed !== undefined) {
-        const picked = definition.response.select === undefined ? parsed : select(parsed, definition.response.select);
-        content = picked === undefined ? 'null' : typeof picked === 'string' ? picked : JSON.stringify(picked);
+        const picked =
+          definition.response.select === undefined ? parsed : select(parsed, definition.response.select);
+        content =
+          picked === undefined ? 'null' : typeof picked === 'string' ? picked : JSON.stringify(picked);
       }
     }
     return { content: hide(capText(content, maxBytes), secrets), metadata: { status: response.status } };
   } catch (error) {
-    if (error instanceof ToolFailure) return toolError(error.code, hide(error.message, secrets), error.details);
+    if (error instanceof ToolFailure)
+      return toolError(error.code, hide(error.message, secrets), error.details);
     throw error;
   }
 }

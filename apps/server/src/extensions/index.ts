@@ -1,4 +1,10 @@
-export { archiveKind, PACKAGE_LIMITS, PackageError, stageFromPath, unpackArchive } from './extension-files.ts';
+export {
+  archiveKind,
+  PACKAGE_LIMITS,
+  PackageError,
+  stageFromPath,
+  unpackArchive,
+} from './extension-files.ts';
 export { ExtensionHost } from './extension-host.ts';
 export type { ExtensionHostOptions } from './extension-host.ts';
 export { countsOf, loadExtension } from './extension-loader.ts';

@@ -48,7 +48,12 @@ export function select(value: unknown, path: string): unknown {
         if (!Array.isArray(item)) continue;
         const at = segment.index < 0 ? item.length + segment.index : segment.index;
         if (at >= 0 && at < item.length) next.push(item[at]);
-      } else if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.hasOwn(item, segment.key)) {
+      } else if (
+        item !== null &&
+        typeof item === 'object' &&
+        !Array.isArray(item) &&
+        Object.hasOwn(item, segment.key)
+      ) {
         next.push((item as Record<string, unknown>)[segment.key]);
       }
     }

@@ -47,25 +47,46 @@ export async function registryList(parts: {
     for (const prompt of loaded.prompts) add('prompt', prompt.id);
     for (const template of loaded.profileTemplates) add('profile_template', template.name);
     for (const macro of loaded.macros) add('macro', macro.name, macro.description);
-    for (const item of loaded.manifest.settings) add('setting', `${id.replaceAll('-', '_')}.${item.key}`, item.label.en);
+    for (const item of loaded.manifest.settings)
+      add('setting', `${id.replaceAll('-', '_')}.${item.key}`, item.label.en);
     if (loaded.agentDirectory !== undefined) add('agent_component', 'agent', loaded.manifest.provides.agent);
   }
   for (const tool of await catalog.list()) {
     if (tool.source === 'extension' || owners.has(tool.name)) continue;
-    entries.push({ kind: 'tool', name: tool.name, source: toolRegistrySource(tool.source), active: tool.enabled, title: tool.description });
+    entries.push({
+      kind: 'tool',
+      name: tool.name,
+      source: toolRegistrySource(tool.source),
+      active: tool.enabled,
+      title: tool.description,
+    });
   }
   for (const command of BUILTIN_COMMANDS)
-    entries.push({ kind: 'command', name: command.name, source: 'builtin', active: true, title: command.description.en });
+    entries.push({
+      kind: 'command',
+      name: command.name,
+      source: 'builtin',
+      active: true,
+      title: command.description.en,
+    });
   for (const definition of settingsRegistry.definitions()) {
     if (definition.source === 'extension') continue;
-    entries.push({ kind: 'setting', name: definition.key, source: definition.source === 'profile' ? 'profile' : 'builtin', active: true, title: definition.label.en });
+    entries.push({
+      kind: 'setting',
+      name: definition.key,
+      source: definition.source === 'profile' ? 'profile' : 'builtin',
+      active: true,
+      title: definition.label.en,
+    });
   }
   const counts = new Map<string, number>();
   for (const entry of entries) counts.set(entry.source, (counts.get(entry.source) ?? 0) + 1);
-  const sources = ['builtin', 'user', 'profile', ...host.installedIds().map(extensionSource)].map((source) => ({
-    source,
-    enabled: host.sourceEnabled(source),
-    entries: counts.get(source) ?? 0,
-  }));
+  const sources = ['builtin', 'user', 'profile', ...host.installedIds().map(extensionSource)].map(
+    (source) => ({
+      source,
+      enabled: host.sourceEnabled(source),
+      entries: counts.get(source) ?? 0,
+    }),
+  );
   return { entries, sources };
 }

@@ -23,7 +23,8 @@ export function referencesOf(template: string): TemplateReference[] {
 export function jsonReferencesOf(template: JsonTemplate): TemplateReference[] {
   if (typeof template === 'string') return referencesOf(template);
   if (Array.isArray(template)) return template.flatMap(jsonReferencesOf);
-  if (template !== null && typeof template === 'object') return Object.values(template).flatMap(jsonReferencesOf);
+  if (template !== null && typeof template === 'object')
+    return Object.values(template).flatMap(jsonReferencesOf);
   return [];
 }
 
@@ -39,12 +40,20 @@ function text(value: unknown): string {
  * Fills a string template; `encode` is applied to each filled-in value (URL encoding in URLs).
  *
  * @example
- * fillString('/w?city={{city}}', () => 'São Paulo', encodeURIComponent); // '/w?city=S%C3%A3o%20Paulo'
+ * fillString('/w?city={{city}}', () => 'São Paulo', (value) => encodeURIComponent(value)); // '/w?city=S%C3%A3o%20Paulo'
  */
-export function fillString(template: string, resolve: Resolve, encode: (value: string) => string = (v) => v): string {
-  return template.replace(TEMPLATE_REFERENCE, (_whole, kind: string | undefined, name: string) =>
-    encode(text(resolve({ kind: kind === 'secret' ? 'secret' : kind === 'setting' ? 'setting' : 'argument', name }))),
-  );
+export function fillString(
+  template: string,
+  resolve: Resolve,
+  encode: (value: string, reference: TemplateReference) => string = (value) => value,
+): string {
+  return template.replace(TEMPLATE_REFERENCE, (_whole, kind: string | undefined, name: string) => {
+    const reference: TemplateReference = {
+      kind: kind === 'secret' ? 'secret' : kind === 'setting' ? 'setting' : 'argument',
+      name,
+    };
+    return encode(text(resolve(reference)), reference);
+  });
 }
 
 const WHOLE_REFERENCE = /^\{\{\s*(?:(setting|secret):)?([A-Za-z_][\w.-]*)\s*\}\}$/;
@@ -67,6 +76,8 @@ export function fillJson(template: JsonTemplate, resolve: Resolve): unknown {
   }
   if (Array.isArray(template)) return template.map((item) => fillJson(item, resolve));
   if (template !== null && typeof template === 'object')
-    return Object.fromEntries(Object.entries(template).map(([key, value]) => [key, fillJson(value, resolve)]));
+    return Object.fromEntries(
+      Object.entries(template).map(([key, value]) => [key, fillJson(value, resolve)]),
+    );
   return template;
 }

@@ -29,6 +29,7 @@ interface KnownTool {
 export class ToolCatalog {
   readonly #settings: SettingsRepository;
   readonly #known = new Map<string, KnownTool>();
+  readonly #retired = new Set<string>();
 
   readonly #mutatingDefault: ToolPolicy;
   /** Whether a whole source is switched on (the unified registry's per-source switch). */
@@ -49,6 +50,7 @@ export class ToolCatalog {
     source: ToolSource,
     defaultPolicy?: ToolPolicy,
   ): void {
+    this.#retired.delete(tool.name);
     this.#known.set(tool.name, {
       name: tool.name,
       description: tool.description,
@@ -70,9 +72,13 @@ export class ToolCatalog {
     return source === undefined || this.#sourceOn(source);
   }
 
-  /** Forgets a tool that is gone (an uninstalled extension's); its stored settings stay. */
+  /**
+   * Forgets a tool that is gone (a disabled or uninstalled extension's); its stored settings stay.
+   * An agent built before may still call it: such a call passes the policy (`auto`) so that the
+   * tool itself answers with its stable code (EXTENSION_REMOVED) instead of a confirmation card.
+   */
   forget(name: string): void {
-    this.#known.delete(name);
+    if (this.#known.delete(name)) this.#retired.add(name);
   }
 
   known(name: string): KnownTool | undefined {
@@ -101,6 +107,7 @@ export class ToolCatalog {
 
   /** The effective policy; a disabled tool is `deny`. */
   async policyOf(name: string): Promise<{ policy: ToolPolicy; disabled: boolean }> {
+    if (this.#retired.has(name) && !this.#known.has(name)) return { policy: 'auto', disabled: false };
     const all = await this.stored();
     if (!this.enabledIn(all, name)) return { policy: 'deny', disabled: true };
     return { policy: all[name]?.policy ?? this.defaultPolicyOf(name), disabled: false };

@@ -10,6 +10,7 @@ import {
   RegistryListSchema,
   RegistrySourceSchema,
   RegistrySourceSwitchSchema,
+  type ExtensionManifest,
 } from '@youyou/contracts';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../errors/index.ts';
@@ -21,13 +22,28 @@ import type { ServerServices } from '../services.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['extensions'];
+
+/**
+ * The preview for the OpenAPI document: the manifest's settings hold JSON Schemas (recursive), so
+ * the document names it an object and points at the published `extension.schema.json`.
+ */
+const PreviewResponseSchema = ExtensionPreviewSchema.extend({
+  manifest: z
+    .custom<ExtensionManifest>((value) => typeof value === 'object' && value !== null)
+    .openapi({
+      type: 'object',
+      description: 'extension.json as parsed (see @youyou/contracts/schemas/extension.schema.json)',
+    })
+    .nullable(),
+});
 const ExtensionIdParameter = z.object({ id: z.string().min(1).max(64) });
 
 const listExtensions = createRoute({
   method: 'get',
   path: '/extensions',
   tags,
-  summary: 'Installed extensions: state, recorded permissions, what each provides, problems of the last reload',
+  summary:
+    'Installed extensions: state, recorded permissions, what each provides, problems of the last reload',
   responses: { 200: json(ExtensionListSchema), ...errorResponses() },
 });
 
@@ -38,7 +54,7 @@ const previewPath = createRoute({
   summary:
     'Stage an extension from a folder or .zip/.tgz on this machine and list its permissions and every problem; nothing is installed',
   request: { body: jsonBody(ExtensionPreviewRequestSchema) },
-  responses: { 200: json(ExtensionPreviewSchema), ...errorResponses() },
+  responses: { 200: json(PreviewResponseSchema), ...errorResponses() },
 });
 
 const previewUpload = createRoute({
@@ -56,7 +72,7 @@ const previewUpload = createRoute({
       },
     },
   },
-  responses: { 200: json(ExtensionPreviewSchema), ...errorResponses(413) },
+  responses: { 200: json(PreviewResponseSchema), ...errorResponses(413) },
 });
 
 const installExtension = createRoute({
@@ -101,7 +117,8 @@ const reloadExtension = createRoute({
   method: 'post',
   path: '/extensions/{id}/reload',
   tags,
-  summary: 'Read the extension’s files again now (they also reload on change); a bad edit keeps the last good version',
+  summary:
+    'Read the extension’s files again now (they also reload on change); a bad edit keeps the last good version',
   request: { params: ExtensionIdParameter },
   responses: { 200: json(InstalledExtensionSchema), ...errorResponses(404) },
 });
@@ -134,16 +151,21 @@ const switchSource = createRoute({
 /** Extensions (spec §4.6) and the unified registry (spec §4.1 rule 4). */
 export function extensionRoutes(services: ServerServices) {
   const { extensions, catalog, settingsService } = services;
-  const registry = () => registryList({ host: extensions, catalog, settingsRegistry: settingsService.registry });
+  const registry = () =>
+    registryList({ host: extensions, catalog, settingsRegistry: settingsService.registry });
   const app = createRouter();
   app.use(
     '/extensions/upload',
     bodyLimit({
       maxSize: PACKAGE_LIMITS_BYTES + 64 * 1024,
       onError: () => {
-        throw new ApiError('PAYLOAD_TOO_LARGE', `Extension archives are limited to ${PACKAGE_LIMITS_BYTES} bytes.`, {
-          details: { limit: PACKAGE_LIMITS_BYTES },
-        });
+        throw new ApiError(
+          'PAYLOAD_TOO_LARGE',
+          `Extension archives are limited to ${PACKAGE_LIMITS_BYTES} bytes.`,
+          {
+            details: { limit: PACKAGE_LIMITS_BYTES },
+          },
+        );
       },
     }),
   );
@@ -153,8 +175,12 @@ export function extensionRoutes(services: ServerServices) {
     .openapi(previewPath, async (c) => c.json(await extensions.preview(c.req.valid('json').path), 200))
     .openapi(previewUpload, async (c) => {
       const file: unknown = c.req.valid('form').file;
-      if (!(file instanceof File)) throw new ApiError('INVALID_INPUT', 'Send the archive in the multipart field `file`.');
-      return c.json(await extensions.previewArchive(file.name, new Uint8Array(await file.arrayBuffer())), 200);
+      if (!(file instanceof File))
+        throw new ApiError('INVALID_INPUT', 'Send the archive in the multipart field `file`.');
+      return c.json(
+        await extensions.previewArchive(file.name, new Uint8Array(await file.arrayBuffer())),
+        200,
+      );
     })
     .openapi(installExtension, async (c) => c.json(await extensions.install(c.req.valid('json')), 201))
     .openapi(getExtension, (c) => c.json(extensions.get(c.req.valid('param').id), 200))
