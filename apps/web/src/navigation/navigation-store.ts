@@ -6,6 +6,7 @@ export type SettingsSection =
   | 'profiles'
   | 'library'
   | 'components'
+  | 'tools'
   | 'mcp'
   | 'appearance'
   | 'behaviour'
@@ -17,6 +18,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'profiles',
   'library',
   'components',
+  'tools',
   'mcp',
   'appearance',
   'behaviour',
