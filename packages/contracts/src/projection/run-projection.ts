@@ -284,6 +284,22 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
           ),
         ),
       };
+    case 'card.posted':
+      return {
+        ...advanced,
+        assistant: withParts(message, [
+          ...closeOpenPart(message.parts, 'complete'),
+          {
+            type: 'card',
+            card_id: event.payload.card_id,
+            source: event.payload.source,
+            ...(event.payload.title === undefined ? {} : { title: event.payload.title }),
+            ...(event.payload.call_id === undefined ? {} : { call_id: event.payload.call_id }),
+            schema: event.payload.schema,
+            status: 'complete',
+          },
+        ]),
+      };
     case 'plan.update':
     case 'todo.update':
     case 'artifact.deleted':
@@ -294,6 +310,8 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
     case 'context.compacted':
     case 'conversation.updated':
     case 'session.record':
+    case 'memory.proposed':
+    case 'memory.resolved':
       return advanced;
     default:
       // A type this projection does not draw (or one from a newer server): ignored (spec §5).
