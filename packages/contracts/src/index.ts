@@ -26,6 +26,7 @@ export * from './profiles/index.ts';
 export * from './commands/index.ts';
 export * from './mcp/index.ts';
 export * from './hitl/index.ts';
+export * from './ui-schema/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
 export * from './documents/index.ts';

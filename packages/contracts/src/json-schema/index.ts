@@ -14,6 +14,7 @@ import * as messages from '../messages/index.ts';
 import * as profiles from '../profiles/index.ts';
 import * as runs from '../runs/index.ts';
 import * as settings from '../settings/index.ts';
+import * as uiSchema from '../ui-schema/index.ts';
 
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>;
@@ -30,6 +31,7 @@ const CONCEPTS = [
   profiles,
   commands,
   mcp,
+  uiSchema,
   extensions,
   context,
   memory,
