@@ -6,6 +6,7 @@ import { errorHandler, validationHook } from './middleware/errors.ts';
 import { refuseNulCharacters } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
+import { archiveRoutes } from './routes/archives.ts';
 import { agUiRoutes } from './routes/ag-ui.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
@@ -46,7 +47,8 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', hitlRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
-    .route('/', systemRoutes(services));
+    .route('/', systemRoutes(services))
+    .route('/', archiveRoutes(services));
 }
 
 /**
@@ -74,7 +76,9 @@ export function createApp(services: ServerServices) {
       });
     },
   });
-  app.use('/api/*', async (c, next) => (c.req.path === '/api/uploads' ? next() : jsonLimit(c, next)));
+  // Uploads and archive imports have limits of their own.
+  const ownLimit = new Set(['/api/uploads', '/api/archive/import']);
+  app.use('/api/*', async (c, next) => (ownLimit.has(c.req.path) ? next() : jsonLimit(c, next)));
   app.use('/api/*', refuseNulCharacters());
   app.use('/v1/*', jsonLimit);
   app.route('/v1', openAiRoutes(services));
