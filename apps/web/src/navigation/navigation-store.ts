@@ -11,7 +11,8 @@ export type SettingsSection =
   | 'appearance'
   | 'behaviour'
   | 'language'
-  | 'usage';
+  | 'usage'
+  | 'data';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'preferences',
@@ -24,6 +25,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'behaviour',
   'language',
   'usage',
+  'data',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

@@ -10,6 +10,7 @@ import { McpSection } from './mcp-section.tsx';
 import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
+import { DataSection } from '../archive/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -24,6 +25,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   behaviour: 'settings.behaviour',
   language: 'settings.language',
   usage: 'settings.usage',
+  data: 'settings.data',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -50,6 +52,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <LanguageSection />;
     case 'usage':
       return <UsageSection />;
+    case 'data':
+      return <DataSection />;
   }
 }
 
