@@ -537,6 +537,20 @@ export const en = {
   'composer.source.macro': 'macro',
   'composer.source.extension': 'extension',
   'error.budget': 'The run passed its budget (set in its profile or in Settings → Preferences → Budgets).',
+  // Export/import archives (spec §4.16)
+  'settings.data': 'Data',
+  'archive.intro':
+    'Archives hold projects and conversations whole — every branch, run, artifact version and upload — with Markdown copies to read. Secrets and providers are never exported. An import gets new ids and changes nothing that is already here.',
+  'archive.exportEverything': 'Export everything',
+  'archive.export': 'Export archive',
+  'archive.exportProject': 'Export project',
+  'archive.import': 'Import an archive',
+  'archive.importInto': 'Import into',
+  'archive.asNewProjects': 'New projects, as in the archive',
+  'archive.file': 'Archive (.zip)',
+  'archive.importing': 'Importing…',
+  'archive.refused': 'The archive was not imported: {reason}',
+  'archive.imported': 'Imported {conversations} conversation(s) and {projects} new project(s).',
 } as const;
 
 export type MessageKey = keyof typeof en;

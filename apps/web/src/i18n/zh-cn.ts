@@ -531,4 +531,18 @@ export const zhCn: Record<MessageKey, string> = {
   'composer.source.macro': '宏',
   'composer.source.extension': '扩展',
   'error.budget': '本次运行超出了预算（在画像或 设置 → 偏好设置 → 预算 中设置）。',
+  // 导出/导入归档（规范 §4.16）
+  'settings.data': '数据',
+  'archive.intro':
+    '归档完整保存项目与会话——所有分支、运行、工件版本与上传文件——并附可阅读的 Markdown 副本。密钥与模型服务配置从不导出。导入时分配新的 ID，不改动已有数据。',
+  'archive.exportEverything': '导出全部',
+  'archive.export': '导出归档',
+  'archive.exportProject': '导出项目',
+  'archive.import': '导入归档',
+  'archive.importInto': '导入到',
+  'archive.asNewProjects': '新建项目（按归档原样）',
+  'archive.file': '归档文件（.zip）',
+  'archive.importing': '正在导入…',
+  'archive.refused': '归档未导入：{reason}',
+  'archive.imported': '已导入 {conversations} 个会话、新建 {projects} 个项目。',
 };

@@ -10,7 +10,8 @@ export type SettingsSection =
   | 'appearance'
   | 'behaviour'
   | 'language'
-  | 'usage';
+  | 'usage'
+  | 'data';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'preferences',
@@ -22,6 +23,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'behaviour',
   'language',
   'usage',
+  'data',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

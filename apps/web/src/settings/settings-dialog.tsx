@@ -9,6 +9,7 @@ import { ComponentsSection } from './components-section.tsx';
 import { McpSection } from './mcp-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
+import { DataSection } from '../archive/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -22,6 +23,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   behaviour: 'settings.behaviour',
   language: 'settings.language',
   usage: 'settings.usage',
+  data: 'settings.data',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -46,6 +48,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <LanguageSection />;
     case 'usage':
       return <UsageSection />;
+    case 'data':
+      return <DataSection />;
   }
 }
 

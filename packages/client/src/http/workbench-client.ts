@@ -1,4 +1,5 @@
 import type {
+  ArchiveImportResult,
   HitlAnswer,
   HitlAnswerResult,
   HitlCardView,
@@ -176,6 +177,13 @@ export interface WorkbenchClient {
   writeSettings(write: SettingsWrite): Promise<SettingsWriteResult>;
   /** Removes a key's value at one layer, so the layer below shows through. */
   resetSetting(key: string, scope: SettingScope): Promise<SettingsWriteResult>;
+  /**
+   * Where an archive downloads (spec §4.16): a conversation, a project, or everything (a zip with a
+   * checksummed manifest; the URL carries no token, so a browser needs its session cookie).
+   */
+  archiveUrl(of: { conversationId: string } | { projectId: string } | 'everything'): string;
+  /** Imports an archive with new ids, into `projectId` when given; a bad archive imports nothing. */
+  importArchive(archive: Blob | Uint8Array, options?: { projectId?: string }): Promise<ArchiveImportResult>;
   /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
   usage(groupBy: Usage['group_by']): Promise<Usage>;
   /** The UI preferences kept on the server (spec §4.15). */
@@ -404,6 +412,24 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       json('DELETE', `/api/settings/values/${segment(key)}`, {
         query: { layer: scope.layer, scope_id: scope.scope_id },
       }),
+    archiveUrl: (of) =>
+      connection.url(
+        of === 'everything'
+          ? '/api/archive'
+          : 'conversationId' in of
+            ? `/api/conversations/${segment(of.conversationId)}/archive`
+            : `/api/projects/${segment(of.projectId)}/archive`,
+      ),
+    importArchive: async (archive, target = {}) => {
+      const query = target.projectId === undefined ? '' : `?project_id=${segment(target.projectId)}`;
+      const response = await connection.fetch(connection.url(`/api/archive/import${query}`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/zip' },
+        body: archive instanceof Uint8Array ? new Blob([archive as Uint8Array<ArrayBuffer>]) : archive,
+      });
+      if (!response.ok) throw await ApiError.fromResponse(response);
+      return (await response.json()) as ArchiveImportResult;
+    },
     usage: (groupBy) => json('GET', '/api/usage', { query: { group_by: groupBy } }),
     getPreferences: async () =>
       (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
