@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EventEnvelopeSchema } from '../events/index.ts';
 import { ConversationMessageSchema } from '../messages/index.ts';
 import { IsoDateSchema, RunDescriptionSchema, RunSchema } from '../runs/index.ts';
+import { MessageReferenceSchema } from '../retrieval/references.ts';
 
 export const ConversationSchema = z
   .object({
@@ -68,6 +69,9 @@ export const SendMessageSchema = z
       .array(z.object({ name: z.string().min(1).max(64), arguments: z.string().max(100_000).optional() }))
       .max(20)
       .optional(),
+    references: z.array(MessageReferenceSchema).max(20).optional().meta({
+      description: 'Objects attached with `@` (spec §4.14): files, artifacts, documents, knowledge.',
+    }),
     model_id: z.string().max(200).optional(),
     edit_of: z
       .string()

@@ -3,14 +3,18 @@ import * as agents from '../agents/index.ts';
 import * as api from '../api/index.ts';
 import * as artifacts from '../artifacts/index.ts';
 import * as commands from '../commands/index.ts';
+import * as context from '../context/index.ts';
+import * as memory from '../memory/index.ts';
 import * as documents from '../documents/index.ts';
 import * as errors from '../errors/index.ts';
 import * as events from '../events/index.ts';
+import * as extensions from '../extensions/index.ts';
 import * as mcp from '../mcp/index.ts';
 import * as messages from '../messages/index.ts';
 import * as profiles from '../profiles/index.ts';
 import * as runs from '../runs/index.ts';
 import * as settings from '../settings/index.ts';
+import * as uiSchema from '../ui-schema/index.ts';
 
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>;
@@ -27,6 +31,10 @@ const CONCEPTS = [
   profiles,
   commands,
   mcp,
+  uiSchema,
+  extensions,
+  context,
+  memory,
   documents,
 ];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HITL_CARD_STATUSES, hitlCardSchema, hitlResolvedPayloadSchema } from '../hitl/index.ts';
 import { EventErrorSchema } from '../errors/index.ts';
 import { FinishReasonSchema, IsoDateSchema, RunUsageSchema } from '../runs/index.ts';
+import { MessageReferenceSchema, ReferenceKindSchema } from '../retrieval/references.ts';
 
 /**
  * An uploaded file a message refers to.
@@ -27,6 +28,8 @@ export const MessageInputSchema = z.object({
   text: z.string(),
   attachments: z.array(AttachmentReferenceSchema),
   skills: z.array(z.object({ name: z.string(), arguments: z.string().optional() })),
+  /** `@` references (spec §4.14); absent in runs written before references existed. */
+  references: z.array(MessageReferenceSchema).optional(),
 });
 export type MessageInput = z.infer<typeof MessageInputSchema>;
 
@@ -81,6 +84,14 @@ export const MessagePartSchema = z
       size: z.number(),
       status: PartStatusSchema,
     }),
+    /** An object the user attached with `@` (spec §4.14). */
+    z.object({
+      type: z.literal('reference'),
+      kind: ReferenceKindSchema,
+      id: z.string(),
+      label: z.string(),
+      status: PartStatusSchema,
+    }),
     z.object({
       type: z.literal('skill'),
       name: z.string(),
@@ -105,6 +116,17 @@ export const MessagePartSchema = z
       card: hitlCardSchema,
       card_status: z.enum(HITL_CARD_STATUSES),
       resolution: hitlResolvedPayloadSchema.optional(),
+      status: PartStatusSchema,
+    }),
+    /** A UI card a tool or an extension posted (spec §4.2 card, §4.6): drawn by the UI-schema renderer. */
+    z.object({
+      type: z.literal('card'),
+      card_id: z.string(),
+      source: z.string(),
+      title: z.string().optional(),
+      call_id: z.string().optional(),
+      /** The UI document (see `UiDocumentSchema`), as posted. */
+      schema: z.unknown(),
       status: PartStatusSchema,
     }),
   ])

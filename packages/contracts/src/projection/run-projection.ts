@@ -38,6 +38,9 @@ export function createRunProjection(event: EventOfType<'run.created'>): RunProje
   for (const attachment of payload.input.attachments) {
     userParts.push({ type: 'attachment', ...attachment, status: 'complete' });
   }
+  for (const reference of payload.input.references ?? []) {
+    userParts.push({ type: 'reference', ...reference, status: 'complete' });
+  }
   for (const skill of payload.input.skills) {
     userParts.push({
       type: 'skill',
@@ -281,6 +284,22 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
           ),
         ),
       };
+    case 'card.posted':
+      return {
+        ...advanced,
+        assistant: withParts(message, [
+          ...closeOpenPart(message.parts, 'complete'),
+          {
+            type: 'card',
+            card_id: event.payload.card_id,
+            source: event.payload.source,
+            ...(event.payload.title === undefined ? {} : { title: event.payload.title }),
+            ...(event.payload.call_id === undefined ? {} : { call_id: event.payload.call_id }),
+            schema: event.payload.schema,
+            status: 'complete',
+          },
+        ]),
+      };
     case 'plan.update':
     case 'todo.update':
     case 'artifact.deleted':
@@ -291,6 +310,8 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
     case 'context.compacted':
     case 'conversation.updated':
     case 'session.record':
+    case 'memory.proposed':
+    case 'memory.resolved':
       return advanced;
     default:
       // A type this projection does not draw (or one from a newer server): ignored (spec §5).

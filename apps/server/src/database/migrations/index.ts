@@ -6,6 +6,7 @@ import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import { documentsMigration } from './0050-documents.ts';
+import { knowledgeMigration } from './0055-knowledge.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   profilesAndLibraryMigration,
   mcpServersMigration,
   documentsMigration,
+  knowledgeMigration,
 ];

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+
+/**
+ * Context assembly (spec agent-system-skeleton-design-r4 §4.10): the slots a model request is built
+ * from, the policy that gives each a priority and a share of the budget, and the report every run
+ * stores of what the model saw — tokens per slot, and what was trimmed or dropped and why.
+ */
+
+/**
+ * The slots, in the order the model reads them: the profile's system prompt, memories, knowledge,
+ * the history before this turn, the current turn (user message, attachments, `@` references), and
+ * the tool calls and results of this turn.
+ */
+export const CONTEXT_SLOTS = [
+  'system',
+  'memory',
+  'knowledge',
+  'history',
+  'current_turn',
+  'tool_results',
+] as const;
+export const ContextSlotSchema = z.enum(CONTEXT_SLOTS);
+export type ContextSlot = z.infer<typeof ContextSlotSchema>;
+
+/**
+ * One slot's rule: `priority` — lower is kept first when the budget is short (the system prompt
+ * and the current turn are never dropped, only excerpted); `share` — the most of the budget the
+ * slot may take (0–1), whatever room is left.
+ */
+export const ContextSlotPolicySchema = z.object({
+  priority: z.number().int().min(0).max(100),
+  share: z.number().min(0).max(1),
+});
+export type ContextSlotPolicy = z.infer<typeof ContextSlotPolicySchema>;
+
+/**
+ * The assembly policy (data, spec §4.10 "策略数据化"): the output reserve and each slot's rule.
+ * `output_reserve_tokens` null: the model's max output when known, else a quarter of the window
+ * capped at 8,192.
+ */
+export const ContextAssemblyPolicySchema = z.object({
+  output_reserve_tokens: z.number().int().min(0).nullable(),
+  /** Largest excerpt of one attachment or reference kept when it must shrink, in tokens. */
+  attachment_excerpt_tokens: z.number().int().min(16),
+  /** Largest single tool result kept in the current turn, in tokens (head and tail are kept). */
+  tool_result_tokens: z.number().int().min(16),
+  slots: z.record(ContextSlotSchema, ContextSlotPolicySchema),
+});
+export type ContextAssemblyPolicy = z.infer<typeof ContextAssemblyPolicySchema>;
+
+/**
+ * The default policy (decision 0015): system and current turn first, then tool results, history,
+ * knowledge (≤ 20 %) and memory (≤ 5 %).
+ *
+ * @example
+ * DEFAULT_CONTEXT_ASSEMBLY_POLICY.slots.memory; // { priority: 5, share: 0.05 }
+ */
+export const DEFAULT_CONTEXT_ASSEMBLY_POLICY: ContextAssemblyPolicy = {
+  output_reserve_tokens: null,
+  attachment_excerpt_tokens: 2_000,
+  tool_result_tokens: 8_000,
+  slots: {
+    system: { priority: 0, share: 1 },
+    current_turn: { priority: 1, share: 1 },
+    tool_results: { priority: 2, share: 1 },
+    history: { priority: 3, share: 1 },
+    knowledge: { priority: 4, share: 0.2 },
+    memory: { priority: 5, share: 0.05 },
+  },
+};
+
+/** What happened to a part of a slot: cut to an excerpt, or left out whole. */
+export const ContextTrimKindSchema = z.enum(['excerpted', 'dropped']);
+export type ContextTrimKind = z.infer<typeof ContextTrimKindSchema>;
+
+/**
+ * Why: `budget` — the request did not fit the window minus the reserve; `share` — the slot passed
+ * its share; `item_limit` — one item passed its own cap (attachment excerpt, tool result cap);
+ * `disabled` — the feature is off (memory switched off, no retriever).
+ */
+export const ContextTrimReasonSchema = z.enum(['budget', 'share', 'item_limit', 'disabled']);
+export type ContextTrimReason = z.infer<typeof ContextTrimReasonSchema>;
+
+/** One trim, as the report lists it. */
+export const ContextTrimSchema = z.object({
+  slot: ContextSlotSchema,
+  kind: ContextTrimKindSchema,
+  reason: ContextTrimReasonSchema,
+  /** What it was: "message 3 (user)", "attachment report.pdf", "memory m_12", "3 older messages". */
+  item: z.string(),
+  tokens_before: z.number().int().min(0),
+  tokens_after: z.number().int().min(0),
+  /** What the model was told instead, e.g. "use read_document doc_1". */
+  note: z.string().optional(),
+});
+export type ContextTrim = z.infer<typeof ContextTrimSchema>;
+
+/** One slot's figures in a report. */
+export const ContextSlotReportSchema = z.object({
+  slot: ContextSlotSchema,
+  priority: z.number().int(),
+  /** The slot's cap in tokens (its share of the budget). */
+  cap_tokens: z.number().int().min(0),
+  /** Estimated tokens before trimming. */
+  requested_tokens: z.number().int().min(0),
+  /** Estimated tokens the model got. */
+  tokens: z.number().int().min(0),
+  /** Items the slot holds after trimming (messages, memories, passages …). */
+  items: z.number().int().min(0),
+});
+export type ContextSlotReport = z.infer<typeof ContextSlotReportSchema>;
+
+/** How tokens were counted: characters / 4, images at a fixed count (decision 0015). */
+export const CONTEXT_TOKEN_ESTIMATOR = 'chars/4';
+
+/** What the model saw in one model call of a run (spec §4.10, §4.17 "上下文组装观测"). */
+export const ContextAssemblyReportSchema = z.object({
+  version: z.literal(1),
+  /** 0 for the run's first model call, then 1, 2 … (each tool round is a call). */
+  call_index: z.number().int().min(0),
+  model_id: z.string(),
+  context_window: z.number().int().min(0),
+  output_reserve_tokens: z.number().int().min(0),
+  /** context_window − output_reserve_tokens. */
+  budget_tokens: z.number().int().min(0),
+  /** Estimated tokens of what was sent (tool definitions included in `tools_tokens`). */
+  total_tokens: z.number().int().min(0),
+  tools_tokens: z.number().int().min(0),
+  estimator: z.string(),
+  slots: z.array(ContextSlotReportSchema),
+  trims: z.array(ContextTrimSchema),
+  /** True when even the kept slots pass the budget (the provider may refuse; compaction follows). */
+  over_budget: z.boolean(),
+  /** Milliseconds the assembly took. */
+  duration_ms: z.number().min(0),
+  created_at: z.string(),
+});
+export type ContextAssemblyReport = z.infer<typeof ContextAssemblyReportSchema>;
+
+/** `GET /api/runs/:id/context`: the reports of a run's model calls, in call order. */
+export const RunContextReportsSchema = z.object({
+  run_id: z.string(),
+  reports: z.array(ContextAssemblyReportSchema),
+});
+export type RunContextReports = z.infer<typeof RunContextReportsSchema>;
