@@ -4,6 +4,7 @@ import {
   DEFAULT_PARSE_POLICY,
   documentFormatOf,
   DocumentParsePolicySchema,
+  type DocumentBlock,
   type DocumentBlocksPage,
   type DocumentFormat,
   type DocumentParsePolicy,
@@ -24,13 +25,8 @@ import { ParserRegistry } from './parser-registry.ts';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
-/** A parsed document with its row, as "on parsed" listeners get it. */
-export interface ParsedDocumentEvent {
-  document: DocumentView;
-  parsed: ParsedDocument;
-}
-
-export type ParsedListener = (event: ParsedDocumentEvent) => void | Promise<void>;
+/** Called with each document that reaches `parsed`, and its IR. */
+export type ParsedListener = (document: DocumentView, parsed: ParsedDocument) => void | Promise<void>;
 
 const IMAGE_TYPES = /^image\//;
 /** At most one progress event per document in this interval. */
@@ -49,7 +45,7 @@ function json<T>(text: string | null): T | null {
  *
  * @example
  * const documents = new DocumentService({ database, eventLog, objects, logger });
- * documents.onParsed(({ document, parsed }) => index(document.id, parsed.blocks));
+ * documents.onParsed((document, parsed) => index(document.id, parsed.blocks));
  * await documents.createForUpload(uploadRow);
  */
 export class DocumentService {
@@ -149,7 +145,13 @@ export class DocumentService {
     return row === undefined ? undefined : this.#view(row);
   }
 
-  async get(id: string): Promise<DocumentView> {
+  /** The document, or undefined (the knowledge module's `KnowledgeDocuments.get`). */
+  async get(id: string): Promise<DocumentView | undefined> {
+    return this.find(id);
+  }
+
+  /** The document, or NOT_FOUND. */
+  async require(id: string): Promise<DocumentView> {
     const view = await this.find(id);
     if (view === undefined) throw notFound('document', id);
     return view;
@@ -186,17 +188,27 @@ export class DocumentService {
     return json<ParsedDocument>(row.ir) ?? undefined;
   }
 
+  /** Every block of a parsed document; empty while it is not parsed (the knowledge module reads these). */
+  async blocks(id: string): Promise<DocumentBlock[]> {
+    return (await this.parsed(id))?.blocks ?? [];
+  }
+
+  /** The knowledge module's mark once the document's chunks are searchable. */
+  async markIndexed(id: string): Promise<void> {
+    await this.setIndexed(id, true);
+  }
+
   /**
    * A range of a parsed document's blocks: `from` inclusive, `to` exclusive (at most 500), or the
    * blocks of one page / slide. Fails `CONFLICT` while the document is not parsed.
    */
-  async blocks(
+  async blockPage(
     id: string,
     range: { from?: number; to?: number; page?: number; slide?: number },
   ): Promise<DocumentBlocksPage> {
     const parsed = await this.parsed(id);
     if (parsed === undefined) {
-      const view = await this.get(id);
+      const view = await this.require(id);
       throw new ApiError('CONFLICT', `Document ${id} is ${view.status}; its blocks are not readable.`, {
         details: { status: view.status, reason: view.failure?.reason ?? null },
       });
@@ -257,7 +269,7 @@ export class DocumentService {
   async settled(id: string, timeoutMs: number): Promise<DocumentView> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const view = await this.get(id);
+      const view = await this.require(id);
       if (view.status !== 'queued' && view.status !== 'parsing') return view;
       const left = deadline - Date.now();
       if (left <= 0) return view;
@@ -435,7 +447,7 @@ export class DocumentService {
       });
       for (const listener of this.#listeners) {
         try {
-          await listener({ document: view, parsed });
+          await listener(view, parsed);
         } catch (error) {
           this.#logger.warn({ err: error, documentId: id }, 'a parsed-document listener failed');
         }

@@ -1,5 +1,5 @@
 export { DocumentService } from './document-service.ts';
-export type { DocumentRow, ParsedDocumentEvent, ParsedListener } from './document-service.ts';
+export type { DocumentRow, ParsedListener } from './document-service.ts';
 export { DEFAULT_DOCUMENT_CHARS, documentForModel, FAILURE_SUMMARY } from './document-for-model.ts';
 export { ParserRegistry } from './parser-registry.ts';
 export { effectiveLimits, parseWithPolicy, statsOf, textAgreement } from './parse-pipeline.ts';

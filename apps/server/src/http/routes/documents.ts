@@ -112,12 +112,12 @@ const listParsers = createRoute({
 export function documentRoutes(services: ServerServices) {
   const { documents, conversations, projects, uploads } = services;
   return createRouter()
-    .openapi(getDocument, async (c) => c.json(await documents.get(c.req.valid('param').id), 200))
+    .openapi(getDocument, async (c) => c.json(await documents.require(c.req.valid('param').id), 200))
     .openapi(getBlocks, async (c) => {
       const { id } = c.req.valid('param');
       const query = c.req.valid('query');
       const range = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
-      return c.json(await documents.blocks(id, range), 200);
+      return c.json(await documents.blockPage(id, range), 200);
     })
     .openapi(retryDocument, async (c) => c.json(await documents.retry(c.req.valid('param').id), 202))
     .openapi(conversationDocuments, async (c) => {
