@@ -7,6 +7,7 @@ import { AgentPool } from '../agents/index.ts';
 import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
+import { DocumentService } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
 import { ExtensionHost } from '../extensions/index.ts';
 import { HitlService, lightweightClassifier } from '../hitl/index.ts';
@@ -49,6 +50,7 @@ import {
   ToolGrantRepository,
   WorkbenchToolset,
 } from '../tools/index.ts';
+import { showCardTool, UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
@@ -213,7 +215,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       idleMs: settings.agentIdleMs,
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
-      componentSources: ({ projectId }) => [mcp.componentSource(projectId), extensions.componentSource()],
+      componentSources: ({ projectId }) => [
+        catalog.tagSource(mcp.componentSource(projectId), 'mcp'),
+        extensions.componentSource(),
+      ],
       // Extension tools join the built-in ones; what extensions provide is part of the fingerprint.
       extensions: {
         components: async () => {
@@ -226,6 +231,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
+    const documents = new DocumentService({ database, eventLog, objects, logger });
+    cleanups.push(() => documents.close());
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
@@ -255,6 +262,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       artifacts,
       bindings,
       hitl,
+      documents,
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
@@ -278,6 +286,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
     toolset.register([spawnTool], { internal: true });
+    const uiSurfaces = new UiSurfaceRegistry();
+    const cardTool = showCardTool({ bindings });
+    workbenchTools.push(cardTool);
+    // A card only shows what the model already wrote: no confirmation by default.
+    toolset.register([cardTool], { internal: true });
     hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
       await runs.cancel(supersededRunId, 'superseded');
       // Another server may still be ending the superseded run: wait for its slot.
@@ -317,6 +330,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
+    const requeued = await documents.resume();
+    if (requeued > 0)
+      logger.info({ requeued }, 'documents left unparsed by a stopped server are queued again');
     await cluster.prune(live);
     if (interrupted > 0)
       logger.warn({ interrupted }, 'runs left unfinished by a stopped server are marked interrupted');
@@ -354,10 +370,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
+      documents,
       artifacts,
       subagents,
       usage: new UsageRepository(database.db),
       hitl,
+      uiSurfaces,
+      uiActions: new UiActionRunner({ registry: uiSurfaces, catalog, home: settings.home }),
       catalog,
       audit: new ToolAuditRepository(database.db),
       grants,

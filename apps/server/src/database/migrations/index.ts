@@ -6,6 +6,8 @@ import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import { extensionsMigration } from './0070-extensions.ts';
+import { documentsMigration } from './0050-documents.ts';
+import { knowledgeMigration } from './0055-knowledge.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -19,5 +21,7 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   settingsKeysMigration,
   profilesAndLibraryMigration,
   mcpServersMigration,
+  documentsMigration,
+  knowledgeMigration,
   extensionsMigration,
 ];
