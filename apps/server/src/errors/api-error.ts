@@ -20,6 +20,8 @@ export const API_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  /** A memory write while memory is switched off (spec §4.13: off by default). */
+  'MEMORY_DISABLED',
   ...ARTIFACT_ERROR_CODES,
   ...SUBAGENT_ERROR_CODES,
 ] as const;
@@ -57,6 +59,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  MEMORY_DISABLED: 409,
   ARTIFACT_EDIT_NOT_FOUND: 422,
   ARTIFACT_EDIT_AMBIGUOUS: 422,
   ARTIFACT_VERSION_MISMATCH: 400,
