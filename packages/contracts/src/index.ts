@@ -11,6 +11,7 @@
  * CONTRACTS_VERSION; // 1
  */
 export const CONTRACTS_VERSION = 1;
+export * from './archive/index.ts';
 export * from './artifacts/index.ts';
 export * from './agents/index.ts';
 
@@ -25,10 +26,12 @@ export * from './profiles/index.ts';
 export * from './commands/index.ts';
 export * from './mcp/index.ts';
 export * from './hitl/index.ts';
+export * from './ui-schema/index.ts';
 export * from './plan/index.ts';
 export * from './tools/index.ts';
 export * from './documents/index.ts';
 export * from './json-schema/index.ts';
+export * from './extensions/index.ts';
 export * from './context/index.ts';
 export * from './memory/index.ts';
 export * from './retrieval/index.ts';

@@ -6,6 +6,7 @@ import { errorHandler, validationHook } from './middleware/errors.ts';
 import { refuseNulCharacters } from './middleware/nul-characters.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { hostAndOriginChecks, loginFromUrl, requireToken, securityHeaders } from './middleware/security.ts';
+import { archiveRoutes } from './routes/archives.ts';
 import { agUiRoutes } from './routes/ag-ui.ts';
 import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
@@ -27,6 +28,7 @@ import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
+import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
 /** Every API route, relative to `/api`. */
@@ -46,11 +48,13 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
+    .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
     .route('/', contextRoutes(services))
     .route('/', memoryRoutes(services))
-    .route('/', systemRoutes(services));
+    .route('/', systemRoutes(services))
+    .route('/', archiveRoutes(services));
 }
 
 /**
@@ -78,7 +82,9 @@ export function createApp(services: ServerServices) {
       });
     },
   });
-  app.use('/api/*', async (c, next) => (c.req.path === '/api/uploads' ? next() : jsonLimit(c, next)));
+  // Uploads and archive imports have limits of their own.
+  const ownLimit = new Set(['/api/uploads', '/api/archive/import']);
+  app.use('/api/*', async (c, next) => (ownLimit.has(c.req.path) ? next() : jsonLimit(c, next)));
   app.use('/api/*', refuseNulCharacters());
   app.use('/v1/*', jsonLimit);
   app.route('/v1', openAiRoutes(services));

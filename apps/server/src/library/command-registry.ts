@@ -34,15 +34,15 @@ export const BUILTIN_COMMANDS: readonly CommandDescriptor[] = [
     source: 'builtin',
     action: 'client',
     description: {
-      en: 'Download this conversation as Markdown or JSON',
-      'zh-CN': '将本会话下载为 Markdown 或 JSON',
+      en: 'Download this conversation as Markdown, JSON, or an archive to import elsewhere',
+      'zh-CN': '将本会话下载为 Markdown、JSON 或可在别处导入的归档',
     },
     parameters: [
       {
         name: 'format',
         label: 'Format',
         type: 'enum',
-        enum: ['markdown', 'json'],
+        enum: ['markdown', 'json', 'archive'],
         default: 'markdown',
         required: true,
       },

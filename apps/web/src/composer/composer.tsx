@@ -19,6 +19,7 @@ import { fillTemplate, type CommandDescriptor } from '@youyou/contracts';
 import { customiseApi, useCommands, useMacros, useProfiles, useSnippets } from '../customise/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
+import { download } from '../archive/index.ts';
 import { CommandForm, type ParameterChoices } from './command-form.tsx';
 import { AttachmentTray } from './attachment-tray.tsx';
 import { ACCEPT_ATTRIBUTE, checkAttachment } from './attachment-rules.ts';
@@ -240,15 +241,11 @@ export function Composer(props: ComposerProps): ReactElement {
       }
       case 'export': {
         if (draftKey === '') return;
-        const link = document.createElement('a');
-        link.href = customiseApi.conversationExportUrl(
-          draftKey,
-          values['format'] === 'json' ? 'json' : 'markdown',
+        download(
+          values['format'] === 'archive'
+            ? api.archiveUrl({ conversationId: draftKey })
+            : customiseApi.conversationExportUrl(draftKey, values['format'] === 'json' ? 'json' : 'markdown'),
         );
-        link.download = '';
-        document.body.append(link);
-        link.click();
-        link.remove();
         return;
       }
       default:

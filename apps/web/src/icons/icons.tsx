@@ -124,6 +124,7 @@ export const UserIcon = icon(
   </>,
 );
 export const ArrowDownIcon = icon(<path d="M12 5v14M5 12l7 7 7-7" />);
+export const DownloadIcon = icon(<path d="M12 4v11M7 10l5 5 5-5M5 20h14" />);
 export const TrashIcon = icon(<path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />);
 export const SparkIcon = icon(
   <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />,

@@ -6,22 +6,26 @@ export type SettingsSection =
   | 'profiles'
   | 'library'
   | 'components'
+  | 'tools'
   | 'mcp'
   | 'appearance'
   | 'behaviour'
   | 'language'
-  | 'usage';
+  | 'usage'
+  | 'data';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'preferences',
   'profiles',
   'library',
   'components',
+  'tools',
   'mcp',
   'appearance',
   'behaviour',
   'language',
   'usage',
+  'data',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

@@ -16,6 +16,8 @@ export interface ConversationItemProps {
   /** Where the conversation can move (its own project is left out of the menu). */
   projects: readonly Project[];
   onMove: (id: string, projectId: string | null) => void;
+  /** Downloads the conversation as an archive. */
+  onExport: (id: string) => void;
 }
 
 /** One row of the conversation list: title, a waiting-for-you mark, running spinner or unread dot, and its menu. */
@@ -107,6 +109,7 @@ export const ConversationItem = memo(function ConversationItem(props: Conversati
                   onSelect: () => props.onMove(conversation.id, null),
                 },
               ]),
+          { label: t('archive.export'), onSelect: () => props.onExport(conversation.id) },
           { label: t('nav.delete'), onSelect: () => props.onDelete(conversation), danger: true },
         ]}
       />

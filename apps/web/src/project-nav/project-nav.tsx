@@ -7,6 +7,7 @@ import { useTranslation } from '../i18n/index.ts';
 import {
   ChatIcon,
   ChevronIcon,
+  DownloadIcon,
   FolderIcon,
   PlusIcon,
   SearchIcon,
@@ -19,6 +20,7 @@ import { useLayout } from '../layout/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { PROJECTS_KEY, useConversationList, useProjects } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
+import { download } from '../archive/index.ts';
 import { ConversationItem } from './conversation-item.tsx';
 import { NewProjectForm } from './new-project-form.tsx';
 import { isUnread, useSeen } from './seen-store.ts';
@@ -116,6 +118,11 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
   const isRunning = (conversation: Conversation): boolean =>
     running.has(conversation.id) || (conversation.in_flight_run_id ?? null) !== null;
 
+  const exportConversation = useCallback(
+    (id: string) => download(api.archiveUrl({ conversationId: id })),
+    [api],
+  );
+
   const renderConversations = (items: readonly Conversation[]): ReactElement => (
     <ul className="conversation-list" role="list">
       {items.map((conversation) => (
@@ -130,6 +137,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           onRename={(id, title) => rename.mutate({ id, title })}
           projects={projects.data ?? NO_PROJECTS}
           onMove={(id, projectId) => move.mutate({ id, projectId })}
+          onExport={exportConversation}
           onDelete={(target) => setPendingDelete({ kind: 'conversation', conversation: target })}
         />
       ))}
@@ -303,6 +311,15 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
                     }}
                   >
                     <PlusIcon size={15} />
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button small"
+                    aria-label={`${t('archive.exportProject')} · ${project.name}`}
+                    title={t('archive.exportProject')}
+                    onClick={() => download(api.archiveUrl({ projectId: project.id }))}
+                  >
+                    <DownloadIcon size={15} />
                   </button>
                   <button
                     type="button"

@@ -7,8 +7,10 @@ import { AppearanceSection, BehaviourSection, LanguageSection } from './appearan
 import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
 import { McpSection } from './mcp-section.tsx';
+import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
+import { DataSection } from '../archive/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -17,11 +19,13 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   profiles: 'settings.profiles',
   library: 'settings.library',
   components: 'settings.components',
+  tools: 'settings.tools',
   mcp: 'settings.mcp',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
   usage: 'settings.usage',
+  data: 'settings.data',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -36,6 +40,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <LibrarySection />;
     case 'components':
       return <ComponentsSection />;
+    case 'tools':
+      return <ToolsSection />;
     case 'mcp':
       return <McpSection />;
     case 'appearance':
@@ -46,6 +52,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <LanguageSection />;
     case 'usage':
       return <UsageSection />;
+    case 'data':
+      return <DataSection />;
   }
 }
 

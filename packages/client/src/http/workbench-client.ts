@@ -1,4 +1,5 @@
 import type {
+  ArchiveImportResult,
   HitlAnswer,
   HitlAnswerResult,
   HitlCardView,
@@ -45,6 +46,9 @@ import type {
   McpServer,
   McpServerCreate,
   McpServerUpdate,
+  UiActionRequest,
+  UiActionResult,
+  UiPanelList,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
@@ -174,6 +178,13 @@ export interface WorkbenchClient extends MemoryClientMethods {
   writeSettings(write: SettingsWrite): Promise<SettingsWriteResult>;
   /** Removes a key's value at one layer, so the layer below shows through. */
   resetSetting(key: string, scope: SettingScope): Promise<SettingsWriteResult>;
+  /**
+   * Where an archive downloads (spec §4.16): a conversation, a project, or everything (a zip with a
+   * checksummed manifest; the URL carries no token, so a browser needs its session cookie).
+   */
+  archiveUrl(of: { conversationId: string } | { projectId: string } | 'everything'): string;
+  /** Imports an archive with new ids, into `projectId` when given; a bad archive imports nothing. */
+  importArchive(archive: Blob | Uint8Array, options?: { projectId?: string }): Promise<ArchiveImportResult>;
   /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
   usage(groupBy: Usage['group_by']): Promise<Usage>;
   /** The UI preferences kept on the server (spec §4.15). */
@@ -188,6 +199,10 @@ export interface WorkbenchClient extends MemoryClientMethods {
     answer: HitlAnswer,
     clientKey: string,
   ): Promise<HitlAnswerResult>;
+  /** The right-column panels of every enabled extension (spec §4.6). */
+  listPanels(): Promise<UiPanelList>;
+  /** Runs the tool or command a panel's or a card's button or form names (same policy as in a run). */
+  runUiAction(request: UiActionRequest): Promise<UiActionResult>;
   /** A conversation's HITL cards, oldest first (`pending`: the ones waiting for the user). */
   listCards(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]>;
   /** The conversation's plan and todos, each with its version. */
@@ -201,6 +216,11 @@ export interface WorkbenchClient extends MemoryClientMethods {
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
   /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
   toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
+  /**
+   * The audit of tool calls in every conversation, newest first: one tool's with `toolName`, older
+   * pages with `before` (ms since the epoch, the oldest `started_at` of the page seen).
+   */
+  allToolCalls(options?: { toolName?: string; limit?: number; before?: number }): Promise<ToolAuditRecord[]>;
   /** Every tool with its enablement and confirmation policy. */
   listTools(): Promise<ToolInfo[]>;
   updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
@@ -399,6 +419,24 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       json('DELETE', `/api/settings/values/${segment(key)}`, {
         query: { layer: scope.layer, scope_id: scope.scope_id },
       }),
+    archiveUrl: (of) =>
+      connection.url(
+        of === 'everything'
+          ? '/api/archive'
+          : 'conversationId' in of
+            ? `/api/conversations/${segment(of.conversationId)}/archive`
+            : `/api/projects/${segment(of.projectId)}/archive`,
+      ),
+    importArchive: async (archive, target = {}) => {
+      const query = target.projectId === undefined ? '' : `?project_id=${segment(target.projectId)}`;
+      const response = await connection.fetch(connection.url(`/api/archive/import${query}`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/zip' },
+        body: archive instanceof Uint8Array ? new Blob([archive as Uint8Array<ArrayBuffer>]) : archive,
+      });
+      if (!response.ok) throw await ApiError.fromResponse(response);
+      return (await response.json()) as ArchiveImportResult;
+    },
     usage: (groupBy) => json('GET', '/api/usage', { query: { group_by: groupBy } }),
     getPreferences: async () =>
       (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
@@ -410,6 +448,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       json('POST', `/api/conversations/${segment(conversationId)}/cards/${segment(cardId)}/answer`, {
         body: { answer, client_key: clientKey },
       }),
+    listPanels: () => json('GET', '/api/extensions/panels'),
+    runUiAction: (request) => json('POST', '/api/extensions/actions', { body: request }),
     listCards: async (conversationId, status) =>
       (
         await json<{ cards: HitlCardView[] }>('GET', `/api/conversations/${segment(conversationId)}/cards`, {
@@ -434,6 +474,12 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
             query: { call_id: calls.callId },
           },
         )
+      ).calls,
+    allToolCalls: async (calls = {}) =>
+      (
+        await json<{ calls: ToolAuditRecord[] }>('GET', '/api/tool-calls', {
+          query: { tool_name: calls.toolName, limit: calls.limit, before: calls.before },
+        })
       ).calls,
     listTools: async () => (await json<{ tools: ToolInfo[] }>('GET', '/api/tools')).tools,
     updateTool: (name, patch) => json('PUT', `/api/tools/${segment(name)}`, { body: patch }),

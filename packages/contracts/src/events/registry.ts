@@ -4,6 +4,7 @@ import { ARTIFACT_EVENT_PAYLOAD_SCHEMAS } from '../artifacts/index.ts';
 import { DOCUMENT_EVENT_PAYLOAD_SCHEMAS } from '../documents/index.ts';
 import { HITL_EVENT_PAYLOAD_SCHEMAS } from '../hitl/index.ts';
 import { PLAN_EVENT_PAYLOAD_SCHEMAS } from '../plan/index.ts';
+import { UI_CARD_EVENT_PAYLOAD_SCHEMAS } from '../ui-schema/index.ts';
 import { MEMORY_EVENT_PAYLOAD_SCHEMAS } from '../memory/index.ts';
 import { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from './payloads.ts';
 
@@ -22,6 +23,7 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   ...AGENT_EVENT_PAYLOAD_SCHEMAS,
   ...HITL_EVENT_PAYLOAD_SCHEMAS,
   ...PLAN_EVENT_PAYLOAD_SCHEMAS,
+  ...UI_CARD_EVENT_PAYLOAD_SCHEMAS,
   ...MEMORY_EVENT_PAYLOAD_SCHEMAS,
   ...DOCUMENT_EVENT_PAYLOAD_SCHEMAS,
 } as const;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { fieldPattern, formFieldSchema, FormValuesSchema } from '../ui-schema/index.ts';
+import type { CardProblem } from '../ui-schema/index.ts';
 
 /**
  * HITL cards (spec agent-system-skeleton-design-r4 §4.5): the question a run asks the user, the
@@ -19,39 +21,6 @@ export const hitlChoiceSchema = z.object({
   recommended: z.boolean().optional(),
 });
 export type HitlChoice = z.infer<typeof hitlChoiceSchema>;
-
-/** The UI-schema field types a `form` card may use (a small set, extended by the extensions issue). */
-export const FORM_FIELD_TYPES = [
-  'text',
-  'textarea',
-  'number',
-  'select',
-  'multiselect',
-  'checkbox',
-  'date',
-] as const;
-export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
-
-/** One field of a `form` card. */
-export const formFieldSchema = z.object({
-  id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
-  type: z.enum(FORM_FIELD_TYPES),
-  label: z.string().min(1).max(200),
-  description: z.string().max(1000).optional(),
-  required: z.boolean().optional(),
-  placeholder: z.string().max(200).optional(),
-  /** For select and multiselect. */
-  options: z
-    .array(z.object({ value: z.string().min(1).max(200), label: z.string().min(1).max(200) }))
-    .optional(),
-  /** For number. */
-  min: z.number().optional(),
-  max: z.number().optional(),
-  /** For text and textarea. */
-  maxLength: z.number().int().positive().optional(),
-  default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
-});
-export type FormField = z.infer<typeof formFieldSchema>;
 
 /** What a confirm card raised by the confirmation policy shows about the tool call. */
 export const toolConfirmationSchema = z.object({
@@ -97,9 +66,6 @@ export const hitlCardSchema = z.object({
 });
 export type HitlCard = z.infer<typeof hitlCardSchema>;
 
-/** Values of a form answer. */
-export type FormValue = string | number | boolean | string[] | null;
-
 /** One answer per card (§4.5): a choice, free text, a yes/no, or form values. */
 export const hitlAnswerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('choice'), choice_id: z.string().min(1) }),
@@ -114,10 +80,7 @@ export const hitlAnswerSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('form'),
-    values: z.record(
-      z.string(),
-      z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]),
-    ),
+    values: FormValuesSchema,
   }),
 ]);
 export type HitlAnswer = z.infer<typeof hitlAnswerSchema>;
@@ -209,12 +172,6 @@ export interface HitlAnswerResult {
   new_run_id?: string;
 }
 
-/** A problem with a card the model proposed: where and what to fix. */
-export interface CardProblem {
-  path: string;
-  message: string;
-}
-
 /**
  * Checks a card the model (or a plugin) proposes: the schema, plus the §4.5 rules zod cannot say
  * alone — a `choice` card has choices, choice ids are unique, at most one is recommended, a `form`
@@ -288,77 +245,17 @@ export function cardDraftProblems(input: unknown): CardProblem[] {
         message: `a ${String(field.type)} field needs options`,
       });
     }
+    if (typeof (field as { pattern?: unknown }).pattern === 'string') {
+      const pattern = (field as { pattern: string }).pattern;
+      if (fieldPattern({ pattern }) === undefined)
+        problems.push({ path: `fields.${index}.pattern`, message: 'is not a valid regular expression' });
+    }
   }
   if (card.kind === 'input' && card.allowFreeInput === false) {
     problems.push({
       path: 'allowFreeInput',
       message: 'an input card is free input; drop allowFreeInput: false',
     });
-  }
-  return problems;
-}
-
-/**
- * Checks form values against a form card's fields: required fields present, types, numbers in
- * range, select values among the options, dates as YYYY-MM-DD. Unknown fields are problems too.
- *
- * @example
- * formValueProblems([{ id: 'n', type: 'number', label: 'N', min: 1 }], { n: 0 });
- * // [{ path: 'n', message: 'must be at least 1' }]
- */
-export function formValueProblems(
-  fields: readonly FormField[],
-  values: Readonly<Record<string, FormValue>>,
-): CardProblem[] {
-  const problems: CardProblem[] = [];
-  const known = new Set(fields.map((field) => field.id));
-  for (const key of Object.keys(values)) {
-    if (!known.has(key)) problems.push({ path: key, message: 'not a field of this form' });
-  }
-  for (const field of fields) {
-    const value = values[field.id];
-    const empty =
-      value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
-    if (empty) {
-      if (field.required === true) problems.push({ path: field.id, message: 'is required' });
-      continue;
-    }
-    const optionValues = new Set((field.options ?? []).map((option) => option.value));
-    switch (field.type) {
-      case 'text':
-      case 'textarea':
-        if (typeof value !== 'string') problems.push({ path: field.id, message: 'must be text' });
-        else if (field.maxLength !== undefined && value.length > field.maxLength)
-          problems.push({ path: field.id, message: `must be at most ${field.maxLength} characters` });
-        break;
-      case 'number':
-        if (typeof value !== 'number' || !Number.isFinite(value))
-          problems.push({ path: field.id, message: 'must be a number' });
-        else if (field.min !== undefined && value < field.min)
-          problems.push({ path: field.id, message: `must be at least ${field.min}` });
-        else if (field.max !== undefined && value > field.max)
-          problems.push({ path: field.id, message: `must be at most ${field.max}` });
-        break;
-      case 'checkbox':
-        if (typeof value !== 'boolean') problems.push({ path: field.id, message: 'must be true or false' });
-        break;
-      case 'date':
-        if (
-          typeof value !== 'string' ||
-          !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
-          Number.isNaN(Date.parse(value))
-        )
-          problems.push({ path: field.id, message: 'must be a date (YYYY-MM-DD)' });
-        break;
-      case 'select':
-        if (typeof value !== 'string' || !optionValues.has(value))
-          problems.push({ path: field.id, message: `must be one of ${[...optionValues].join(', ')}` });
-        break;
-      case 'multiselect':
-        if (!Array.isArray(value) || value.some((item) => !optionValues.has(item)))
-          problems.push({ path: field.id, message: `must be a list of ${[...optionValues].join(', ')}` });
-        break;
-    }
   }
   return problems;
 }

@@ -8,11 +8,13 @@ import * as memory from '../memory/index.ts';
 import * as documents from '../documents/index.ts';
 import * as errors from '../errors/index.ts';
 import * as events from '../events/index.ts';
+import * as extensions from '../extensions/index.ts';
 import * as mcp from '../mcp/index.ts';
 import * as messages from '../messages/index.ts';
 import * as profiles from '../profiles/index.ts';
 import * as runs from '../runs/index.ts';
 import * as settings from '../settings/index.ts';
+import * as uiSchema from '../ui-schema/index.ts';
 
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>;
@@ -29,6 +31,8 @@ const CONCEPTS = [
   profiles,
   commands,
   mcp,
+  uiSchema,
+  extensions,
   context,
   memory,
   documents,

@@ -118,6 +118,17 @@ export const MessagePartSchema = z
       resolution: hitlResolvedPayloadSchema.optional(),
       status: PartStatusSchema,
     }),
+    /** A UI card a tool or an extension posted (spec §4.2 card, §4.6): drawn by the UI-schema renderer. */
+    z.object({
+      type: z.literal('card'),
+      card_id: z.string(),
+      source: z.string(),
+      title: z.string().optional(),
+      call_id: z.string().optional(),
+      /** The UI document (see `UiDocumentSchema`), as posted. */
+      schema: z.unknown(),
+      status: PartStatusSchema,
+    }),
   ])
   .meta({ id: 'MessagePart' });
 export type MessagePart = z.infer<typeof MessagePartSchema>;

@@ -284,6 +284,22 @@ function next<Projection extends RunProjection>(projection: Projection, event: W
           ),
         ),
       };
+    case 'card.posted':
+      return {
+        ...advanced,
+        assistant: withParts(message, [
+          ...closeOpenPart(message.parts, 'complete'),
+          {
+            type: 'card',
+            card_id: event.payload.card_id,
+            source: event.payload.source,
+            ...(event.payload.title === undefined ? {} : { title: event.payload.title }),
+            ...(event.payload.call_id === undefined ? {} : { call_id: event.payload.call_id }),
+            schema: event.payload.schema,
+            status: 'complete',
+          },
+        ]),
+      };
     case 'plan.update':
     case 'todo.update':
     case 'artifact.deleted':

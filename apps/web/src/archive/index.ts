@@ -1,0 +1,2 @@
+export { DataSection } from './data-section.tsx';
+export { download } from './download.ts';
