@@ -4,6 +4,7 @@ import type { ArtifactService } from '../artifacts/index.ts';
 import type { ContextService } from '../context/index.ts';
 import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -77,6 +78,8 @@ export interface ServerServices {
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;
+  /** Parsed documents (spec §4.11): uploads parsed in the background; retrieval subscribes `onParsed`. */
+  documents: DocumentService;
   artifacts: ArtifactService;
   subagents: SubagentManager;
   usage: UsageRepository;

@@ -3,6 +3,7 @@ import type { ArtifactService } from '../artifacts/index.ts';
 import type { ContextService } from '../context/index.ts';
 import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { DocumentService } from '../documents/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ModelRouting } from '../models/index.ts';
@@ -42,6 +43,8 @@ export interface RunContext {
   contextAssembly?: ContextService;
   /** Memory (spec §4.13): candidates after a completed run. */
   memory?: MemoryService;
+  /** Parsed documents: attachments reach the model as their parsed text (`documentForModel`). */
+  documents?: DocumentService;
   /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */
   subagents?: RunToolRegistry;
 }
