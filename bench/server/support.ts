@@ -181,9 +181,18 @@ export function clientOf(server: { url: string; token: string }): WorkbenchClien
 
 /** Resident memory of a process, in MB (Linux /proc). */
 export async function residentMegabytes(pid: number): Promise<number> {
+  return (await memoryOf(pid)).residentMb;
+}
+
+/**
+ * A process's resident memory (VmRSS) and the private part of it (RssAnon: its heap, stacks and
+ * other anonymous pages; the rest is the executable's file pages, shared and reclaimable).
+ */
+export async function memoryOf(pid: number): Promise<{ residentMb: number; privateMb: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kilobytes / 1024;
+  const field = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
+  return { residentMb: field('VmRSS'), privateMb: field('RssAnon') };
 }
 
 export interface SseEvent {

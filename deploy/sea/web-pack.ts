@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 
 /**
- * The built web UI as one blob for the single executable's assets: a 4-byte big-endian length,
+ * The built web UI as one blob appended to the single executable: a 4-byte big-endian length,
  * a JSON index `[[path, size], …]`, then the files' bytes in that order.
  *
  * @example
@@ -61,4 +61,39 @@ export async function unpackFolder(pack: Uint8Array, folder: string): Promise<st
     if (!existsSync(join(folder, 'index.html'))) throw error;
   }
   return folder;
+}
+
+/** What ends an executable that carries a packed UI: the pack, this marker, its length (u64 LE). */
+const TRAILER_MARKER = Buffer.from('YOUYOUWEBPACK\u0000v1', 'latin1');
+const TRAILER_BYTES = TRAILER_MARKER.length + 8;
+
+/**
+ * Appends a pack after the end of an executable. It travels outside the single-executable blob
+ * because Node maps and touches that whole blob at every start: a 16 MB UI inside it is 16 MB
+ * more resident memory for a server that reads the UI once, on its first start. The ELF loader
+ * ignores bytes past the sections, so the binary runs unchanged.
+ */
+export async function appendPack(executable: string, pack: Buffer): Promise<void> {
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(pack.length));
+  await appendFile(executable, Buffer.concat([pack, TRAILER_MARKER, length]));
+}
+
+/** The pack appended to `executable`, or undefined when it carries none. */
+export async function readAppendedPack(executable: string): Promise<Buffer | undefined> {
+  const file = await open(executable, 'r');
+  try {
+    const { size } = await file.stat();
+    if (size < TRAILER_BYTES) return undefined;
+    const trailer = Buffer.alloc(TRAILER_BYTES);
+    await file.read(trailer, 0, TRAILER_BYTES, size - TRAILER_BYTES);
+    if (!trailer.subarray(0, TRAILER_MARKER.length).equals(TRAILER_MARKER)) return undefined;
+    const length = Number(trailer.readBigUInt64LE(TRAILER_MARKER.length));
+    if (length > size - TRAILER_BYTES) return undefined;
+    const pack = Buffer.alloc(length);
+    await file.read(pack, 0, length, size - TRAILER_BYTES - length);
+    return pack;
+  } finally {
+    await file.close();
+  }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fakeTextReply, startFakeOpenAI } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FILE, buildServerBundle } from '../src/bundle/index.ts';
+import { BUNDLE_FILE, buildServerBundle, escapeNonAscii } from '../src/bundle/index.ts';
 import { SERVER_VERSION } from '../src/server/index.ts';
 import { callServer, startChildServer } from './support/child-server.ts';
 import { createTempDirectories, type TempDirectories } from './support/temp-directories.ts';
@@ -20,6 +20,17 @@ describe('the bundled server (npm start)', () => {
   afterAll(async () => {
     await rm(outfile, { force: true });
     await directories?.remove();
+  });
+
+  it('is ASCII only, so V8 holds its source at one byte per character', async () => {
+    expect(/[^\p{ASCII}]/u.exec(await readFile(outfile, 'utf8'))).toBeNull();
+  });
+
+  it('escapes non-ASCII without changing what strings and regular expressions mean', () => {
+    const source = "[/^第([一二三]{1,3})步$/u.exec('第二步')?.[1], /[😀，]/u.test('😀'), '标题—😀']";
+    const escaped = escapeNonAscii(source);
+    expect(escaped).toMatch(/^[\p{ASCII}]*$/u);
+    expect(new Function(`return ${escaped}`)()).toEqual(['二', true, '标题—😀']);
   });
 
   it('starts from one file, knows its version, and runs a conversation', async () => {

@@ -184,8 +184,13 @@ export interface ArtifactExcerpt {
  * const artifact = await artifacts.create(await artifacts.scopeOf(runId), { title: 'plan.md', kind: 'markdown', content });
  * await artifacts.update(scope, { reference: artifact.id, edits: [{ find: 'draft', replace: 'final' }] });
  */
+/** What `ArtifactService.onChange` listeners hear: an artifact was written or deleted. */
+export type ArtifactChangeNotice =
+  { type: 'written'; artifactId: string; version: number } | { type: 'deleted'; artifactId: string };
+
 export class ArtifactService {
   readonly #database: WorkbenchDatabase;
+  readonly #changeListeners = new Set<(change: ArtifactChangeNotice) => void>();
   readonly #eventLog: EventLog;
   /** One update at a time per artifact, so versions follow each other (edits read the newest). */
   readonly #locks = new Map<string, Promise<unknown>>();
@@ -197,6 +202,19 @@ export class ArtifactService {
   constructor(options: { database: WorkbenchDatabase; eventLog: EventLog }) {
     this.#database = options.database;
     this.#eventLog = options.eventLog;
+  }
+
+  /**
+   * Calls `listener` after each create, update and delete is stored (the knowledge index follows
+   * artifacts this way); returns the unsubscribe.
+   */
+  onChange(listener: (change: ArtifactChangeNotice) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #notify(change: ArtifactChangeNotice): void {
+    for (const listener of this.#changeListeners) listener(change);
   }
 
   get #db(): Kysely<Schema> {
@@ -270,6 +288,7 @@ export class ArtifactService {
       await transaction.insertInto('artifact_versions').values(version).execute();
     });
     this.#remember(this.#newest, row.id, { version: 1, content: request.content }, 8);
+    this.#notify({ type: 'written', artifactId: row.id, version: 1 });
     return artifact;
   }
 
@@ -335,6 +354,7 @@ export class ArtifactService {
       });
       this.#rememberDiff(diff);
       this.#remember(this.#newest, row.id, { version: next.version, content }, 8);
+      this.#notify({ type: 'written', artifactId: row.id, version: next.version });
       return { artifact, version: versionOfRow(next, false), added, removed };
     });
   }
@@ -491,6 +511,7 @@ export class ArtifactService {
           await transaction.deleteFrom('artifacts').where('id', '=', id).execute();
         },
       );
+    this.#notify({ type: 'deleted', artifactId: id });
     return {};
   }
 

@@ -1,5 +1,6 @@
 export { ArtifactService, MAX_ARTIFACT_BYTES } from './artifact-service.ts';
 export type {
+  ArtifactChangeNotice,
   ArtifactExcerpt,
   CreateArtifactRequest,
   RunScope,

@@ -1,1 +1,1 @@
-export { BUNDLE_FILE, buildServerBundle } from './build-bundle.ts';
+export { BUNDLE_FILE, buildServerBundle, escapeNonAscii } from './build-bundle.ts';

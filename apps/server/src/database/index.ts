@@ -13,3 +13,4 @@ export type { DialectName } from './migrations/index.ts';
 export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from './schema.ts';
 export type * from './schema.ts';
 export type * from './hitl-schema.ts';
+export type * from './knowledge-schema.ts';

@@ -3,6 +3,7 @@ export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from '@youyou
 export type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 import type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 import type { HitlSchema } from './hitl-schema.ts';
+import type { KnowledgeSchema } from './knowledge-schema.ts';
 
 /** Every table keeps an `owner`, reserved for multi-user deployments (spec §2.2); null today. */
 interface Owned {
@@ -289,7 +290,7 @@ export interface SnippetsTable extends Owned {
   updated_at: number;
 }
 
-export interface Schema extends HitlSchema {
+export interface Schema extends HitlSchema, KnowledgeSchema {
   projects: ProjectsTable;
   conversations: ConversationsTable;
   runs: RunsTable;

@@ -26,6 +26,7 @@ import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
+import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
 /** Every API route, relative to `/api`. */
@@ -45,6 +46,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
+    .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
     .route('/', systemRoutes(services))

@@ -25,6 +25,7 @@ import type {
 } from '../storage/index.ts';
 import type { ToolAuditRepository, ToolCatalog, ToolGrantRepository } from '../tools/index.ts';
 import type { WorkbenchStream } from '../workbench-stream/index.ts';
+import type { UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 
 /** Settings of the HTTP edge. */
 export interface HttpConfig {
@@ -78,6 +79,9 @@ export interface ServerServices {
   subagents: SubagentManager;
   usage: UsageRepository;
   hitl: HitlService;
+  /** Extension panels and the tools and commands their actions may call, by source (spec §4.6). */
+  uiSurfaces: UiSurfaceRegistry;
+  uiActions: UiActionRunner;
   catalog: ToolCatalog;
   audit: ToolAuditRepository;
   grants: ToolGrantRepository;

@@ -4,7 +4,7 @@ import type { McpServerStatus, McpToolInfo } from '@youyou/contracts';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import type { ServerLogger } from '../logging/index.ts';
-import { McpConnection, type McpServerDefinition } from './mcp-connection.ts';
+import type { McpConnection, McpServerDefinition } from './mcp-connection.ts';
 import pino from 'pino';
 import { transportOfRow, type McpServerRow } from './mcp-server-repository.ts';
 import { mapToolResult } from './mcp-tool-result.ts';
@@ -181,6 +181,9 @@ export class McpManager<Store extends McpServerStore = McpServerStore> {
     const existing = this.#connections.get(row.id);
     if (existing !== undefined && existing.definition.version === row.updated_at) return existing;
     if (existing !== undefined) void existing.stop();
+    // The MCP SDK (and its schemas) loads with the first server that connects: most workbenches
+    // idle without one, and it is a fifth of the server's idle heap.
+    const { McpConnection } = await import('./mcp-connection.ts');
     const connection = new McpConnection({
       definition: await this.#definition(row),
       logger: this.#logger,

@@ -294,6 +294,27 @@ export class ProviderRegistry {
     return this.#provider(await this.#configs.get(model.provider_id), false);
   }
 
+  /**
+   * The endpoint of any model of an enabled provider, whatever its kind (embedding and rerank
+   * models are called directly, not through the agent): base URL, key, the model's own id.
+   */
+  async endpointOf(
+    modelId: string,
+  ): Promise<
+    { baseUrl: string; apiKey: string; model: string; kind: 'chat' | 'embedding' | 'rerank' } | undefined
+  > {
+    for (const row of (await this.#configs.list()).filter((candidate) => candidate.enabled === 1)) {
+      if (!modelId.startsWith(`${row.name}/`)) continue;
+      const own = modelId.slice(row.name.length + 1);
+      const model = (JSON.parse(row.models) as ConfiguredModel[]).find((candidate) => candidate.id === own);
+      if (model === undefined) continue;
+      const apiKey = row.secret_id === null ? '' : await this.#secrets.reveal(row.secret_id);
+      this.#redactor?.add(apiKey);
+      return { baseUrl: row.base_url.replace(/\/+$/, ''), apiKey, model: own, kind: model.kind ?? 'chat' };
+    }
+    return undefined;
+  }
+
   /** Asks a stored provider's server for its models: the key and URL work when this succeeds. */
   async test(id: string): Promise<ProviderTestResult> {
     return this.#redacted(await probe(await this.#provider(await this.#configs.get(id), true)));

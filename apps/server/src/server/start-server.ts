@@ -48,6 +48,7 @@ import {
   ToolGrantRepository,
   WorkbenchToolset,
 } from '../tools/index.ts';
+import { showCardTool, UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
@@ -199,7 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       idleMs: settings.agentIdleMs,
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
-      componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
+      componentSources: ({ projectId }) => [catalog.tagSource(mcp.componentSource(projectId), 'mcp')],
       extensions: toolset,
     });
     cleanups.push(() => pool.shutdown());
@@ -256,6 +257,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
     toolset.register([spawnTool], { internal: true });
+    const uiSurfaces = new UiSurfaceRegistry();
+    const cardTool = showCardTool({ bindings });
+    workbenchTools.push(cardTool);
+    // A card only shows what the model already wrote: no confirmation by default.
+    toolset.register([cardTool], { internal: true });
     hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
       await runs.cancel(supersededRunId, 'superseded');
       // Another server may still be ending the superseded run: wait for its slot.
@@ -335,6 +341,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       subagents,
       usage: new UsageRepository(database.db),
       hitl,
+      uiSurfaces,
+      uiActions: new UiActionRunner({ registry: uiSurfaces, catalog, home: settings.home }),
       catalog,
       audit: new ToolAuditRepository(database.db),
       grants,

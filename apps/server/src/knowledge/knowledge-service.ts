@@ -1,0 +1,306 @@
+import type {
+  DocumentBlock,
+  DocumentView,
+  KnowledgeItem,
+  KnowledgeList,
+  KnowledgeStatus,
+  Retriever,
+} from '@youyou/contracts';
+import { KNOWLEDGE_STATUSES } from '@youyou/contracts';
+import type { ArtifactService } from '../artifacts/index.ts';
+import { ApiError } from '../errors/index.ts';
+import { artifactBlocks } from './artifact-blocks.ts';
+import { blockChunker } from './chunker.ts';
+import type { KnowledgeRepository } from './knowledge-repository.ts';
+import type { Embedder } from './embedder.ts';
+
+/**
+ * What the knowledge index needs of ingest's DocumentService (spec §4.11 → §4.12): a call for
+ * each document that finished parsing, its blocks, and the `indexed` mark.
+ */
+export interface KnowledgeDocuments {
+  /** Calls `listener` with each document that reaches `parsed`; returns the unsubscribe. */
+  onParsed(listener: (document: DocumentView) => void): () => void;
+  get(documentId: string): Promise<DocumentView | undefined>;
+  blocks(documentId: string): Promise<DocumentBlock[]>;
+  /** Marks the document `indexed` once its chunks are searchable. */
+  markIndexed?(documentId: string): Promise<void>;
+}
+
+/** Logs what indexing could not do; the item's status says it too. */
+interface KnowledgeLogger {
+  warn(object: object, message: string): void;
+}
+
+/** A range of blocks read from an item (`read_document`, the viewer). */
+export interface DocumentExcerpt {
+  item: KnowledgeItem;
+  total: number;
+  from: number;
+  to: number;
+  blocks: { index: number; block: DocumentBlock }[];
+}
+
+/**
+ * A project's knowledge (spec §4.12): every parsed upload and every artifact becomes an item that
+ * is cut into chunks and indexed in the background, one at a time, with its status stored (queued →
+ * parsing → indexed | failed), and can be retried or rebuilt. Items left queued or mid-way by a
+ * stopped server are picked up again at start.
+ *
+ * @example
+ * const knowledge = new KnowledgeService({ repository, artifacts, retriever, logger });
+ * await knowledge.start();
+ * await knowledge.list('p1');
+ */
+export class KnowledgeService {
+  readonly retriever: Retriever;
+  readonly #repository: KnowledgeRepository;
+  readonly #artifacts: ArtifactService;
+  readonly #logger: KnowledgeLogger;
+  readonly #embedder: Embedder | undefined;
+  #documents: KnowledgeDocuments | undefined;
+  readonly #queue: string[] = [];
+  #working: Promise<void> | undefined;
+  #stopped = false;
+  readonly #unsubscribe: (() => void)[] = [];
+  readonly #listeners = new Set<(item: KnowledgeItem) => void>();
+
+  constructor(options: {
+    repository: KnowledgeRepository;
+    artifacts: ArtifactService;
+    retriever: Retriever;
+    logger: KnowledgeLogger;
+    documents?: KnowledgeDocuments;
+    embedder?: Embedder;
+  }) {
+    this.#repository = options.repository;
+    this.#artifacts = options.artifacts;
+    this.retriever = options.retriever;
+    this.#logger = options.logger;
+    this.#documents = options.documents;
+    this.#embedder = options.embedder;
+  }
+
+  /** Subscribes to artifacts and documents and resumes what a stopped server left. */
+  async start(): Promise<void> {
+    this.#unsubscribe.push(
+      this.#artifacts.onChange((change) => {
+        if (change.type === 'deleted') void this.#forget('artifact', change.artifactId);
+        else
+          void this.indexArtifact(change.artifactId).catch((error: unknown) =>
+            this.#warn(error, change.artifactId),
+          );
+      }),
+    );
+    if (this.#documents !== undefined) this.connectDocuments(this.#documents);
+    for (const item of await this.#repository.pending()) this.#enqueue(item.id);
+  }
+
+  /** Connects ingest's documents (they may be built after this service). */
+  connectDocuments(documents: KnowledgeDocuments): void {
+    this.#documents = documents;
+    this.#unsubscribe.push(
+      documents.onParsed((document) => {
+        void this.indexDocument(document).catch((error: unknown) => this.#warn(error, document.id));
+      }),
+    );
+  }
+
+  /** Stops taking work; the item being indexed finishes. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    await this.#working;
+  }
+
+  /** Calls `listener` whenever an item's status changes. */
+  onItemChange(listener: (item: KnowledgeItem) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves when nothing is queued or being indexed (tests, the benchmark). */
+  async idle(): Promise<void> {
+    while (this.#working !== undefined) await this.#working;
+  }
+
+  /** Queues an artifact (not an upload: those come parsed, as documents). */
+  async indexArtifact(artifactId: string): Promise<KnowledgeItem | undefined> {
+    const artifact = await this.#artifacts.get(artifactId);
+    if (artifact.kind === 'upload') return undefined;
+    const item = await this.#repository.upsert({
+      source: 'artifact',
+      source_id: artifact.id,
+      project_id: artifact.project_id,
+      document_id: null,
+      title: artifact.title,
+      media_type: artifact.media_type,
+      source_version: artifact.version,
+    });
+    this.#changed(item);
+    this.#enqueue(item.id);
+    return item;
+  }
+
+  /** Queues a parsed document (an upload). */
+  async indexDocument(document: DocumentView): Promise<KnowledgeItem> {
+    const item = await this.#repository.upsert({
+      source: document.artifact_id === null ? 'upload' : 'artifact',
+      source_id: document.upload_id ?? document.artifact_id ?? document.id,
+      project_id: document.project_id,
+      document_id: document.id,
+      title: document.name,
+      media_type: document.media_type,
+      source_version: 1,
+    });
+    this.#changed(item);
+    this.#enqueue(item.id);
+    return item;
+  }
+
+  /** A project's knowledge (null: outside any project) with a count per status. */
+  async list(projectId: string | null): Promise<KnowledgeList> {
+    const items = await this.#repository.list(projectId);
+    const counts = Object.fromEntries(KNOWLEDGE_STATUSES.map((status) => [status, 0])) as Record<
+      KnowledgeStatus,
+      number
+    >;
+    for (const item of items) counts[item.status] += 1;
+    return { items, counts };
+  }
+
+  async get(id: string): Promise<KnowledgeItem> {
+    const item = await this.#repository.get(id);
+    if (item === undefined)
+      throw new ApiError('NOT_FOUND', `No knowledge item has id ${id}.`, {
+        details: { resource: 'knowledge', id },
+      });
+    return item;
+  }
+
+  /** Indexes one item again (a failed one, or to pick up a changed chunker). */
+  async retry(id: string): Promise<KnowledgeItem> {
+    const item = await this.get(id);
+    await this.#repository.setStatus(item.id, 'queued');
+    const queued = { ...item, status: 'queued' as const, error: null };
+    this.#changed(queued);
+    this.#enqueue(item.id);
+    return queued;
+  }
+
+  /** Re-indexes a project's items (or only the failed ones); returns how many were queued. */
+  async rebuild(projectId: string | null, onlyFailed = false): Promise<number> {
+    const items = (await this.#repository.list(projectId)).filter(
+      (item) => !onlyFailed || item.status === 'failed',
+    );
+    for (const item of items) await this.retry(item.id);
+    return items.length;
+  }
+
+  /**
+   * Blocks `from` (inclusive) to `to` (exclusive) of a document, or the blocks of `page`: what
+   * `read_document` and the viewer read. `id` is a knowledge item, document, upload or artifact id.
+   */
+  async read(
+    id: string,
+    range: { from?: number; to?: number; page?: number } = {},
+  ): Promise<DocumentExcerpt> {
+    const item = await this.#repository.resolve(id);
+    if (item === undefined)
+      throw new ApiError('NOT_FOUND', `No document or knowledge item has id ${id}.`, {
+        details: { resource: 'document', id },
+      });
+    const blocks = await this.#blocksOf(item);
+    let indexed = blocks.map((block, index) => ({ index, block }));
+    const total = blocks.length;
+    if (range.page !== undefined) {
+      indexed = indexed.filter(({ block }) => (block.location.page ?? block.location.slide) === range.page);
+      return {
+        item,
+        total,
+        from: indexed[0]?.index ?? 0,
+        to: (indexed[indexed.length - 1]?.index ?? -1) + 1,
+        blocks: indexed,
+      };
+    }
+    const from = Math.max(0, range.from ?? 0);
+    if (total > 0 && from >= total)
+      throw new ApiError(
+        'INVALID_INPUT',
+        `Block ${from} is past the end: the document has ${total} blocks.`,
+        {
+          details: { id, total },
+        },
+      );
+    const to = Math.min(total, Math.max(from, range.to ?? total));
+    return { item, total, from, to, blocks: indexed.slice(from, to) };
+  }
+
+  async #blocksOf(item: KnowledgeItem): Promise<DocumentBlock[]> {
+    if (item.document_id !== null) {
+      if (this.#documents === undefined)
+        throw new ApiError('SERVICE_UNAVAILABLE', 'Parsed documents cannot be read on this server.', {
+          retryable: true,
+        });
+      return this.#documents.blocks(item.document_id);
+    }
+    if (item.source === 'artifact') {
+      const artifact = await this.#artifacts.get(item.source_id);
+      const version = await this.#artifacts.version(artifact.id, artifact.version);
+      return artifactBlocks(artifact.kind, artifact.language, version.content ?? '');
+    }
+    throw new ApiError('NOT_FOUND', `Knowledge item ${item.id} has nothing to read.`, {
+      details: { resource: 'document', id: item.id },
+    });
+  }
+
+  #enqueue(id: string): void {
+    if (this.#stopped) return;
+    if (!this.#queue.includes(id)) this.#queue.push(id);
+    this.#working ??= this.#drain().finally(() => (this.#working = undefined));
+  }
+
+  async #drain(): Promise<void> {
+    for (let id = this.#queue.shift(); id !== undefined && !this.#stopped; id = this.#queue.shift()) {
+      await this.#index(id);
+    }
+  }
+
+  async #index(id: string): Promise<void> {
+    const item = await this.#repository.get(id);
+    if (item === undefined) return;
+    try {
+      await this.#repository.setStatus(id, 'parsing', null, { attempt: true });
+      this.#changed({ ...item, status: 'parsing', error: null, attempts: item.attempts + 1 });
+      const drafts = blockChunker.chunk(await this.#blocksOf(item));
+      await this.#repository.replaceChunks(item, drafts);
+      if (this.#embedder !== undefined) {
+        const embedded = await this.#embedder.embedItem(item);
+        if (embedded !== undefined) await this.#repository.setEmbedded(item.id, embedded);
+      }
+      if (item.document_id !== null) await this.#documents?.markIndexed?.(item.document_id);
+    } catch (error) {
+      const failure = ApiError.fromUnknown(error);
+      this.#logger.warn({ err: error, knowledgeId: id }, 'a knowledge item could not be indexed');
+      await this.#repository
+        .setStatus(id, 'failed', { code: failure.code, message: failure.message })
+        .catch(() => {});
+    }
+    const after = await this.#repository.get(id).catch(() => undefined);
+    if (after !== undefined) this.#changed(after);
+  }
+
+  async #forget(source: 'artifact' | 'upload', sourceId: string): Promise<void> {
+    await this.#repository
+      .deleteSource(source, sourceId)
+      .catch((error: unknown) => this.#warn(error, sourceId));
+  }
+
+  #changed(item: KnowledgeItem): void {
+    for (const listener of this.#listeners) listener(item);
+  }
+
+  #warn(error: unknown, id: string): void {
+    this.#logger.warn({ err: error, id }, 'knowledge indexing could not start');
+  }
+}
