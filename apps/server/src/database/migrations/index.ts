@@ -5,6 +5,7 @@ import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
+import { documentsMigration } from './0050-documents.ts';
 import { knowledgeMigration } from './0055-knowledge.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import type { WorkbenchMigration } from './migration.ts';
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   settingsKeysMigration,
   profilesAndLibraryMigration,
   mcpServersMigration,
+  documentsMigration,
   knowledgeMigration,
   usageCacheAndCostMigration,
 ];
