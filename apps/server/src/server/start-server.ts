@@ -200,7 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       idleMs: settings.agentIdleMs,
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
-      componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
+      componentSources: ({ projectId }) => [catalog.tagSource(mcp.componentSource(projectId), 'mcp')],
       extensions: toolset,
     });
     cleanups.push(() => pool.shutdown());

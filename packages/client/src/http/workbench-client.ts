@@ -215,6 +215,11 @@ export interface WorkbenchClient {
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
   /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
   toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
+  /**
+   * The audit of tool calls in every conversation, newest first: one tool's with `toolName`, older
+   * pages with `before` (ms since the epoch, the oldest `started_at` of the page seen).
+   */
+  allToolCalls(options?: { toolName?: string; limit?: number; before?: number }): Promise<ToolAuditRecord[]>;
   /** Every tool with its enablement and confirmation policy. */
   listTools(): Promise<ToolInfo[]>;
   updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
@@ -467,6 +472,12 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
             query: { call_id: calls.callId },
           },
         )
+      ).calls,
+    allToolCalls: async (calls = {}) =>
+      (
+        await json<{ calls: ToolAuditRecord[] }>('GET', '/api/tool-calls', {
+          query: { tool_name: calls.toolName, limit: calls.limit, before: calls.before },
+        })
       ).calls,
     listTools: async () => (await json<{ tools: ToolInfo[] }>('GET', '/api/tools')).tools,
     updateTool: (name, patch) => json('PUT', `/api/tools/${segment(name)}`, { body: patch }),
