@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -75,6 +76,8 @@ export interface ServerServices {
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;
+  /** Parsed documents (spec §4.11): uploads parsed in the background; retrieval subscribes `onParsed`. */
+  documents: DocumentService;
   artifacts: ArtifactService;
   subagents: SubagentManager;
   usage: UsageRepository;

@@ -7,6 +7,7 @@ import { AgentPool } from '../agents/index.ts';
 import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
+import { DocumentService } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
 import { HitlService, lightweightClassifier } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
@@ -205,6 +206,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
+    const documents = new DocumentService({ database, eventLog, objects, logger });
+    cleanups.push(() => documents.close());
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
@@ -234,6 +237,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       artifacts,
       bindings,
       hitl,
+      documents,
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
@@ -301,6 +305,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
+    const requeued = await documents.resume();
+    if (requeued > 0)
+      logger.info({ requeued }, 'documents left unparsed by a stopped server are queued again');
     await cluster.prune(live);
     if (interrupted > 0)
       logger.warn({ interrupted }, 'runs left unfinished by a stopped server are marked interrupted');
@@ -337,6 +344,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
+      documents,
       artifacts,
       subagents,
       usage: new UsageRepository(database.db),
