@@ -206,6 +206,12 @@ export interface UsageTable extends Owned {
   tool_calls: number;
   model_calls: number;
   duration_ms: number;
+  /** Input tokens read from the provider's prompt cache (0080); part of `input_tokens`. */
+  cache_read_tokens: number;
+  /** Input tokens written to the provider's prompt cache (0080); part of `input_tokens`. */
+  cache_write_tokens: number;
+  /** US dollars from the model's prices when the run ended (0080); null: the model has none. */
+  cost: number | null;
   /** `YYYY-MM-DD`, UTC. */
   day: string;
   created_at: number;

@@ -590,6 +590,24 @@ export const en = {
   'composer.source.macro': 'macro',
   'composer.source.extension': 'extension',
   'error.budget': 'The run passed its budget (set in its profile or in Settings → Preferences → Budgets).',
+  // Prices and cache tokens (decision 0018)
+  'pricing.title': 'Prices (US$ per million tokens)',
+  'pricing.input': 'Input',
+  'pricing.output': 'Output',
+  'pricing.cacheRead': 'Cache read',
+  'pricing.cacheWrite': 'Cache write',
+  'pricing.asInput': 'as input',
+  'usage.cacheRead': 'Cache read',
+  'usage.cacheWrite': 'Cache write',
+  'usage.cost': 'Cost',
+  'usage.costUnknown': 'unknown (no prices)',
+  'usage.costPartial': '{cost} + runs without prices',
+  'usage.costSummary': 'cost {cost}',
+  'usage.conversation': 'Usage',
+  'usage.ofConversation': 'Usage of “{title}”',
+  'usage.close': 'Close usage',
+  'usage.summaryWithCost':
+    '{runs} runs · {input} input tokens ({cached} from the cache) · {output} output tokens · {cost}',
   // Export/import archives (spec §4.16)
   'settings.data': 'Data',
   'archive.intro':

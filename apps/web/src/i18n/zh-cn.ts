@@ -583,6 +583,24 @@ export const zhCn: Record<MessageKey, string> = {
   'composer.source.macro': '宏',
   'composer.source.extension': '扩展',
   'error.budget': '本次运行超出了预算（在画像或 设置 → 偏好设置 → 预算 中设置）。',
+  // 价格与缓存 token（决策 0018）
+  'pricing.title': '价格（美元 / 百万 token）',
+  'pricing.input': '输入',
+  'pricing.output': '输出',
+  'pricing.cacheRead': '缓存读取',
+  'pricing.cacheWrite': '缓存写入',
+  'pricing.asInput': '同输入价',
+  'usage.cacheRead': '缓存读取',
+  'usage.cacheWrite': '缓存写入',
+  'usage.cost': '费用',
+  'usage.costUnknown': '未知（未设价格）',
+  'usage.costPartial': '{cost}，另有未设价格的运行',
+  'usage.costSummary': '费用 {cost}',
+  'usage.conversation': '用量',
+  'usage.ofConversation': '“{title}”的用量',
+  'usage.close': '关闭用量',
+  'usage.summaryWithCost':
+    '{runs} 次运行 · {input} 个输入 token（其中 {cached} 个来自缓存）· {output} 个输出 token · {cost}',
   // 导出/导入归档（规范 §4.16）
   'settings.data': '数据',
   'archive.intro':

@@ -191,6 +191,8 @@ export interface WorkbenchClient {
   importArchive(archive: Blob | Uint8Array, options?: { projectId?: string }): Promise<ArchiveImportResult>;
   /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
   usage(groupBy: Usage['group_by']): Promise<Usage>;
+  /** One conversation's usage, by model (default) or day. */
+  conversationUsage(conversationId: string, groupBy?: 'model' | 'day'): Promise<Usage>;
   /** The UI preferences kept on the server (spec §4.15). */
   getPreferences(): Promise<UserPreferences>;
   putPreferences(preferences: UserPreferences): Promise<void>;
@@ -458,6 +460,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       return (await response.json()) as ArchiveImportResult;
     },
     usage: (groupBy) => json('GET', '/api/usage', { query: { group_by: groupBy } }),
+    conversationUsage: (conversationId, groupBy = 'model') =>
+      json('GET', `/api/conversations/${segment(conversationId)}/usage`, { query: { group_by: groupBy } }),
     getPreferences: async () =>
       (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
     putPreferences: async (preferences) => {
