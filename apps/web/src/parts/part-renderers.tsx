@@ -8,6 +8,7 @@ import { usePreferences } from '../preferences/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
 import { HitlCardPart } from '../hitl/index.ts';
 import { ToolAudit } from './tool-audit.tsx';
+import { DocumentStatus } from '../documents/index.ts';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -282,16 +283,19 @@ function AttachmentPart({ part }: PartProps<PartOf<'attachment'>>): ReactElement
     );
   }
   return (
-    <a
-      className="attachment-chip"
-      href={api.uploadUrl(part.upload_id)}
-      target="_blank"
-      rel="noopener noreferrer"
-    >
-      <FileIcon size={16} />
-      <span className="attachment-name">{part.name}</span>
-      <span className="attachment-size">{formatSize(part.size)}</span>
-    </a>
+    <span className="attachment-with-status">
+      <a
+        className="attachment-chip"
+        href={api.uploadUrl(part.upload_id)}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
+        <FileIcon size={16} />
+        <span className="attachment-name">{part.name}</span>
+        <span className="attachment-size">{formatSize(part.size)}</span>
+      </a>
+      <DocumentStatus uploadId={part.upload_id} />
+    </span>
   );
 }
 
