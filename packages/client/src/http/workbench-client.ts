@@ -1,4 +1,9 @@
 import type {
+  DocumentBlocksPage,
+  DocumentParsePolicy,
+  DocumentStatus,
+  DocumentView,
+  ParserInfo,
   ArchiveImportResult,
   HitlAnswer,
   HitlAnswerResult,
@@ -216,6 +221,23 @@ export interface WorkbenchClient extends MemoryClientMethods {
     patch: { done?: boolean; text?: string },
   ): Promise<TodoUpdatePayload>;
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
+  /** Parsed documents (spec §4.11): a conversation's, newest first; kept live by `document.status` events. */
+  listConversationDocuments(conversationId: string, status?: DocumentStatus): Promise<DocumentView[]>;
+  listProjectDocuments(projectId: string, status?: DocumentStatus): Promise<DocumentView[]>;
+  getDocument(documentId: string): Promise<DocumentView>;
+  /** The document parsed from an upload; `ApiError` NOT_FOUND for images and unparsed formats. */
+  getUploadDocument(uploadId: string): Promise<DocumentView>;
+  /** Blocks `from` (inclusive) to `to` (exclusive), or one page. */
+  getDocumentBlocks(
+    documentId: string,
+    range?: { from?: number; to?: number; page?: number },
+  ): Promise<DocumentBlocksPage>;
+  /** Parses a failed document again. */
+  retryDocument(documentId: string): Promise<DocumentView>;
+  getParsePolicy(projectId: string): Promise<DocumentParsePolicy>;
+  setParsePolicy(projectId: string, policy: DocumentParsePolicy): Promise<DocumentParsePolicy>;
+  /** Registered parsers with their source tags (the external service's availability for a project). */
+  listParsers(projectId?: string): Promise<ParserInfo[]>;
   /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
   toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
   /**
@@ -469,6 +491,31 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       }),
     removeTodo: (conversationId, todoId) =>
       json('DELETE', `/api/conversations/${segment(conversationId)}/todos/${segment(todoId)}`),
+    listConversationDocuments: async (conversationId, status) =>
+      (
+        await json<{ documents: DocumentView[] }>(
+          'GET',
+          `/api/conversations/${segment(conversationId)}/documents`,
+          { query: status === undefined ? {} : { status } },
+        )
+      ).documents,
+    listProjectDocuments: async (projectId, status) =>
+      (
+        await json<{ documents: DocumentView[] }>('GET', `/api/projects/${segment(projectId)}/documents`, {
+          query: status === undefined ? {} : { status },
+        })
+      ).documents,
+    getDocument: (documentId) => json('GET', `/api/documents/${segment(documentId)}`),
+    getUploadDocument: (uploadId) => json('GET', `/api/uploads/${segment(uploadId)}/document`),
+    getDocumentBlocks: (documentId, range = {}) =>
+      json('GET', `/api/documents/${segment(documentId)}/blocks`, { query: range }),
+    retryDocument: (documentId) => json('POST', `/api/documents/${segment(documentId)}/retry`),
+    getParsePolicy: (projectId) => json('GET', `/api/projects/${segment(projectId)}/parse-policy`),
+    setParsePolicy: (projectId, policy) =>
+      json('PUT', `/api/projects/${segment(projectId)}/parse-policy`, { body: policy }),
+    listParsers: async (projectId) =>
+      (await json<{ parsers: ParserInfo[] }>('GET', '/api/parsers', { query: projectQuery(projectId) }))
+        .parsers,
     toolCalls: async (conversationId, calls = {}) =>
       (
         await json<{ calls: ToolAuditRecord[] }>(
