@@ -5,9 +5,11 @@ import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
-import { extensionsMigration } from './0070-extensions.ts';
 import { documentsMigration } from './0050-documents.ts';
 import { knowledgeMigration } from './0055-knowledge.ts';
+import { contextReportsAndMemoryMigration } from './0060-context-reports-and-memory.ts';
+import { extensionsMigration } from './0070-extensions.ts';
+import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -23,5 +25,7 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   mcpServersMigration,
   documentsMigration,
   knowledgeMigration,
+  contextReportsAndMemoryMigration,
   extensionsMigration,
+  usageCacheAndCostMigration,
 ];
