@@ -8,6 +8,7 @@ import { mcpServersMigration } from './0040-mcp-servers.ts';
 import { documentsMigration } from './0050-documents.ts';
 import { knowledgeMigration } from './0055-knowledge.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
+import { artifactTextCompressionMigration } from './0081-artifact-text-compression.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   documentsMigration,
   knowledgeMigration,
   usageCacheAndCostMigration,
+  artifactTextCompressionMigration,
 ];
