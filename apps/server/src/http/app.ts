@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { knowledgeRoutes } from './routes/knowledge.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { openAiRoutes } from './routes/openai.ts';
 import { messageRoutes } from './routes/messages.ts';
@@ -37,6 +38,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
     .route('/', artifactRoutes(services))
+    .route('/', knowledgeRoutes(services))
     .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))

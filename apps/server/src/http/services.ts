@@ -4,6 +4,7 @@ import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { HitlService } from '../hitl/index.ts';
+import type { KnowledgeService } from '../knowledge/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
@@ -75,6 +76,8 @@ export interface ServerServices {
   conversations: ConversationRepository;
   uploads: UploadRepository;
   artifacts: ArtifactService;
+  /** A project's knowledge and the Retriever (spec §4.12); absent in servers built without it. */
+  knowledge?: KnowledgeService;
   subagents: SubagentManager;
   usage: UsageRepository;
   hitl: HitlService;

@@ -49,6 +49,7 @@ import {
   WorkbenchToolset,
 } from '../tools/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
+import { createKnowledge, knowledgeTools } from '../knowledge/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -163,6 +164,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const workbenchTools = artifactTools(artifacts);
     // Artifacts are the workbench's own versioned documents: no confirmation by default.
     toolset.register(workbenchTools, { internal: true });
+    const knowledge = createKnowledge({
+      database,
+      artifacts,
+      providers,
+      // Read when a search or an index runs (after startup), so the settings service exists by then.
+      setting: (key) => settingsService.value<string | null>(key),
+      logger,
+    });
+    const knowledgeToolset = knowledgeTools({ knowledge, bindings });
+    workbenchTools.push(...knowledgeToolset);
+    toolset.register(knowledgeToolset, { internal: true });
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
@@ -231,6 +243,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       redact: (text) => redactor.redact(text),
       artifacts,
+      knowledge,
       bindings,
       hitl,
     };
@@ -332,6 +345,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
       artifacts,
+      knowledge,
       subagents,
       usage: new UsageRepository(database.db),
       hitl,
@@ -357,6 +371,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         secure: false,
       },
     };
+    await knowledge.start();
+    cleanups.push(() => knowledge.stop());
     const server = await listen(createApp(services), settings.host, settings.port);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${displayHost(settings.host)}:${port}`;
