@@ -5,16 +5,20 @@
 // in, so there is no native addon to carry.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from '@youyou/server';
 import { isWebAppCurrent } from '@youyou/web';
 import { appendPack, packFolder } from './web-pack.ts';
 
 const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const NAME = `youyou-${process.platform}-${process.arch}`;
+
+/** The CPU architectures an executable can be built for from a Linux machine of either kind. */
+export type ExecutableArch = 'x64' | 'arm64';
 
 export interface ExecutableBuild {
   executable: string;
@@ -24,12 +28,19 @@ export interface ExecutableBuild {
 }
 
 /**
- * Builds the single executable into `outputFolder` (default dist/ at the repository root).
+ * Builds the single executable into `outputFolder` (default dist/ at the repository root), for
+ * this machine's architecture or for the other Linux one (`arch`).
  *
  * @example
  * const { executable } = await buildExecutable();
+ * await buildExecutable('dist', 'arm64'); // dist/youyou-linux-arm64
  */
-export async function buildExecutable(outputFolder = join(REPOSITORY, 'dist')): Promise<ExecutableBuild> {
+export async function buildExecutable(
+  outputFolder = join(REPOSITORY, 'dist'),
+  arch: ExecutableArch = process.arch === 'arm64' ? 'arm64' : 'x64',
+): Promise<ExecutableBuild> {
+  const name = `youyou-${process.platform}-${arch}`;
+  const cross = arch !== process.arch;
   const work = join(REPOSITORY, 'node_modules', '.cache', 'sea');
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
@@ -91,7 +102,9 @@ export async function buildExecutable(outputFolder = join(REPOSITORY, 'dist')): 
       main: join(work, 'youyou.cjs'),
       output: join(work, 'sea-prep.blob'),
       disableExperimentalSEAWarning: true,
-      useCodeCache: true,
+      // V8's code cache is made by this binary's V8 for this CPU; another architecture's binary
+      // would reject it, so a cross build compiles at start instead.
+      useCodeCache: !cross,
       // A 1 MB young generation instead of V8's 16 MB: startup's garbage grows a large one that
       // idles half-empty (12 MB of resident memory); streaming throughput measured the same
       // (docs/decisions/0006-packages-and-shipping.md).
@@ -102,9 +115,9 @@ export async function buildExecutable(outputFolder = join(REPOSITORY, 'dist')): 
     stdio: 'inherit',
   });
 
-  const executable = join(outputFolder, NAME);
+  const executable = join(outputFolder, name);
   await rm(executable, { force: true });
-  await copyFile(process.execPath, executable);
+  await copyFile(cross ? await officialNodeBinary(arch, work) : process.execPath, executable);
   await chmod(executable, 0o755);
   const postject = join(dirname(createRequire(import.meta.url).resolve('postject')), 'cli.js');
   execFileSync(
@@ -125,8 +138,29 @@ export async function buildExecutable(outputFolder = join(REPOSITORY, 'dist')): 
     .digest('hex');
   const checksumFile = `${executable}.sha256`;
   // The `sha256sum -c` format.
-  await writeFile(checksumFile, `${sha256}  ${NAME}\n`);
+  await writeFile(checksumFile, `${sha256}  ${name}\n`);
   return { executable, checksumFile, sha256, bytes: (await stat(executable)).size };
+}
+
+/**
+ * The official Node binary of this very version for `arch`, from the npm registry's
+ * `node-linux-<arch>` package (what `npm i node` installs on that machine), kept in
+ * node_modules/.cache. The same version matters: a SEA blob is read only by the Node that wrote it.
+ */
+async function officialNodeBinary(arch: ExecutableArch, work: string): Promise<string> {
+  if (process.platform !== 'linux') throw new Error('cross builds are made on Linux, for Linux');
+  const version = process.versions.node;
+  const folder = join(REPOSITORY, 'node_modules', '.cache', `node-linux-${arch}-${version}`);
+  const binary = join(folder, 'package', 'bin', 'node');
+  if (existsSync(binary)) return binary;
+  await mkdir(folder, { recursive: true });
+  const packed = execFileSync(
+    'npm',
+    ['pack', `node-linux-${arch}@${version}`, '--pack-destination', work, '--silent'],
+    { cwd: work, encoding: 'utf8' },
+  ).trim();
+  execFileSync('tar', ['-xzf', join(work, packed), '-C', folder]);
+  return binary;
 }
 
 function gitCommit(): string {
@@ -136,7 +170,14 @@ function gitCommit(): string {
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = performance.now();
-  const result = await buildExecutable(process.argv[2]);
+  const { values, positionals } = parseArgs({
+    options: { arch: { type: 'string' } },
+    allowPositionals: true,
+  });
+  if (values.arch !== undefined && values.arch !== 'x64' && values.arch !== 'arm64') {
+    throw new Error(`--arch is x64 or arm64, not ${values.arch}`);
+  }
+  const result = await buildExecutable(positionals[0], values.arch);
   process.stdout.write(
     `${result.executable}: ${(result.bytes / 1_000_000).toFixed(1)} MB, sha256 ${result.sha256} (${Math.round(performance.now() - started)} ms)\n`,
   );

@@ -224,7 +224,10 @@ describe.each(DATABASE_KINDS)('project knowledge over HTTP on %s', (kind) => {
     });
     const list = await indexed((entry) => entry.id === item.id && entry.status === 'failed');
     const failed = list.items.find((entry) => entry.id === item.id);
-    expect(failed?.error?.code).toBe('SERVICE_UNAVAILABLE');
+    expect(failed?.error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('doc-unreadable'),
+    });
     expect(list.counts.failed).toBe(1);
     const retried = await server.call<KnowledgeItem>('POST', `/api/knowledge/${item.id}/retry`);
     expect(retried.status).toBe('queued');
@@ -244,6 +247,43 @@ describe.each(DATABASE_KINDS)('project knowledge over HTTP on %s', (kind) => {
     );
     expect(all.queued).toBe(2);
     await indexed((entry) => entry.source === 'artifact' && entry.status === 'indexed');
+  });
+
+  it('an uploaded document is parsed, indexed in the project and marked indexed; its citation opens its blocks', async () => {
+    const form = new FormData();
+    const text = '# 合同条款\n\n## 付款\n\n买方应在收到发票后三十日内付款，逾期按日万分之五计息。\n';
+    form.set('file', new Blob([text], { type: 'text/markdown' }), '合同.md');
+    form.set('project_id', project.id);
+    const upload = await server.call<{ id: string }>('POST', '/api/uploads', form);
+    const list = await indexed((item) => item.source_id === upload.id && item.status === 'indexed');
+    const item = list.items.find((entry) => entry.source_id === upload.id);
+    expect(item).toMatchObject({ source: 'upload', title: '合同.md', media_type: 'text/markdown' });
+    expect(item?.document_id).not.toBeNull();
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const document = await server.call<{ status: string }>('GET', `/api/uploads/${upload.id}/document`);
+      if (document.status === 'indexed') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect((await server.call<{ status: string }>('GET', `/api/uploads/${upload.id}/document`)).status).toBe(
+      'indexed',
+    );
+    const result = await server.call<RetrievalResult>('POST', '/api/knowledge/search', {
+      query: '逾期',
+      project_id: project.id,
+      sources: ['upload'],
+    });
+    expect(result.hits[0]?.citation).toMatchObject({
+      title: '合同.md',
+      document_id: item?.document_id,
+      heading_path: ['合同条款', '付款'],
+    });
+    const link = parseDocumentLink(result.hits[0]?.citation.link ?? '');
+    const page = await server.call<KnowledgeDocumentPage>(
+      'GET',
+      `/api/knowledge/read/${link?.document_id ?? ''}?from=${link?.block ?? 0}&to=${(result.hits[0]?.citation.block_end ?? 0) + 1}`,
+    );
+    expect(page.blocks[0]?.index).toBe(link?.block);
+    expect(JSON.stringify(page.blocks)).toContain('逾期');
   });
 
   it('bad requests get structured errors', async () => {

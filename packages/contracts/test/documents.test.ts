@@ -64,7 +64,7 @@ describe('documents contract', () => {
       [
         '# 季度报告',
         'Revenue grew.',
-        '1. one\n  2. two',
+        '1. one\n  1. two',
         '| Name | Qty |\n| --- | --- |\n| Bolt | 4 |\n(2 more rows not shown)',
         '[Speaker notes] Say hello',
         '```ts\nlet a = 1;\n```',

@@ -284,7 +284,48 @@ export interface SnippetsTable extends Owned {
   updated_at: number;
 }
 
+/** A parsed (or failed, or waiting) document (migration 0050); JSON columns hold contract shapes. */
+export interface DocumentsTable extends Owned {
+  id: string;
+  project_id: string | null;
+  conversation_id: string | null;
+  message_id: string | null;
+  upload_id: string | null;
+  artifact_id: string | null;
+  name: string;
+  media_type: string;
+  format: string | null;
+  size: number;
+  status: string;
+  failure_reason: string | null;
+  /** JSON ParseFailure. */
+  failure: string | null;
+  /** JSON DocumentMetadata. */
+  metadata: string | null;
+  /** JSON DocumentProvenance. */
+  provenance: string | null;
+  parser_id: string | null;
+  parser_version: string | null;
+  /** The source tag of the parser that read it. */
+  source: string | null;
+  /** JSON ParsedDocument. */
+  ir: string | null;
+  block_count: number;
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DocumentParsePoliciesTable {
+  project_id: string;
+  /** JSON DocumentParsePolicy. */
+  policy: string;
+  updated_at: number;
+}
+
 export interface Schema extends HitlSchema, KnowledgeSchema {
+  documents: DocumentsTable;
+  document_parse_policies: DocumentParsePoliciesTable;
   projects: ProjectsTable;
   conversations: ConversationsTable;
   runs: RunsTable;

@@ -1,5 +1,10 @@
 import { AGENT_ERROR_CODES, isAgentError, type AgentErrorCode } from '@youyou/agent';
-import { ARCHIVE_ERROR_CODES, ARTIFACT_ERROR_CODES, SUBAGENT_ERROR_CODES } from '@youyou/contracts';
+import {
+  ARCHIVE_ERROR_CODES,
+  ARTIFACT_ERROR_CODES,
+  SUBAGENT_ERROR_CODES,
+  UI_ACTION_ERROR_CODES,
+} from '@youyou/contracts';
 
 /**
  * Codes the HTTP API adds to the agent's (spec §10 + the workbench edge).
@@ -23,6 +28,7 @@ export const API_ERROR_CODES = [
   ...ARTIFACT_ERROR_CODES,
   ...SUBAGENT_ERROR_CODES,
   ...ARCHIVE_ERROR_CODES,
+  ...UI_ACTION_ERROR_CODES,
 ] as const;
 
 export type ApiOnlyErrorCode = (typeof API_ERROR_CODES)[number];
@@ -72,6 +78,9 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   ARCHIVE_UNSAFE_PATH: 422,
   ARCHIVE_TOO_LARGE: 413,
   ARCHIVE_VERSION_UNSUPPORTED: 422,
+  ACTION_NOT_DECLARED: 404,
+  ACTION_CONFIRMATION_REQUIRED: 409,
+  ACTION_DENIED: 403,
   INVALID_INPUT: 400,
   PATH_NOT_ALLOWED: 403,
   FILE_TOO_LARGE: 413,

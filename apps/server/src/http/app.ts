@@ -13,6 +13,7 @@ import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { knowledgeRoutes } from './routes/knowledge.ts';
+import { documentRoutes } from './routes/documents.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { openAiRoutes } from './routes/openai.ts';
 import { messageRoutes } from './routes/messages.ts';
@@ -27,6 +28,7 @@ import { settingsRoutes } from './routes/settings.ts';
 import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
+import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
 /** Every API route, relative to `/api`. */
@@ -37,6 +39,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', messageRoutes(services))
     .route('/', providerRoutes(services))
     .route('/', uploadRoutes(services))
+    .route('/', documentRoutes(services))
     .route('/', artifactRoutes(services))
     .route('/', knowledgeRoutes(services))
     .route('/', agentRoutes(services))
@@ -47,6 +50,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', mcpRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
+    .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
     .route('/', systemRoutes(services))

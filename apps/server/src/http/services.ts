@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { KnowledgeService } from '../knowledge/index.ts';
@@ -26,6 +27,7 @@ import type {
 } from '../storage/index.ts';
 import type { ToolAuditRepository, ToolCatalog, ToolGrantRepository } from '../tools/index.ts';
 import type { WorkbenchStream } from '../workbench-stream/index.ts';
+import type { UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 
 /** Settings of the HTTP edge. */
 export interface HttpConfig {
@@ -75,12 +77,17 @@ export interface ServerServices {
   projects: ProjectRepository;
   conversations: ConversationRepository;
   uploads: UploadRepository;
+  /** Parsed documents (spec §4.11): uploads parsed in the background; retrieval subscribes `onParsed`. */
+  documents: DocumentService;
   artifacts: ArtifactService;
   /** A project's knowledge and the Retriever (spec §4.12); absent in servers built without it. */
   knowledge?: KnowledgeService;
   subagents: SubagentManager;
   usage: UsageRepository;
   hitl: HitlService;
+  /** Extension panels and the tools and commands their actions may call, by source (spec §4.6). */
+  uiSurfaces: UiSurfaceRegistry;
+  uiActions: UiActionRunner;
   catalog: ToolCatalog;
   audit: ToolAuditRepository;
   grants: ToolGrantRepository;

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { ImageMediaType, UserInputBlock } from '@youyou/agent';
+import { documentForModel, type DocumentService } from '../documents/index.ts';
 import type { MessageInput } from '../events/index.ts';
 import type { ObjectStore } from '../storage/index.ts';
 
@@ -19,7 +20,8 @@ async function isInside(file: string, roots: readonly string[]): Promise<boolean
  * The agent's input for a message: its text, its skill invocations, and its uploads. Images go in
  * as bytes; other files as paths the agent reads and checks itself (size, text or document) when
  * the object store lies in a folder the agent may read (the default: the data directory is inside
- * the YouYou home), else as their text.
+ * the YouYou home), else as their text. A file a parser reads (docx, pdf, …) goes in as its parsed
+ * text — or, when it could not be read, as a plain note of why (spec §4.11), never its raw bytes.
  *
  * @example
  * const input = await agentInputOf(message, { objects, allowedRoots: [cwd, home] });
@@ -31,6 +33,9 @@ export async function agentInputOf(
     objects: ObjectStore;
     storagePaths: ReadonlyMap<string, string>;
     allowedRoots: readonly string[];
+    documents?: DocumentService;
+    /** How long to wait for a document still being parsed. */
+    documentWaitMs?: number;
   },
 ): Promise<UserInputBlock[]> {
   const blocks: UserInputBlock[] = [];
@@ -46,7 +51,17 @@ export async function agentInputOf(
     const storagePath = options.storagePaths.get(attachment.upload_id);
     if (storagePath === undefined) continue;
     const file = options.objects.resolve(storagePath);
-    if (IMAGE_TYPES.has(attachment.media_type)) {
+    const document = IMAGE_TYPES.has(attachment.media_type)
+      ? undefined
+      : await options.documents?.ofUpload(attachment.upload_id);
+    if (document !== undefined && options.documents !== undefined) {
+      const settled = await options.documents.settled(document.id, options.documentWaitMs ?? 30_000);
+      const parsed =
+        settled.status === 'parsed' || settled.status === 'indexed'
+          ? await options.documents.parsed(settled.id)
+          : undefined;
+      blocks.push({ type: 'text', text: documentForModel(settled, parsed) });
+    } else if (IMAGE_TYPES.has(attachment.media_type)) {
       blocks.push({
         type: 'image',
         data: await options.objects.read(storagePath),

@@ -2,6 +2,7 @@ import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
 import type { KnowledgeService } from '../knowledge/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { DocumentService } from '../documents/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { ModelRouting } from '../models/index.ts';
@@ -39,6 +40,8 @@ export interface RunContext {
   bindings: RunBindings;
   /** HITL cards: a run that ends without its card expires it. */
   hitl: HitlService;
+  /** Parsed documents: attachments reach the model as their parsed text (`documentForModel`). */
+  documents?: DocumentService;
   /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */
   subagents?: RunToolRegistry;
 }

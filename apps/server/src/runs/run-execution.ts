@@ -221,6 +221,7 @@ export class RunExecution {
       objects: context.objects,
       storagePaths,
       allowedRoots: [cwd, context.home],
+      ...(context.documents === undefined ? {} : { documents: context.documents }),
     });
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
     if (input.references !== undefined)

@@ -485,6 +485,13 @@ export class RunManager {
             .where('id', 'in', attached)
             .where('conversation_id', 'is', null)
             .execute();
+          // Their documents (spec §4.11) learn the message they came with.
+          await transaction
+            .updateTable('documents')
+            .set({ message_id: plan.userMessageId, conversation_id: conversation.id })
+            .where('upload_id', 'in', attached)
+            .where('message_id', 'is', null)
+            .execute();
         }
         await new ConversationRepository(transaction, database.dialect).update(
           conversation.id,

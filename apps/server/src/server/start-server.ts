@@ -7,6 +7,7 @@ import { AgentPool } from '../agents/index.ts';
 import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
+import { DocumentService } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
 import { HitlService, lightweightClassifier } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
@@ -48,6 +49,7 @@ import {
   ToolGrantRepository,
   WorkbenchToolset,
 } from '../tools/index.ts';
+import { showCardTool, UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { createKnowledge, knowledgeTools } from '../knowledge/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
@@ -211,11 +213,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       idleMs: settings.agentIdleMs,
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
-      componentSources: ({ projectId }) => [mcp.componentSource(projectId)],
+      componentSources: ({ projectId }) => [catalog.tagSource(mcp.componentSource(projectId), 'mcp')],
       extensions: toolset,
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
+    const documents = new DocumentService({ database, eventLog, objects, logger });
+    cleanups.push(() => documents.close());
+    // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
+    knowledge.connectDocuments(documents);
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
@@ -246,6 +252,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       knowledge,
       bindings,
       hitl,
+      documents,
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
@@ -269,6 +276,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
     toolset.register([spawnTool], { internal: true });
+    const uiSurfaces = new UiSurfaceRegistry();
+    const cardTool = showCardTool({ bindings });
+    workbenchTools.push(cardTool);
+    // A card only shows what the model already wrote: no confirmation by default.
+    toolset.register([cardTool], { internal: true });
     hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
       await runs.cancel(supersededRunId, 'superseded');
       // Another server may still be ending the superseded run: wait for its slot.
@@ -308,6 +320,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
+    const requeued = await documents.resume();
+    if (requeued > 0)
+      logger.info({ requeued }, 'documents left unparsed by a stopped server are queued again');
     await cluster.prune(live);
     if (interrupted > 0)
       logger.warn({ interrupted }, 'runs left unfinished by a stopped server are marked interrupted');
@@ -344,11 +359,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
+      documents,
       artifacts,
       knowledge,
       subagents,
       usage: new UsageRepository(database.db),
       hitl,
+      uiSurfaces,
+      uiActions: new UiActionRunner({ registry: uiSurfaces, catalog, home: settings.home }),
       catalog,
       audit: new ToolAuditRepository(database.db),
       grants,

@@ -1,5 +1,11 @@
 import type { ComponentSource, LayerComponents, ToolHandler } from '@youyou/agent';
-import type { ToolInfo, ToolPolicy, ToolSettingsPatch, ToolSource } from '@youyou/contracts';
+import {
+  TOOL_SOURCES,
+  type ToolInfo,
+  type ToolPolicy,
+  type ToolSettingsPatch,
+  type ToolSource,
+} from '@youyou/contracts';
 import type { SettingsRepository } from '../storage/index.ts';
 
 /** The settings key (user scope) of per-tool enablement and policy. */
@@ -29,6 +35,8 @@ interface KnownTool {
 export class ToolCatalog {
   readonly #settings: SettingsRepository;
   readonly #known = new Map<string, KnownTool>();
+  /** Tool handlers a tagged source loaded, with the source they are listed under. */
+  readonly #origins = new WeakMap<object, ToolSource>();
 
   readonly #mutatingDefault: ToolPolicy;
 
@@ -90,8 +98,9 @@ export class ToolCatalog {
   async list(): Promise<ToolInfo[]> {
     const stored = await this.stored();
     return [...this.#known.values()]
-      .sort((a, b) =>
-        a.source === b.source ? a.name.localeCompare(b.name) : a.source === 'builtin' ? -1 : 1,
+      .sort(
+        (a, b) =>
+          TOOL_SOURCES.indexOf(a.source) - TOOL_SOURCES.indexOf(b.source) || a.name.localeCompare(b.name),
       )
       .map((tool) => ({
         name: tool.name,
@@ -117,6 +126,21 @@ export class ToolCatalog {
   }
 
   /**
+   * Marks every tool `inner` loads as coming from `source` (MCP servers' tools are `mcp`), whatever
+   * layer it is loaded into; `wrapSource` then records them so.
+   */
+  tagSource(inner: ComponentSource, source: ToolSource): ComponentSource {
+    return {
+      load: async (options) => {
+        const loaded = await inner.load(options);
+        for (const layer of [loaded.global, loaded.project])
+          for (const { tool } of layer.tools) this.#origins.set(tool, source);
+        return loaded;
+      },
+    };
+  }
+
+  /**
    * Wraps the component-folder source: tools disabled in settings are left out, and every tool is
    * remembered with its mutating flag, so confirmation and the settings page know it.
    */
@@ -126,7 +150,7 @@ export class ToolCatalog {
         const loaded = await inner.load(options);
         const stored = await this.stored();
         const keep = (layer: LayerComponents, source: ToolSource): LayerComponents => {
-          for (const { tool } of layer.tools) this.remember(tool, source);
+          for (const { tool } of layer.tools) this.remember(tool, this.#origins.get(tool) ?? source);
           return { ...layer, tools: layer.tools.filter(({ tool }) => stored[tool.name]?.enabled !== false) };
         };
         return { ...loaded, global: keep(loaded.global, 'global'), project: keep(loaded.project, 'project') };

@@ -6,6 +6,7 @@ export type SettingsSection =
   | 'profiles'
   | 'library'
   | 'components'
+  | 'tools'
   | 'mcp'
   | 'appearance'
   | 'behaviour'
@@ -18,6 +19,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'profiles',
   'library',
   'components',
+  'tools',
   'mcp',
   'appearance',
   'behaviour',

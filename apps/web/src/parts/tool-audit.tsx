@@ -33,8 +33,8 @@ function ToolAuditRow({ callId, services }: { callId: string; services: AppServi
     <div className="tool-section tool-audit" data-testid="tool-audit">
       {t('tool.audit', {
         decider: t(`tool.decider.${record.decided_by}`),
-        policy: record.policy,
-        outcome: record.outcome,
+        policy: t(`tools.policy.${record.policy}`),
+        outcome: t(`tools.outcome.${record.outcome}`),
       })}
       <div>
         <code>{record.arguments_summary}</code>

@@ -7,6 +7,7 @@ import { AppearanceSection, BehaviourSection, LanguageSection } from './appearan
 import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
 import { McpSection } from './mcp-section.tsx';
+import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
 import { DataSection } from '../archive/index.ts';
@@ -18,6 +19,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   profiles: 'settings.profiles',
   library: 'settings.library',
   components: 'settings.components',
+  tools: 'settings.tools',
   mcp: 'settings.mcp',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
@@ -38,6 +40,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <LibrarySection />;
     case 'components':
       return <ComponentsSection />;
+    case 'tools':
+      return <ToolsSection />;
     case 'mcp':
       return <McpSection />;
     case 'appearance':

@@ -46,6 +46,9 @@ import type {
   McpServer,
   McpServerCreate,
   McpServerUpdate,
+  UiActionRequest,
+  UiActionResult,
+  UiPanelList,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
@@ -195,6 +198,10 @@ export interface WorkbenchClient {
     answer: HitlAnswer,
     clientKey: string,
   ): Promise<HitlAnswerResult>;
+  /** The right-column panels of every enabled extension (spec §4.6). */
+  listPanels(): Promise<UiPanelList>;
+  /** Runs the tool or command a panel's or a card's button or form names (same policy as in a run). */
+  runUiAction(request: UiActionRequest): Promise<UiActionResult>;
   /** A conversation's HITL cards, oldest first (`pending`: the ones waiting for the user). */
   listCards(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]>;
   /** The conversation's plan and todos, each with its version. */
@@ -208,6 +215,11 @@ export interface WorkbenchClient {
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
   /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
   toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
+  /**
+   * The audit of tool calls in every conversation, newest first: one tool's with `toolName`, older
+   * pages with `before` (ms since the epoch, the oldest `started_at` of the page seen).
+   */
+  allToolCalls(options?: { toolName?: string; limit?: number; before?: number }): Promise<ToolAuditRecord[]>;
   /** Every tool with its enablement and confirmation policy. */
   listTools(): Promise<ToolInfo[]>;
   updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
@@ -434,6 +446,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       json('POST', `/api/conversations/${segment(conversationId)}/cards/${segment(cardId)}/answer`, {
         body: { answer, client_key: clientKey },
       }),
+    listPanels: () => json('GET', '/api/extensions/panels'),
+    runUiAction: (request) => json('POST', '/api/extensions/actions', { body: request }),
     listCards: async (conversationId, status) =>
       (
         await json<{ cards: HitlCardView[] }>('GET', `/api/conversations/${segment(conversationId)}/cards`, {
@@ -458,6 +472,12 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
             query: { call_id: calls.callId },
           },
         )
+      ).calls,
+    allToolCalls: async (calls = {}) =>
+      (
+        await json<{ calls: ToolAuditRecord[] }>('GET', '/api/tool-calls', {
+          query: { tool_name: calls.toolName, limit: calls.limit, before: calls.before },
+        })
       ).calls,
     listTools: async () => (await json<{ tools: ToolInfo[] }>('GET', '/api/tools')).tools,
     updateTool: (name, patch) => json('PUT', `/api/tools/${segment(name)}`, { body: patch }),

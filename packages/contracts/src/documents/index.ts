@@ -545,10 +545,14 @@ export function blockToText(block: DocumentBlock): string {
     case 'paragraph':
       return block.role === undefined ? block.text : `[${ROLE_LABELS[block.role]}] ${block.text}`;
     case 'list': {
-      const items = block.items.map(
-        (item, index) =>
-          `${'  '.repeat(item.depth ?? 0)}${block.ordered ? `${index + 1}.` : '-'} ${item.text}`,
-      );
+      // Numbers count per nesting depth and restart under each parent item.
+      const counters: number[] = [];
+      const items = block.items.map((item) => {
+        const depth = item.depth ?? 0;
+        counters.length = depth + 1;
+        counters[depth] = (counters[depth] ?? 0) + 1;
+        return `${'  '.repeat(depth)}${block.ordered ? `${counters[depth]}.` : '-'} ${item.text}`;
+      });
       return block.role === undefined
         ? items.join('\n')
         : `[${ROLE_LABELS[block.role]}]\n${items.join('\n')}`;
@@ -575,3 +579,13 @@ export function blockToText(block: DocumentBlock): string {
       return '';
   }
 }
+
+/** `GET /api/conversations/{id}/documents`, `GET /api/projects/{id}/documents`: newest first. */
+export const DocumentListSchema = z
+  .object({ documents: z.array(DocumentViewSchema) })
+  .meta({ id: 'DocumentList' });
+export type DocumentList = z.infer<typeof DocumentListSchema>;
+
+/** `GET /api/parsers?project_id=`: the registered parsers and the external service slot. */
+export const ParserListSchema = z.object({ parsers: z.array(ParserInfoSchema) }).meta({ id: 'ParserList' });
+export type ParserList = z.infer<typeof ParserListSchema>;

@@ -93,7 +93,6 @@ export const UI_ACTION_ERROR_CODES = [
   'ACTION_NOT_DECLARED',
   'ACTION_CONFIRMATION_REQUIRED',
   'ACTION_DENIED',
-  'EXTENSION_REMOVED',
 ] as const;
 export type UiActionErrorCode = (typeof UI_ACTION_ERROR_CODES)[number];
 

@@ -5,6 +5,7 @@ import { artifactsMigration } from './0020-artifacts-and-subagents.ts';
 import { settingsKeysMigration } from './0030-settings-keys.ts';
 import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
+import { documentsMigration } from './0050-documents.ts';
 import { knowledgeMigration } from './0055-knowledge.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
@@ -19,5 +20,6 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   settingsKeysMigration,
   profilesAndLibraryMigration,
   mcpServersMigration,
+  documentsMigration,
   knowledgeMigration,
 ];

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AgentError } from '@youyou/agent';
-import { toolSettingsPatchSchema } from '@youyou/contracts';
+import { TOOL_SOURCES, toolSettingsPatchSchema } from '@youyou/contracts';
 import { ApiError } from '../../errors/index.ts';
 import { isTimeZone, TIME_ZONE_SETTING } from '../../tools/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
@@ -12,7 +12,7 @@ const ToolInfoSchema = z
     name: z.string(),
     description: z.string(),
     mutating: z.boolean(),
-    source: z.enum(['builtin', 'programmatic', 'global', 'project']),
+    source: z.enum(TOOL_SOURCES),
     enabled: z.boolean(),
     policy: z.enum(['auto', 'confirm', 'deny']),
     default_policy: z.enum(['auto', 'confirm', 'deny']),
@@ -64,7 +64,7 @@ const listTools = createRoute({
   path: '/tools',
   tags: ['tools'],
   summary:
-    'Every tool the workbench knows: built in and from component folders, with enablement and confirmation policy',
+    'Every tool the workbench knows: built in, from component folders and from MCP servers, with enablement and confirmation policy',
   responses: { 200: json(z.object({ tools: z.array(ToolInfoSchema) })), ...errorResponses() },
 });
 
@@ -85,6 +85,15 @@ const setTimeZone = createRoute({
   summary: "The user's IANA time zone (current_time answers in it); the web UI sets it from the browser",
   request: { body: jsonBody(z.object({ time_zone: z.string().min(1).max(100) })) },
   responses: { 200: json(z.object({ time_zone: z.string() })), ...errorResponses() },
+});
+
+const allAudit = createRoute({
+  method: 'get',
+  path: '/tool-calls',
+  tags: ['tools'],
+  summary: 'The audit of every tool call in every conversation, newest first (Settings → Tools)',
+  request: { query: AuditQuery },
+  responses: { 200: json(z.object({ calls: z.array(AuditSchema) })), ...errorResponses() },
 });
 
 const conversationAudit = createRoute({
@@ -134,11 +143,23 @@ function auditOptions(query: z.infer<typeof AuditQuery>) {
 
 /** The tool registry (spec §4.3 toolreg): tools, their policy, the call audit, conversation grants. */
 export function toolRoutes(services: ServerServices) {
-  const { catalog, audit, grants, conversations, projects, settings, pool } = services;
+  const { catalog, audit, grants, conversations, projects, settings, pool, mcp } = services;
+  /** The tools of connected MCP servers, known before any agent has loaded them. */
+  const rememberMcpTools = async (): Promise<void> => {
+    for (const row of await mcp.repository.list()) {
+      for (const tool of mcp.status(row).tools) {
+        if (catalog.known(tool.name) === undefined) catalog.remember(tool, 'mcp');
+      }
+    }
+  };
   return createRouter()
-    .openapi(listTools, async (c) => c.json({ tools: await catalog.list() }, 200))
+    .openapi(listTools, async (c) => {
+      await rememberMcpTools();
+      return c.json({ tools: await catalog.list() }, 200);
+    })
     .openapi(updateTool, async (c) => {
       const { name } = c.req.valid('param');
+      if (catalog.known(name) === undefined) await rememberMcpTools();
       if (catalog.known(name) === undefined) {
         throw ApiError.fromUnknown(
           new AgentError('TOOL_NOT_FOUND', `No tool named '${name}' is known.`, { details: { name } }),
@@ -159,6 +180,9 @@ export function toolRoutes(services: ServerServices) {
       await settings.set('user', '', TIME_ZONE_SETTING, timeZone);
       return c.json({ time_zone: timeZone }, 200);
     })
+    .openapi(allAudit, async (c) =>
+      c.json({ calls: await audit.list(auditOptions(c.req.valid('query'))) }, 200),
+    )
     .openapi(conversationAudit, async (c) => {
       const { id } = c.req.valid('param');
       await conversations.get(id);

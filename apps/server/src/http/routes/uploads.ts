@@ -117,6 +117,8 @@ export function uploadRoutes(services: ServerServices) {
         created_at: Date.now(),
       };
       await uploads.insert(row);
+      // Parsed in the background; progress goes out as document.status events.
+      await services.documents.createForUpload(row);
       return c.json(uploadViewOfRow(row), 201);
     })
     .openapi(getUpload, async (c) => c.json(uploadViewOfRow(await uploads.get(c.req.valid('param').id)), 200))

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolHandler } from '@youyou/agent';
+import type { UiActionRequest, UiActionResult } from '@youyou/contracts';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { ApiError } from '../errors/index.ts';
+import { readableArguments, type ToolCatalog } from '../tools/index.ts';
+import type { UiSurfaceRegistry } from './surface-registry.ts';
+
+/** The most output an action answers with; the rest is cut with a note. */
+const OUTPUT_LIMIT = 64 * 1024;
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+
+/**
+ * Runs what a panel's or a card's button or form names (spec §4.6: "actions call the extension's
+ * declared tools or commands, through the same policy"): the source must declare the tool or the
+ * command; a tool's enablement and confirmation policy come from the same catalog as in a run
+ * (`deny` refuses, `confirm` needs the user's confirmation, which the renderer asks for); the
+ * arguments are checked against the tool's JSON Schema; the call has the tool's timeout.
+ *
+ * @example
+ * const result = await runner.run({ source: 'extension:weather', surface: { kind: 'panel', id: 'w' },
+ *   action: { tool: 'weather_lookup', arguments: { city: 'Oslo' } } }, request.signal);
+ */
+export class UiActionRunner {
+  readonly #registry: UiSurfaceRegistry;
+  readonly #catalog: ToolCatalog;
+  readonly #home: string;
+  readonly #timeoutMs: number;
+  readonly #validators = new WeakMap<ToolHandler, ValidateFunction>();
+
+  constructor(options: {
+    registry: UiSurfaceRegistry;
+    catalog: ToolCatalog;
+    home: string;
+    timeoutMs?: number;
+  }) {
+    this.#registry = options.registry;
+    this.#catalog = options.catalog;
+    this.#home = options.home;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  async run(request: UiActionRequest, signal: AbortSignal): Promise<UiActionResult> {
+    const started = performance.now();
+    const argumentsMap = request.action.arguments ?? {};
+    if ('command' in request.action) {
+      const command = this.#registry.command(request.source, request.action.command);
+      if (command === undefined) throw this.#undeclared(request, 'command', request.action.command);
+      const result = await command.run(argumentsMap, { conversationId: request.conversation_id, signal });
+      return {
+        output: cut(result.output),
+        is_error: result.isError === true,
+        duration_ms: Math.round(performance.now() - started),
+      };
+    }
+    const name = request.action.tool;
+    const tool = this.#registry.tool(request.source, name);
+    if (tool === undefined) throw this.#undeclared(request, 'tool', name);
+    const { policy, disabled } = await this.#catalog.policyOf(name);
+    if (policy === 'deny') {
+      throw new ApiError(
+        'ACTION_DENIED',
+        disabled ? `The tool ${name} is turned off in Settings.` : `The policy of ${name} is deny.`,
+        { details: { tool: name, source: request.source, disabled } },
+      );
+    }
+    if (policy === 'confirm' && request.confirmed !== true) {
+      throw new ApiError('ACTION_CONFIRMATION_REQUIRED', `${name} asks for confirmation before it runs.`, {
+        details: {
+          tool: name,
+          description: tool.description,
+          mutating: tool.mutating,
+          arguments: readableArguments(argumentsMap),
+        },
+      });
+    }
+    const validate = this.#validator(tool);
+    const input = structuredClone(argumentsMap) as Record<string, unknown>;
+    if (!validate(input)) {
+      throw new ApiError('INVALID_INPUT', `The arguments do not fit ${name}'s parameters.`, {
+        details: {
+          problems: (validate.errors ?? []).map((error) => ({
+            path: error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(arguments)',
+            message: error.message ?? 'invalid',
+          })),
+        },
+      });
+    }
+    const callId = `ui-${randomUUID()}`;
+    const stop = AbortSignal.any([signal, AbortSignal.timeout(tool.timeoutMs ?? this.#timeoutMs)]);
+    try {
+      const output = await tool.execute(
+        { callId, toolName: name, arguments: input },
+        {
+          signal: stop,
+          cancelSignal: signal,
+          sessionId: callId,
+          turnId: callId,
+          cwd: this.#home,
+          home: this.#home,
+        },
+      );
+      const schema = output.metadata?.['ui_schema'];
+      return {
+        output: cut(output.content),
+        is_error: output.isError === true,
+        duration_ms: Math.round(performance.now() - started),
+        ...(schema === undefined ? {} : { schema }),
+      };
+    } catch (error) {
+      if (stop.aborted && !signal.aborted) {
+        throw new ApiError('TOOL_TIMEOUT', `${name} did not answer in time.`, {
+          retryable: true,
+          cause: error,
+        });
+      }
+      return {
+        output: error instanceof Error ? error.message : String(error),
+        is_error: true,
+        duration_ms: Math.round(performance.now() - started),
+      };
+    }
+  }
+
+  #validator(tool: ToolHandler): ValidateFunction {
+    let validate = this.#validators.get(tool);
+    if (validate === undefined) {
+      validate = ajv.compile(tool.parameters);
+      this.#validators.set(tool, validate);
+    }
+    return validate;
+  }
+
+  #undeclared(request: UiActionRequest, kind: 'tool' | 'command', name: string): ApiError {
+    const registered = this.#registry.has(request.source);
+    return new ApiError(
+      'ACTION_NOT_DECLARED',
+      registered
+        ? `${request.source} declares no ${kind} named ${name}.`
+        : `${request.source} is not installed or is turned off.`,
+      { details: { source: request.source, [kind]: name, source_registered: registered } },
+    );
+  }
+}
+
+function cut(text: string): string {
+  return text.length <= OUTPUT_LIMIT
+    ? text
+    : `${text.slice(0, OUTPUT_LIMIT)}\n… (${text.length - OUTPUT_LIMIT} more characters)`;
+}
