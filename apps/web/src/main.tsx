@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHttpClient } from './api/index.ts';
+import { syncDocuments } from './documents/index.ts';
 import { parseTrackerHash } from './agent-tracker/index.ts';
 import { App } from './app/index.ts';
 import { watchQuestions } from './hitl/index.ts';
@@ -24,6 +25,8 @@ if (tracker === undefined) {
 startPreferencesSync(services.api);
 // The Plan and Todos tabs follow plan.update / todo.update; questions may notify (opt-in).
 syncPlanboards(services.live, services.queryClient);
+// Attachment chips follow document.status (queued → parsing → parsed / failed).
+syncDocuments(services.live, services.queryClient);
 watchQuestions(services.live);
 window.addEventListener('pagehide', () => services.live.dispose());
 

@@ -61,6 +61,24 @@ describe('Anthropic provider: streaming', () => {
     });
   });
 
+  it('reports prompt-cache reads and writes apart, both counted in the whole prompt', async () => {
+    const { provider } = await setup([
+      {
+        type: 'stream',
+        steps: [
+          { type: 'text', text: 'Cached' },
+          { type: 'usage', inputTokens: 10, outputTokens: 2, cachedInputTokens: 50, cacheWriteTokens: 40 },
+        ],
+      },
+    ]);
+    expect(doneOf(await collect(provider)).usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 2,
+      cachedInputTokens: 50,
+      cacheWriteTokens: 40,
+    });
+  });
+
   it('sends the key, the API version, the server model name and the system prompt at the top level', async () => {
     const { server, provider } = await setup([fakeTextReply('ok')]);
     await collect(provider);

@@ -69,6 +69,23 @@ export function usageOf(summary: TurnSummary | undefined, startedAt: number): Ru
     tool_calls: summary?.toolCalls ?? 0,
     model_calls: summary?.modelCalls ?? 0,
     duration_ms: Date.now() - startedAt,
+    ...(summary?.usage.cachedInputTokens === undefined
+      ? {}
+      : { cache_read_tokens: summary.usage.cachedInputTokens }),
+    ...(summary?.usage.cacheWriteTokens === undefined
+      ? {}
+      : { cache_write_tokens: summary.usage.cacheWriteTokens }),
+  };
+}
+
+/** Cache token fields, left out when zero (most providers and runs have none). */
+function cacheTokens(
+  read: number,
+  write: number,
+): Pick<RunUsage, 'cache_read_tokens' | 'cache_write_tokens'> {
+  return {
+    ...(read > 0 ? { cache_read_tokens: read } : {}),
+    ...(write > 0 ? { cache_write_tokens: write } : {}),
   };
 }
 
@@ -84,6 +101,10 @@ export async function rollUpUsage(db: Kysely<Schema>, runId: string, own: RunUsa
     tool_calls: own.tool_calls + below.tool_calls,
     model_calls: own.model_calls + below.model_calls,
     duration_ms: own.duration_ms,
+    ...cacheTokens(
+      (own.cache_read_tokens ?? 0) + (below.cache_read_tokens ?? 0),
+      (own.cache_write_tokens ?? 0) + (below.cache_write_tokens ?? 0),
+    ),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import { DocumentStatus } from '../documents/index.ts';
 import type { Translate } from '../i18n/index.ts';
 import { CloseIcon, FileIcon } from '../icons/index.ts';
 import { formatSize } from '../parts/index.ts';
@@ -42,6 +43,7 @@ export function AttachmentTray({
                   {item.error}
                 </span>
               )}
+              {item.upload !== undefined && <DocumentStatus uploadId={item.upload.id} />}
               {unsupported !== undefined && (
                 <span className="field-error" role="alert" data-testid="attachment-unsupported">
                   {unsupported}

@@ -7,7 +7,9 @@ import { Markdown } from '../markdown/index.ts';
 import { usePreferences } from '../preferences/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
 import { HitlCardPart } from '../hitl/index.ts';
+import { CardPart } from '../ui-schema/index.ts';
 import { ToolAudit } from './tool-audit.tsx';
+import { DocumentStatus } from '../documents/index.ts';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -282,16 +284,19 @@ function AttachmentPart({ part }: PartProps<PartOf<'attachment'>>): ReactElement
     );
   }
   return (
-    <a
-      className="attachment-chip"
-      href={api.uploadUrl(part.upload_id)}
-      target="_blank"
-      rel="noopener noreferrer"
-    >
-      <FileIcon size={16} />
-      <span className="attachment-name">{part.name}</span>
-      <span className="attachment-size">{formatSize(part.size)}</span>
-    </a>
+    <span className="attachment-with-status">
+      <a
+        className="attachment-chip"
+        href={api.uploadUrl(part.upload_id)}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
+        <FileIcon size={16} />
+        <span className="attachment-name">{part.name}</span>
+        <span className="attachment-size">{formatSize(part.size)}</span>
+      </a>
+      <DocumentStatus uploadId={part.upload_id} />
+    </span>
   );
 }
 
@@ -319,6 +324,7 @@ export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<nev
   skill: SkillPart,
   artifact: ArtifactPart,
   hitl: HitlCardPart,
+  card: CardPart,
 };
 
 /** Renders a list of parts through the registry, pairing each tool call with its result. */

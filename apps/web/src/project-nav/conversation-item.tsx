@@ -18,6 +18,8 @@ export interface ConversationItemProps {
   onMove: (id: string, projectId: string | null) => void;
   /** Downloads the conversation as an archive. */
   onExport: (id: string) => void;
+  /** Shows the conversation's usage. */
+  onUsage: (conversation: Conversation) => void;
 }
 
 /** One row of the conversation list: title, a waiting-for-you mark, running spinner or unread dot, and its menu. */
@@ -109,6 +111,7 @@ export const ConversationItem = memo(function ConversationItem(props: Conversati
                   onSelect: () => props.onMove(conversation.id, null),
                 },
               ]),
+          { label: t('usage.conversation'), onSelect: () => props.onUsage(conversation) },
           { label: t('archive.export'), onSelect: () => props.onExport(conversation.id) },
           { label: t('nav.delete'), onSelect: () => props.onDelete(conversation), danger: true },
         ]}

@@ -21,6 +21,7 @@ import { useNavigation } from '../navigation/index.ts';
 import { PROJECTS_KEY, useConversationList, useProjects } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
 import { download } from '../archive/index.ts';
+import { ConversationUsageDialog } from '../settings/index.ts';
 import { ConversationItem } from './conversation-item.tsx';
 import { NewProjectForm } from './new-project-form.tsx';
 import { isUnread, useSeen } from './seen-store.ts';
@@ -118,6 +119,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
   const isRunning = (conversation: Conversation): boolean =>
     running.has(conversation.id) || (conversation.in_flight_run_id ?? null) !== null;
 
+  const [usageOf, setUsageOf] = useState<Conversation | undefined>(undefined);
   const exportConversation = useCallback(
     (id: string) => download(api.archiveUrl({ conversationId: id })),
     [api],
@@ -138,6 +140,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           projects={projects.data ?? NO_PROJECTS}
           onMove={(id, projectId) => move.mutate({ id, projectId })}
           onExport={exportConversation}
+          onUsage={setUsageOf}
           onDelete={(target) => setPendingDelete({ kind: 'conversation', conversation: target })}
         />
       ))}
@@ -404,6 +407,13 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           setPendingDelete(undefined);
         }}
       />
+      {usageOf !== undefined && (
+        <ConversationUsageDialog
+          conversationId={usageOf.id}
+          title={usageOf.title === '' ? t('nav.untitled') : usageOf.title}
+          onClose={() => setUsageOf(undefined)}
+        />
+      )}
     </nav>
   );
 }

@@ -5,6 +5,7 @@ import { errorMessage } from '../api/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
+import { ModelPricingFields } from './model-pricing-fields.tsx';
 import { ConnectionFields, isProviderUrl } from './connection-fields.tsx';
 
 type Capability = 'tools' | 'vision' | 'reasoning' | 'documents';
@@ -143,6 +144,7 @@ export function ProviderEditor({
                 }}
               />
             </label>
+            <ModelPricingFields model={model} onChange={(changed) => update(index, changed)} />
           </div>
         ))}
         <div className="field-row">

@@ -5,6 +5,7 @@ import { errorMessage } from '../api/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useConversationList, useProjects } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
+import { costText, sumTotals, UsageTable } from './usage-table.tsx';
 
 type Grouping = Usage['group_by'];
 type Total = Usage['totals'][number];
@@ -105,15 +106,7 @@ export function UsageSection(): ReactElement {
       key === null ? t(grouping === 'project' ? 'nav.ungrouped' : 'usage.unknown') : (names.get(key) ?? key);
   }, [projects.data, conversations.data, grouping, t]);
   const totals = usage.data?.totals ?? [];
-  const sum = totals.reduce(
-    (all, total) => ({
-      runs: all.runs + total.runs,
-      input: all.input + total.input_tokens,
-      output: all.output + total.output_tokens,
-      tools: all.tools + total.tool_calls,
-    }),
-    { runs: 0, input: 0, output: 0, tools: 0 },
-  );
+  const sum = sumTotals(totals);
 
   return (
     <section aria-labelledby="settings-usage">
@@ -121,10 +114,11 @@ export function UsageSection(): ReactElement {
       <p className="settings-intro">
         {t('usage.summary', {
           runs: number.format(sum.runs),
-          input: number.format(sum.input),
-          output: number.format(sum.output),
-          tools: number.format(sum.tools),
+          input: number.format(sum.input_tokens),
+          output: number.format(sum.output_tokens),
+          tools: number.format(sum.tool_calls),
         })}
+        {sum.runs > 0 && ` · ${t('usage.costSummary', { cost: costText(sum, t) })}`}
       </p>
       <label className="field">
         <span>{t('usage.groupBy')}</span>
@@ -149,32 +143,11 @@ export function UsageSection(): ReactElement {
             <span className="usage-swatch usage-input" /> {t('usage.input')}{' '}
             <span className="usage-swatch usage-output" /> {t('usage.output')}
           </p>
-          <table className="usage-table">
-            <thead>
-              <tr>
-                <th scope="col">
-                  {t(GROUPINGS.find((option) => option.value === grouping)?.label ?? 'usage.byDay')}
-                </th>
-                <th scope="col">{t('usage.runs')}</th>
-                <th scope="col">{t('usage.input')}</th>
-                <th scope="col">{t('usage.output')}</th>
-                <th scope="col">{t('usage.toolCalls')}</th>
-                <th scope="col">{t('usage.duration')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {totals.map((total) => (
-                <tr key={total.key ?? '(none)'}>
-                  <th scope="row">{labelOf(total.key)}</th>
-                  <td>{number.format(total.runs)}</td>
-                  <td>{number.format(total.input_tokens)}</td>
-                  <td>{number.format(total.output_tokens)}</td>
-                  <td>{number.format(total.tool_calls)}</td>
-                  <td>{t('usage.seconds', { seconds: (total.duration_ms / 1000).toFixed(1) })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <UsageTable
+            totals={totals}
+            groupLabel={t(GROUPINGS.find((option) => option.value === grouping)?.label ?? 'usage.byDay')}
+            labelOf={labelOf}
+          />
         </>
       )}
     </section>

@@ -187,8 +187,13 @@ class TurnRun {
 
     const { reply, outcome } = call;
     if (outcome.usage !== undefined) {
-      this.#summary.usage.inputTokens += outcome.usage.inputTokens;
-      this.#summary.usage.outputTokens += outcome.usage.outputTokens;
+      const usage = this.#summary.usage;
+      usage.inputTokens += outcome.usage.inputTokens;
+      usage.outputTokens += outcome.usage.outputTokens;
+      if (outcome.usage.cachedInputTokens !== undefined)
+        usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
+      if (outcome.usage.cacheWriteTokens !== undefined)
+        usage.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + outcome.usage.cacheWriteTokens;
     }
     this.#summary.output += reply.text;
     this.#finishReason = outcome.finishReason;

@@ -1,4 +1,9 @@
 import type {
+  DocumentBlocksPage,
+  DocumentParsePolicy,
+  DocumentStatus,
+  DocumentView,
+  ParserInfo,
   ArchiveImportResult,
   HitlAnswer,
   HitlAnswerResult,
@@ -53,6 +58,7 @@ import type {
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
 import { connect, type ConnectionOptions } from './connection.ts';
+import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 
 /** A new component as a form describes it. */
 export interface ComponentDraft {
@@ -74,7 +80,7 @@ export interface ConversationListOptions {
 }
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
-export interface WorkbenchClient {
+export interface WorkbenchClient extends MemoryClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
   createProject(input: ProjectCreate): Promise<Project>;
@@ -186,6 +192,8 @@ export interface WorkbenchClient {
   importArchive(archive: Blob | Uint8Array, options?: { projectId?: string }): Promise<ArchiveImportResult>;
   /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
   usage(groupBy: Usage['group_by']): Promise<Usage>;
+  /** One conversation's usage, by model (default) or day. */
+  conversationUsage(conversationId: string, groupBy?: 'model' | 'day'): Promise<Usage>;
   /** The UI preferences kept on the server (spec §4.15). */
   getPreferences(): Promise<UserPreferences>;
   putPreferences(preferences: UserPreferences): Promise<void>;
@@ -213,6 +221,23 @@ export interface WorkbenchClient {
     patch: { done?: boolean; text?: string },
   ): Promise<TodoUpdatePayload>;
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
+  /** Parsed documents (spec §4.11): a conversation's, newest first; kept live by `document.status` events. */
+  listConversationDocuments(conversationId: string, status?: DocumentStatus): Promise<DocumentView[]>;
+  listProjectDocuments(projectId: string, status?: DocumentStatus): Promise<DocumentView[]>;
+  getDocument(documentId: string): Promise<DocumentView>;
+  /** The document parsed from an upload; `ApiError` NOT_FOUND for images and unparsed formats. */
+  getUploadDocument(uploadId: string): Promise<DocumentView>;
+  /** Blocks `from` (inclusive) to `to` (exclusive), or one page. */
+  getDocumentBlocks(
+    documentId: string,
+    range?: { from?: number; to?: number; page?: number },
+  ): Promise<DocumentBlocksPage>;
+  /** Parses a failed document again. */
+  retryDocument(documentId: string): Promise<DocumentView>;
+  getParsePolicy(projectId: string): Promise<DocumentParsePolicy>;
+  setParsePolicy(projectId: string, policy: DocumentParsePolicy): Promise<DocumentParsePolicy>;
+  /** Registered parsers with their source tags (the external service's availability for a project). */
+  listParsers(projectId?: string): Promise<ParserInfo[]>;
   /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
   toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
   /**
@@ -257,6 +282,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     projectId === undefined ? {} : { project_id: projectId };
 
   return {
+    ...memoryClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
     createProject: (input) => json('POST', '/api/projects', { body: input }),
@@ -436,6 +462,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       return (await response.json()) as ArchiveImportResult;
     },
     usage: (groupBy) => json('GET', '/api/usage', { query: { group_by: groupBy } }),
+    conversationUsage: (conversationId, groupBy = 'model') =>
+      json('GET', `/api/conversations/${segment(conversationId)}/usage`, { query: { group_by: groupBy } }),
     getPreferences: async () =>
       (await json<{ preferences: UserPreferences }>('GET', '/api/preferences')).preferences,
     putPreferences: async (preferences) => {
@@ -463,6 +491,31 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       }),
     removeTodo: (conversationId, todoId) =>
       json('DELETE', `/api/conversations/${segment(conversationId)}/todos/${segment(todoId)}`),
+    listConversationDocuments: async (conversationId, status) =>
+      (
+        await json<{ documents: DocumentView[] }>(
+          'GET',
+          `/api/conversations/${segment(conversationId)}/documents`,
+          { query: status === undefined ? {} : { status } },
+        )
+      ).documents,
+    listProjectDocuments: async (projectId, status) =>
+      (
+        await json<{ documents: DocumentView[] }>('GET', `/api/projects/${segment(projectId)}/documents`, {
+          query: status === undefined ? {} : { status },
+        })
+      ).documents,
+    getDocument: (documentId) => json('GET', `/api/documents/${segment(documentId)}`),
+    getUploadDocument: (uploadId) => json('GET', `/api/uploads/${segment(uploadId)}/document`),
+    getDocumentBlocks: (documentId, range = {}) =>
+      json('GET', `/api/documents/${segment(documentId)}/blocks`, { query: range }),
+    retryDocument: (documentId) => json('POST', `/api/documents/${segment(documentId)}/retry`),
+    getParsePolicy: (projectId) => json('GET', `/api/projects/${segment(projectId)}/parse-policy`),
+    setParsePolicy: (projectId, policy) =>
+      json('PUT', `/api/projects/${segment(projectId)}/parse-policy`, { body: policy }),
+    listParsers: async (projectId) =>
+      (await json<{ parsers: ParserInfo[] }>('GET', '/api/parsers', { query: projectQuery(projectId) }))
+        .parsers,
     toolCalls: async (conversationId, calls = {}) =>
       (
         await json<{ calls: ToolAuditRecord[] }>(

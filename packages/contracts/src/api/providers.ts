@@ -16,6 +16,23 @@ export const ModelCapabilitiesSchema = z
   })
   .meta({ id: 'ModelCapabilities' });
 
+/**
+ * What a model costs, in US dollars per million tokens (spec §4.17). Cached input is billed at
+ * `cache_read` (default: `input`), input written to the cache at `cache_write` (default: `input`).
+ *
+ * @example
+ * ModelPricingSchema.parse({ input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 });
+ */
+export const ModelPricingSchema = z
+  .object({
+    input: z.number().nonnegative().max(1_000_000),
+    output: z.number().nonnegative().max(1_000_000),
+    cache_read: z.number().nonnegative().max(1_000_000).optional(),
+    cache_write: z.number().nonnegative().max(1_000_000).optional(),
+  })
+  .meta({ id: 'ModelPricing' });
+export type ModelPricing = z.infer<typeof ModelPricingSchema>;
+
 export const ProviderModelSchema = z
   .object({
     id: z.string().min(1).max(200),
@@ -35,6 +52,9 @@ export const ProviderModelSchema = z
       .boolean()
       .optional()
       .meta({ description: 'Listed by the provider’s server (refresh keeps the user’s edits).' }),
+    pricing: ModelPricingSchema.optional().meta({
+      description: 'US dollars per million tokens; the usage page shows cost from it.',
+    }),
   })
   .meta({ id: 'ProviderModel' });
 

@@ -44,6 +44,17 @@ export const UsageSchema = z
         output_tokens: z.number(),
         tool_calls: z.number(),
         duration_ms: z.number(),
+        cache_read_tokens: z.number().optional(),
+        cache_write_tokens: z.number().optional(),
+        cost: z
+          .number()
+          .nullable()
+          .optional()
+          .meta({
+            description: 'US dollars, from the prices of the models used; null when none has prices.',
+          }),
+        /** Runs of this group whose model has no prices (their cost is unknown). */
+        unpriced_runs: z.number().optional(),
       }),
     ),
   })

@@ -64,6 +64,10 @@ export const RunUsageSchema = z
     tool_calls: z.number(),
     model_calls: z.number(),
     duration_ms: z.number(),
+    /** Input tokens served from the provider's prompt cache (included in `input_tokens`). */
+    cache_read_tokens: z.number().optional(),
+    /** Input tokens written to the provider's prompt cache (included in `input_tokens`). */
+    cache_write_tokens: z.number().optional(),
   })
   .meta({ id: 'RunUsage' });
 export type RunUsage = z.infer<typeof RunUsageSchema>;

@@ -329,6 +329,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
         outputTokens: this.#outputTokens,
       };
       if (this.#cacheReadTokens !== undefined) usage.cachedInputTokens = this.#cacheReadTokens;
+      if (this.#cacheCreationTokens > 0) usage.cacheWriteTokens = this.#cacheCreationTokens;
       if (this.#thinkingTokens !== undefined) usage.reasoningTokens = this.#thinkingTokens;
       done.usage = usage;
     }

@@ -67,7 +67,7 @@ export const anthropicWire: WireFormat = {
           stop_sequence: null,
           usage: {
             input_tokens: usage?.inputTokens ?? estimateTokens(body['messages']),
-            cache_creation_input_tokens: 0,
+            cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
             cache_read_input_tokens: usage?.cachedInputTokens ?? 0,
             output_tokens: 1,
           },
@@ -245,7 +245,7 @@ export const anthropicWire: WireFormat = {
         stop_sequence: null,
         usage: {
           input_tokens: totals.usage?.inputTokens ?? estimateTokens(body['messages']),
-          cache_creation_input_tokens: 0,
+          cache_creation_input_tokens: totals.usage?.cacheWriteTokens ?? 0,
           cache_read_input_tokens: totals.usage?.cachedInputTokens ?? 0,
           ...outputUsage(totals.usage, text + totals.reasoning),
         },

@@ -26,6 +26,8 @@ export type FakeStep =
       inputTokens: number;
       outputTokens: number;
       cachedInputTokens?: number;
+      /** Anthropic only: `cache_creation_input_tokens`. */
+      cacheWriteTokens?: number;
       reasoningTokens?: number;
     }
   /** Waits before the next step: a slow stream. */

@@ -49,6 +49,18 @@ const usage = createRoute({
   responses: { 200: json(UsageSchema), ...errorResponses() },
 });
 
+const conversationUsage = createRoute({
+  method: 'get',
+  path: '/conversations/{id}/usage',
+  tags: ['system'],
+  summary: 'One conversation’s usage (its runs and their sub-agents), by model (default) or day',
+  request: {
+    params: z.object({ id: z.string().min(1) }),
+    query: z.object({ group_by: z.enum(['day', 'model']).optional() }),
+  },
+  responses: { 200: json(UsageSchema), ...errorResponses(404) },
+});
+
 const getPreferences = createRoute({
   method: 'get',
   path: '/preferences',
@@ -132,5 +144,14 @@ export function systemRoutes(services: ServerServices) {
     .openapi(usage, async (c) => {
       const groupBy = c.req.valid('query').group_by ?? 'day';
       return c.json({ group_by: groupBy, totals: await services.usage.totals(groupBy) }, 200);
+    })
+    .openapi(conversationUsage, async (c) => {
+      const { id } = c.req.valid('param');
+      await services.conversations.get(id);
+      const groupBy = c.req.valid('query').group_by ?? 'model';
+      return c.json(
+        { group_by: groupBy, totals: await services.usage.totals(groupBy, { conversationId: id }) },
+        200,
+      );
     });
 }

@@ -1,0 +1,1 @@
+export { DocumentStatus, syncDocuments, uploadDocumentKey, useUploadDocument } from './document-status.tsx';
