@@ -29,7 +29,8 @@ export {
   NodeSqliteDatabase,
 } from './database/index.ts';
 export type { WorkbenchDatabase, MigrationReport, DialectName } from './database/index.ts';
-export { SqlMemoryStorage, WorkbenchSessionStorage } from './storage/index.ts';
+export { WorkbenchSessionStorage } from './storage/index.ts';
+export { SqlMemoryStorage } from './memory/index.ts';
 export { EventHub, EventLog } from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';

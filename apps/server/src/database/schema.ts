@@ -226,6 +226,38 @@ export interface MemoriesTable extends Owned {
   tags: string;
   created_at: number;
   updated_at: number;
+  /** Migration 0060 (spec §4.13). */
+  scope: 'user' | 'project';
+  project_id: string | null;
+  type: string;
+  source_run_id: string | null;
+  confidence: number;
+  last_accessed_at: number | null;
+  expires_at: number | null;
+}
+
+/** What the model saw in one model call of a run (migration 0060): JSON of ContextAssemblyReport. */
+export interface ContextReportsTable {
+  run_id: string;
+  call_index: number;
+  report: string;
+  created_at: number;
+}
+
+/** A memory the lightweight model proposed after a run (migration 0060). */
+export interface MemoryCandidatesTable {
+  id: string;
+  conversation_id: string;
+  run_id: string;
+  scope: 'user' | 'project';
+  project_id: string | null;
+  type: string;
+  content: string;
+  confidence: number;
+  status: 'pending' | 'accepted' | 'rejected';
+  memory_id: string | null;
+  created_at: number;
+  resolved_at: number | null;
 }
 
 /** Server processes sharing the database; a run belongs to the instance executing it. */
@@ -346,6 +378,8 @@ export interface Schema extends HitlSchema, KnowledgeSchema {
   provider_configs: ProviderConfigsTable;
   usage: UsageTable;
   memories: MemoriesTable;
+  context_reports: ContextReportsTable;
+  memory_candidates: MemoryCandidatesTable;
   instances: InstancesTable;
   mcp_servers: McpServersTable;
   profiles: ProfilesTable;

@@ -20,6 +20,8 @@ import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
 import { hitlRoutes } from './routes/hitl.ts';
 import { planboardRoutes } from './routes/planboard.ts';
+import { contextRoutes } from './routes/context.ts';
+import { memoryRoutes } from './routes/memory.ts';
 import { createRouter } from './routes/router.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { profileRoutes } from './routes/profiles.ts';
@@ -51,6 +53,8 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
+    .route('/', contextRoutes(services))
+    .route('/', memoryRoutes(services))
     .route('/', systemRoutes(services))
     .route('/', archiveRoutes(services));
 }

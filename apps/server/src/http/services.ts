@@ -1,6 +1,8 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { ContextService } from '../context/index.ts';
+import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
@@ -89,6 +91,10 @@ export interface ServerServices {
   audit: ToolAuditRepository;
   grants: ToolGrantRepository;
   planboards: PlanboardRepository;
+  /** Memory (spec §4.13): the memory page, `/remember`, candidates. */
+  memory: MemoryService;
+  /** Context assembly (spec §4.10): the reports of what the model saw. */
+  contextAssembly: ContextService;
   logger: ServerLogger;
   instanceId: string;
   version: string;

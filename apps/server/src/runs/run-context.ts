@@ -1,5 +1,7 @@
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { ContextService } from '../context/index.ts';
+import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { DocumentService } from '../documents/index.ts';
 import type { EventLog } from '../events/index.ts';
@@ -37,6 +39,10 @@ export interface RunContext {
   bindings: RunBindings;
   /** HITL cards: a run that ends without its card expires it. */
   hitl: HitlService;
+  /** Builds each model request from slots and stores what the model saw (spec §4.10). */
+  contextAssembly?: ContextService;
+  /** Memory (spec §4.13): candidates after a completed run. */
+  memory?: MemoryService;
   /** Parsed documents: attachments reach the model as their parsed text (`documentForModel`). */
   documents?: DocumentService;
   /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */

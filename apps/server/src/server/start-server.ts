@@ -1,3 +1,5 @@
+import { ContextService } from '../context/index.ts';
+import { MemoryService, registerMemorySettings } from '../memory/index.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -172,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const settingsRegistry = new SettingsRegistry();
     registerBuiltinSettings(settingsRegistry);
     registerMcpSettings(settingsRegistry);
+    registerMemorySettings(settingsRegistry);
     const settingsService = new SettingsService({
       db: database.db,
       registry: settingsRegistry,
@@ -216,6 +219,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         complete: (request, context) => routing.complete('lightweight', request, context),
       }),
     );
+    // Memory (spec §4.13, off by default) and context assembly (spec §4.10).
+    const memory = new MemoryService({
+      database,
+      settings: settingsService,
+      eventLog,
+      logger,
+      complete: (request, context) => routing.complete('lightweight', request, context),
+    });
+    const contextAssembly = new ContextService({
+      db: database.db,
+      logger,
+      memory: {
+        forInjection: (query, projectId) => memory.forInjection(query, projectId),
+        touch: (ids) => memory.repository.touch(ids),
+      },
+    });
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runContext: RunContext = {
@@ -237,6 +256,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       artifacts,
       bindings,
       hitl,
+      contextAssembly,
+      memory,
       documents,
     };
     const runs = new RunManager(runContext);
@@ -355,6 +376,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       audit: new ToolAuditRepository(database.db),
       grants,
       planboards,
+      memory,
+      contextAssembly,
       logger,
       instanceId,
       version: SERVER_VERSION,

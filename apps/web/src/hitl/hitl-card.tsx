@@ -4,7 +4,7 @@ import { errorMessage, isApiError } from '../api/index.ts';
 import { useTranslation, type Translate } from '../i18n/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useServices } from '../services/index.ts';
-import { FormFields, initialValues } from './form-fields.tsx';
+import { FormFields, initialValues } from '../ui-schema/index.ts';
 import './hitl.css';
 
 type HitlPart = Extract<MessagePart, { type: 'hitl' }>;

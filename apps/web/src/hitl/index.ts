@@ -1,4 +1,3 @@
-export { FormFields, initialValues } from './form-fields.tsx';
 export { HitlCardPart, resolutionText, waitingCard } from './hitl-card.tsx';
 export { watchQuestions } from './question-watch.ts';
 export { useQuestionTitle } from './use-question-title.ts';

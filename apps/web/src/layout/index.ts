@@ -11,6 +11,8 @@ export {
   VIEWPORT_BREAKPOINTS,
   WORKBENCH_TABS,
   isLeftOpen,
+  isPanelTab,
+  isWorkbenchTab,
   isRightOpen,
   layoutOf,
   moveInOrder,
@@ -18,6 +20,6 @@ export {
   useLayout,
   viewportOf,
 } from './layout-store.ts';
-export type { Layout, Viewport, WorkbenchTab } from './layout-store.ts';
+export type { BuiltinTab, Layout, PanelTabId, Viewport, WorkbenchTab } from './layout-store.ts';
 export { ColumnDivider } from './column-divider.tsx';
 export { AppShell } from './app-shell.tsx';

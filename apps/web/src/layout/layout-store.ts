@@ -2,8 +2,25 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { LEFT_COLUMN_LIMITS, RIGHT_COLUMN_LIMITS } from './column-resize.ts';
 
-export type WorkbenchTab = 'plan' | 'todos' | 'artifacts' | 'agents';
-export const WORKBENCH_TABS: readonly WorkbenchTab[] = ['plan', 'todos', 'artifacts', 'agents'];
+/** The built-in right-column tabs. */
+export type BuiltinTab = 'plan' | 'todos' | 'artifacts' | 'agents';
+export const WORKBENCH_TABS: readonly BuiltinTab[] = ['plan', 'todos', 'artifacts', 'agents'];
+/** An extension panel's tab (spec §4.4: extensions may register more tabs): `panel:<panel id>`. */
+export type PanelTabId = `panel:${string}`;
+export type WorkbenchTab = BuiltinTab | PanelTabId;
+
+/** Whether a value names a tab: a built-in one, or a panel's. */
+export function isWorkbenchTab(value: unknown): value is WorkbenchTab {
+  return (
+    (typeof value === 'string' && WORKBENCH_TABS.includes(value as BuiltinTab)) ||
+    (typeof value === 'string' && /^panel:.{1,200}$/.test(value))
+  );
+}
+
+/** Whether a tab is an extension panel's. */
+export function isPanelTab(tab: WorkbenchTab): tab is PanelTabId {
+  return tab.startsWith('panel:');
+}
 
 /** Layout preferences (spec §4.15): column widths and collapse, right-column tabs. */
 export interface Layout {
@@ -62,6 +79,8 @@ interface LayoutActions {
   toggleRight: () => void;
   setActiveTab: (tab: WorkbenchTab) => void;
   moveTab: (tab: WorkbenchTab, offset: -1 | 1) => void;
+  /** Replaces the order (the right column adds panel tabs the stored order does not know yet). */
+  setTabOrder: (order: readonly WorkbenchTab[]) => void;
   setTabHidden: (tab: WorkbenchTab, hidden: boolean) => void;
   merge: (fromServer: Readonly<Record<string, unknown>>) => void;
 }
@@ -89,17 +108,18 @@ export function sanitizeLayout(input: Readonly<Record<string, unknown>>): Partia
   if (typeof input['leftCollapsed'] === 'boolean') output.leftCollapsed = input['leftCollapsed'];
   if (typeof input['rightCollapsed'] === 'boolean') output.rightCollapsed = input['rightCollapsed'];
   const tabs = (value: unknown): WorkbenchTab[] | undefined =>
-    Array.isArray(value)
-      ? value.filter((tab): tab is WorkbenchTab => WORKBENCH_TABS.includes(tab as WorkbenchTab))
-      : undefined;
+    Array.isArray(value) ? value.filter(isWorkbenchTab) : undefined;
   const order = tabs(input['tabOrder']);
-  if (order !== undefined && order.length === WORKBENCH_TABS.length && new Set(order).size === order.length) {
+  if (
+    order !== undefined &&
+    WORKBENCH_TABS.every((tab) => order.includes(tab)) &&
+    new Set(order).size === order.length
+  ) {
     output.tabOrder = order;
   }
   const hidden = tabs(input['hiddenTabs']);
   if (hidden !== undefined) output.hiddenTabs = hidden;
-  if (WORKBENCH_TABS.includes(input['activeTab'] as WorkbenchTab))
-    output.activeTab = input['activeTab'] as WorkbenchTab;
+  if (isWorkbenchTab(input['activeTab'])) output.activeTab = input['activeTab'];
   return output;
 }
 
@@ -143,6 +163,7 @@ export const useLayout = create<Layout & TransientLayout & LayoutActions>()(
             : { activeTab: tab, compactRightOpen: true, compactLeftOpen: false },
         ),
       moveTab: (tab, offset) => set((state) => ({ tabOrder: moveInOrder(state.tabOrder, tab, offset) })),
+      setTabOrder: (order) => set({ tabOrder: [...new Set(order)] }),
       setTabHidden: (tab, hidden) =>
         set((state) => ({
           hiddenTabs: hidden

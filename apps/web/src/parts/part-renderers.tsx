@@ -7,6 +7,7 @@ import { Markdown } from '../markdown/index.ts';
 import { usePreferences } from '../preferences/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
 import { HitlCardPart } from '../hitl/index.ts';
+import { CardPart } from '../ui-schema/index.ts';
 import { ToolAudit } from './tool-audit.tsx';
 import { DocumentStatus } from '../documents/index.ts';
 import './parts.css';
@@ -323,6 +324,7 @@ export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<nev
   skill: SkillPart,
   artifact: ArtifactPart,
   hitl: HitlCardPart,
+  card: CardPart,
 };
 
 /** Renders a list of parts through the registry, pairing each tool call with its result. */

@@ -1,7 +1,23 @@
 import { useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
-import { CheckSquareIcon, CloseIcon, FileIcon, ListIcon, MoreIcon, UsersIcon } from '../icons/index.ts';
-import { useLayout, type WorkbenchTab } from '../layout/index.ts';
+import {
+  CheckSquareIcon,
+  CloseIcon,
+  FileIcon,
+  ListIcon,
+  MoreIcon,
+  SparkIcon,
+  UsersIcon,
+} from '../icons/index.ts';
+import {
+  isPanelTab,
+  moveInOrder,
+  useLayout,
+  type BuiltinTab,
+  type PanelTabId,
+  type WorkbenchTab,
+} from '../layout/index.ts';
+import { PanelTab, usePanels, usePanelTitle } from '../ui-schema/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
 import { AgentsTab } from '../agent-tracker/index.ts';
 import { ArtifactsTab } from '../artifacts/index.ts';
@@ -9,27 +25,47 @@ import { PlanTab } from './plan-tab.tsx';
 import { TodosTab } from './todos-tab.tsx';
 import './workbench.css';
 
-const TAB_LABELS: Record<WorkbenchTab, MessageKey> = {
+const TAB_LABELS: Record<BuiltinTab, MessageKey> = {
   plan: 'workbench.plan',
   todos: 'workbench.todos',
   artifacts: 'workbench.artifacts',
   agents: 'workbench.agents',
 };
-const TAB_ICONS: Record<WorkbenchTab, ReactElement> = {
+const TAB_ICONS: Record<BuiltinTab, ReactElement> = {
   plan: <ListIcon size={15} />,
   todos: <CheckSquareIcon size={15} />,
   artifacts: <FileIcon size={15} />,
   agents: <UsersIcon size={15} />,
 };
+/** A tab's element id: panel ids may hold characters a CSS selector would need escaped. */
+function domId(tab: WorkbenchTab): string {
+  return tab.replaceAll(/[^A-Za-z0-9_-]/g, '-');
+}
+
 /**
- * The right column (spec §4.4 Workbench): tabs Plan / Todos / Artifacts / Agents in the person's
- * order, hidden ones left out (both persisted); arrow keys move between tabs.
+ * The right column (spec §4.4 Workbench): tabs Plan / Todos / Artifacts / Agents and one per
+ * extension panel, in the person's order, hidden ones left out (both persisted; a new panel comes
+ * last); arrow keys move between tabs.
  */
 export function Workbench(): ReactElement {
   const t = useTranslation();
   const layout = useLayout();
   const tabList = useRef<HTMLDivElement>(null);
-  const visible = layout.tabOrder.filter((tab) => !layout.hiddenTabs.includes(tab));
+  const panels = usePanels().data ?? [];
+  const panelTitle = usePanelTitle();
+  const panelTabs = panels.map((panel): PanelTabId => `panel:${panel.id}`);
+  const order: WorkbenchTab[] = [
+    ...layout.tabOrder.filter((tab) => !isPanelTab(tab) || panelTabs.includes(tab)),
+    ...panelTabs.filter((tab) => !layout.tabOrder.includes(tab)),
+  ];
+  const labelOf = (tab: WorkbenchTab): string =>
+    isPanelTab(tab)
+      ? (() => {
+          const panel = panels.find((item) => `panel:${item.id}` === tab);
+          return panel === undefined ? tab : panelTitle(panel);
+        })()
+      : t(TAB_LABELS[tab]);
+  const visible = order.filter((tab) => !layout.hiddenTabs.includes(tab));
   const active = visible.includes(layout.activeTab) ? layout.activeTab : visible[0];
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
@@ -48,13 +84,13 @@ export function Workbench(): ReactElement {
     if (next === undefined) return;
     event.preventDefault();
     layout.setActiveTab(next);
-    tabList.current?.querySelector<HTMLElement>(`#workbench-tab-${next}`)?.focus();
+    tabList.current?.querySelector<HTMLElement>(`#workbench-tab-${domId(next)}`)?.focus();
   };
 
-  const menuItems: MenuItem[] = layout.tabOrder.flatMap((tab) => {
-    const label = t(TAB_LABELS[tab]);
+  const menuItems: MenuItem[] = order.flatMap((tab) => {
+    const label = labelOf(tab);
     const hidden = layout.hiddenTabs.includes(tab);
-    const index = layout.tabOrder.indexOf(tab);
+    const index = order.indexOf(tab);
     const items: MenuItem[] = [
       {
         label: `${hidden ? '☐' : '☑'} ${t('workbench.show', { tab: label })}`,
@@ -62,9 +98,15 @@ export function Workbench(): ReactElement {
       },
     ];
     if (index > 0)
-      items.push({ label: t('workbench.moveLeft', { tab: label }), onSelect: () => layout.moveTab(tab, -1) });
-    if (index < layout.tabOrder.length - 1)
-      items.push({ label: t('workbench.moveRight', { tab: label }), onSelect: () => layout.moveTab(tab, 1) });
+      items.push({
+        label: t('workbench.moveLeft', { tab: label }),
+        onSelect: () => layout.setTabOrder(moveInOrder(order, tab, -1)),
+      });
+    if (index < order.length - 1)
+      items.push({
+        label: t('workbench.moveRight', { tab: label }),
+        onSelect: () => layout.setTabOrder(moveInOrder(order, tab, 1)),
+      });
     return items;
   });
 
@@ -81,17 +123,19 @@ export function Workbench(): ReactElement {
           {visible.map((tab) => (
             <button
               key={tab}
-              id={`workbench-tab-${tab}`}
+              id={`workbench-tab-${domId(tab)}`}
               type="button"
               role="tab"
               aria-selected={tab === active}
-              aria-controls={`workbench-panel-${tab}`}
+              aria-controls={`workbench-panel-${domId(tab)}`}
               tabIndex={tab === active ? 0 : -1}
               className={`workbench-tab${tab === active ? ' active' : ''}`}
               onClick={() => layout.setActiveTab(tab)}
             >
-              <span className="workbench-tab-icon">{TAB_ICONS[tab]}</span>
-              <span className="workbench-tab-label">{t(TAB_LABELS[tab])}</span>
+              <span className="workbench-tab-icon">
+                {isPanelTab(tab) ? <SparkIcon size={15} /> : TAB_ICONS[tab]}
+              </span>
+              <span className="workbench-tab-label">{labelOf(tab)}</span>
             </button>
           ))}
         </div>
@@ -109,11 +153,13 @@ export function Workbench(): ReactElement {
         <div
           className="workbench-panel"
           role="tabpanel"
-          id={`workbench-panel-${active}`}
-          aria-labelledby={`workbench-tab-${active}`}
+          id={`workbench-panel-${domId(active)}`}
+          aria-labelledby={`workbench-tab-${domId(active)}`}
           tabIndex={0}
         >
-          {active === 'artifacts' ? (
+          {isPanelTab(active) ? (
+            <PanelTab panelId={active.slice('panel:'.length)} />
+          ) : active === 'artifacts' ? (
             <ArtifactsTab />
           ) : active === 'plan' ? (
             <PlanTab />

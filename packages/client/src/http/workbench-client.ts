@@ -58,6 +58,7 @@ import type {
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
 import { connect, type ConnectionOptions } from './connection.ts';
+import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 
 /** A new component as a form describes it. */
 export interface ComponentDraft {
@@ -79,7 +80,7 @@ export interface ConversationListOptions {
 }
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
-export interface WorkbenchClient {
+export interface WorkbenchClient extends MemoryClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
   createProject(input: ProjectCreate): Promise<Project>;
@@ -281,6 +282,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     projectId === undefined ? {} : { project_id: projectId };
 
   return {
+    ...memoryClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
     createProject: (input) => json('POST', '/api/projects', { body: input }),

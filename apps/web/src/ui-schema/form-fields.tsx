@@ -12,8 +12,9 @@ export function initialValues(fields: readonly FormField[]): Record<string, Form
 }
 
 /**
- * The form vocabulary of spec §4.5 (text, textarea, number, select, multiselect, checkbox, date):
- * one control per field, labelled, with its description and the server's problem under it.
+ * The form fields of the UI-schema vocabulary (spec §4.5, §4.6: text, textarea, number, select,
+ * multiselect, checkbox, date), shared by `Form` nodes and HITL form cards: one control per field,
+ * labelled, with its description and its problem (the browser's check or the server's) under it.
  */
 export function FormFields(props: {
   idPrefix: string;
@@ -25,7 +26,7 @@ export function FormFields(props: {
 }): ReactElement {
   const { idPrefix, fields, values, problems, disabled, onChange } = props;
   return (
-    <div className="hitl-form">
+    <div className="ui-form-fields">
       {fields.map((field) => {
         const id = `${idPrefix}-${field.id}`;
         const value = values[field.id];
@@ -107,7 +108,7 @@ export function FormFields(props: {
           case 'multiselect': {
             const chosen = Array.isArray(value) ? value : [];
             control = (
-              <div role="group" aria-labelledby={`${id}-label`} className="hitl-multiselect">
+              <div role="group" aria-labelledby={`${id}-label`} className="ui-multiselect">
                 {(field.options ?? []).map((option) => (
                   <label key={option.value}>
                     <input
@@ -136,6 +137,7 @@ export function FormFields(props: {
                 {...common}
                 type="text"
                 maxLength={field.maxLength}
+                minLength={field.minLength}
                 placeholder={field.placeholder}
                 value={typeof value === 'string' ? value : ''}
                 onChange={(event) => onChange(field.id, event.target.value)}
@@ -144,14 +146,14 @@ export function FormFields(props: {
             break;
         }
         return (
-          <div key={field.id} className={`hitl-field hitl-field-${field.type}`}>
+          <div key={field.id} className={`ui-field ui-field-${field.type}`}>
             <label id={`${id}-label`} htmlFor={field.type === 'multiselect' ? undefined : id}>
               {field.label}
               {field.required === true && <span aria-hidden="true"> *</span>}
             </label>
             {control}
             {field.description !== undefined && (
-              <div id={described} className="hitl-field-description">
+              <div id={described} className="ui-field-description">
                 {field.description}
               </div>
             )}
