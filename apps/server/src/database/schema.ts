@@ -322,6 +322,27 @@ export interface SnippetsTable extends Owned {
   updated_at: number;
 }
 
+/** An installed extension (spec §4.6); its files are under the data directory. */
+export interface ExtensionsTable extends Owned {
+  id: string;
+  version: string;
+  api_version: string;
+  /** The manifest as installed (JSON). */
+  manifest: string;
+  /** The permissions the user accepted (JSON). */
+  permissions: string;
+  state: 'enabled' | 'disabled';
+  installed_at: number;
+  updated_at: number;
+}
+
+/** A unified-registry source switched on or off (`builtin`, `user`, `profile`). */
+export interface RegistrySourcesTable {
+  source: string;
+  enabled: number;
+  updated_at: number;
+}
+
 /** A parsed (or failed, or waiting) document (migration 0050); JSON columns hold contract shapes. */
 export interface DocumentsTable extends Owned {
   id: string;
@@ -385,6 +406,8 @@ export interface Schema extends HitlSchema, KnowledgeSchema {
   profiles: ProfilesTable;
   macros: MacrosTable;
   snippets: SnippetsTable;
+  extensions: ExtensionsTable;
+  registry_sources: RegistrySourcesTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
 }

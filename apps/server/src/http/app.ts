@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { extensionRoutes } from './routes/extensions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { openAiRoutes } from './routes/openai.ts';
@@ -48,6 +49,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', profileRoutes(services))
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', extensionRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
     .route('/', uiSurfaceRoutes(services))

@@ -6,6 +6,7 @@ import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
+import type { ExtensionHost } from '../extensions/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager, McpServerRepository } from '../mcp/index.ts';
@@ -61,6 +62,8 @@ export interface ServerServices {
   providers: ProviderRegistry;
   pool: AgentPool;
   mcp: McpManager<McpServerRepository>;
+  /** Installed extensions and the unified registry (spec §4.6, §4.1 rule 4). */
+  extensions: ExtensionHost;
   objects: ObjectStore;
   settings: SettingsRepository;
   /** The layered, schema-checked settings (spec §4.9); extensions register into `settingsService.registry`. */

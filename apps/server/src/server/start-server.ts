@@ -11,6 +11,7 @@ import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { DocumentService } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
+import { ExtensionHost } from '../extensions/index.ts';
 import { HitlService, lightweightClassifier } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
@@ -196,6 +197,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
     });
     cleanups.push(() => mcp.shutdown());
+    const commands = new CommandRegistry();
+    const extensions = new ExtensionHost({
+      database,
+      dataDirectory: settings.dataDirectory,
+      settingsRegistry,
+      settingsService,
+      commands,
+      catalog,
+      stream: workbenchStream,
+      logger,
+    });
+    await extensions.start();
+    cleanups.push(() => extensions.close());
     const pool = new AgentPool({
       providers,
       sessionStorage,
@@ -204,8 +218,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       idleMs: settings.agentIdleMs,
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
-      componentSources: ({ projectId }) => [catalog.tagSource(mcp.componentSource(projectId), 'mcp')],
-      extensions: toolset,
+      componentSources: ({ projectId }) => [
+        catalog.tagSource(mcp.componentSource(projectId), 'mcp'),
+        extensions.componentSource(),
+      ],
+      // Extension tools join the built-in ones; what extensions provide is part of the fingerprint.
+      extensions: {
+        components: async () => {
+          const components = await toolset.components();
+          return { ...components, tools: [...components.tools, ...(await extensions.tools())] };
+        },
+        wrapSource: (source) => toolset.wrapSource(source),
+        fingerprint: async () => `${await toolset.fingerprint()}|${extensions.fingerprint}`,
+      },
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
@@ -361,7 +386,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       profiles,
       routing,
       library: new LibraryService(database.db),
-      commands: new CommandRegistry(),
+      commands,
+      extensions,
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),

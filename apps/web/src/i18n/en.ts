@@ -474,6 +474,7 @@ export const en = {
   'tools.source.programmatic': 'programmatic',
   'tools.source.global': 'global',
   'tools.source.project': 'project',
+  'tools.source.extension': 'extension',
   'tools.source.mcp': 'MCP',
   'tools.column.tool': 'Tool',
   'tools.enabledOf': 'Enable {name}',

@@ -470,6 +470,7 @@ export const zhCn: Record<MessageKey, string> = {
   'tools.source.programmatic': '程序注册',
   'tools.source.global': '全局',
   'tools.source.project': '项目',
+  'tools.source.extension': '扩展',
   'tools.source.mcp': 'MCP',
   'tools.column.tool': '工具',
   'tools.enabledOf': '启用 {name}',

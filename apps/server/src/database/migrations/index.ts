@@ -8,6 +8,7 @@ import { mcpServersMigration } from './0040-mcp-servers.ts';
 import { documentsMigration } from './0050-documents.ts';
 import { knowledgeMigration } from './0055-knowledge.ts';
 import { contextReportsAndMemoryMigration } from './0060-context-reports-and-memory.ts';
+import { extensionsMigration } from './0070-extensions.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
@@ -25,5 +26,6 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   documentsMigration,
   knowledgeMigration,
   contextReportsAndMemoryMigration,
+  extensionsMigration,
   usageCacheAndCostMigration,
 ];
