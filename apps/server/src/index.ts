@@ -29,7 +29,8 @@ export {
   NodeSqliteDatabase,
 } from './database/index.ts';
 export type { WorkbenchDatabase, MigrationReport, DialectName } from './database/index.ts';
-export { SqlMemoryStorage, WorkbenchSessionStorage } from './storage/index.ts';
+export { WorkbenchSessionStorage } from './storage/index.ts';
+export { SqlMemoryStorage } from './memory/index.ts';
 export { EventHub, EventLog } from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';
@@ -44,3 +45,11 @@ export type { ResolvedModel } from './models/index.ts';
 // Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.
 export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
 export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';
+export {
+  DocumentService,
+  ParserRegistry,
+  parseWithPolicy,
+  documentForModel,
+  BUILTIN_PARSERS,
+} from './documents/index.ts';
+export type { ParsedListener } from './documents/index.ts';

@@ -2,10 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { HttpAgent } from '@ag-ui/client';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventSchemas } from '@ag-ui/core/schemas';
-import { fakeTextReply } from '@youyou/testing';
+import {
+  fakeAskUserReply,
+  fakeReplyAfterToolResult,
+  fakeTextReply,
+  fakeToolCallReply,
+  fakeUpdatePlanReply,
+  fakeUpdateTodosReply,
+} from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '@youyou/contracts';
+import type { ConversationMessage, PlanboardView } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
+import { FORMAT_CARD } from './support/hitl.ts';
 import { EVERYTHING_SERVER } from './support/mcp-servers.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
@@ -65,6 +73,7 @@ describe.each(DATABASE_KINDS)('the AG-UI endpoint on %s', (kind) => {
       .filter((type, index, all) => !(type.endsWith('_CONTENT') && all[index - 1] === type));
     expect(types).toEqual([
       'RUN_STARTED',
+      'STATE_SNAPSHOT',
       'REASONING_START',
       'REASONING_MESSAGE_START',
       'REASONING_MESSAGE_CONTENT',
@@ -177,6 +186,239 @@ describe.each(DATABASE_KINDS)('the AG-UI endpoint on %s', (kind) => {
     expect([crossSite.status, crossSite.body.error.code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
     const listed = await server.call<{ conversations: { id: string }[] }>('GET', '/api/conversations');
     expect(listed.conversations.map((conversation) => conversation.id)).not.toContain('t-2');
+  });
+
+  type Finished = BaseEvent & {
+    outcome?: {
+      type: string;
+      interrupts?: {
+        id: string;
+        reason: string;
+        message?: string;
+        toolCallId?: string;
+        responseSchema?: unknown;
+        metadata?: { youyou: { card: { choices: { id: string; impact: string }[] } } };
+      }[];
+    };
+  };
+  const finishedOf = (events: readonly BaseEvent[]): Finished => events.at(-1) as Finished;
+  const runStatus = async (conversationId: string) =>
+    (
+      await server.call<{ runs: { id: string; status: string }[] }>(
+        'GET',
+        `/api/conversations/${conversationId}`,
+      )
+    ).runs;
+
+  it('a HITL card ends the AG-UI run with an interrupt; the HttpAgent resumes it with an answer and the same run goes on', async () => {
+    server.fake.push(
+      fakeAskUserReply({ ...FORMAT_CARD }),
+      fakeReplyAfterToolResult((result) => fakeTextReply(`Going with it: ${result}`)),
+    );
+    const agent = agentFor(server);
+    agent.messages = [userMessage('Write the report')];
+    const first: BaseEvent[] = [];
+    await agent.runAgent({ runId: 'ask-1' }, { onEvent: ({ event }) => void first.push(event) });
+    for (const event of first) expect(EventSchemas.safeParse(event).success).toBe(true);
+    expect(first.map((event) => event.type)).toEqual([
+      'RUN_STARTED',
+      'STATE_SNAPSHOT',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'RUN_FINISHED',
+    ]);
+    const outcome = finishedOf(first).outcome;
+    expect(outcome?.type).toBe('interrupt');
+    const interrupt = outcome?.interrupts?.[0];
+    expect(interrupt).toMatchObject({ reason: 'user_input', message: '采用哪种输出格式？' });
+    expect(interrupt?.toolCallId).toBeUndefined();
+    // The whole card rides along: each option with its impact, for a front end to draw.
+    expect(interrupt?.metadata?.youyou.card.choices.map((choice) => choice.id)).toEqual(['md', 'docx']);
+    expect(JSON.stringify(interrupt?.responseSchema)).toContain('"enum":["md","docx"]');
+    expect(agent.pendingInterrupts.map((pending) => pending.id)).toEqual([interrupt?.id]);
+    // The workbench run waits for the answer (it is not ended by the AG-UI run ending).
+    expect((await runStatus(agent.threadId))[0]?.status).toBe('waiting_hitl');
+
+    // The client refuses a run that does not answer the interrupt (AG-UI's coverage rule).
+    await expect(agent.runAgent({})).rejects.toThrow(/pending interrupt/);
+
+    const second: BaseEvent[] = [];
+    await agent.runAgent(
+      {
+        runId: 'ask-2',
+        resume: [{ interruptId: interrupt?.id ?? '', status: 'resolved', payload: { choice_id: 'docx' } }],
+      },
+      { onEvent: ({ event }) => void second.push(event) },
+    );
+    for (const event of second) expect(EventSchemas.safeParse(event).success).toBe(true);
+    const types = second
+      .map((event) => event.type)
+      .filter((type, index, all) => !(type.endsWith('_CONTENT') && all[index - 1] === type));
+    expect(types).toEqual([
+      'RUN_STARTED',
+      'STATE_SNAPSHOT',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
+    expect(finishedOf(second).outcome).toEqual({ type: 'success' });
+    expect(agent.pendingInterrupts).toEqual([]);
+    expect(agent.messages.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: expect.stringContaining('The user chose "docx"') as string,
+    });
+    // One workbench run, answered through AG-UI, as the web UI shows it.
+    const runs = await runStatus(agent.threadId);
+    expect(runs.map((run) => run.status)).toEqual(['completed']);
+    const { cards } = await server.call<{ cards: { status: string; resolution: { answer: unknown } }[] }>(
+      'GET',
+      `/api/conversations/${agent.threadId}/cards`,
+    );
+    expect(cards[0]).toMatchObject({ status: 'answered', resolution: { answer: { choice_id: 'docx' } } });
+  });
+
+  it('a tool confirmation is an approval interrupt naming the tool call; true allows it once, an abandoned one does not run', async () => {
+    await server.call('PUT', '/api/tools/current_time', { policy: 'confirm' });
+    try {
+      server.fake.push(
+        fakeToolCallReply('current_time', {}),
+        fakeReplyAfterToolResult((result) => fakeTextReply(`Tool: ${result.slice(0, 40)}`)),
+      );
+      const agent = agentFor(server);
+      agent.messages = [userMessage('What time is it?')];
+      const first: BaseEvent[] = [];
+      await agent.runAgent({}, { onEvent: ({ event }) => void first.push(event) });
+      const started = first.find((event) => event.type === 'TOOL_CALL_START') as BaseEvent & {
+        toolCallId: string;
+      };
+      const interrupt = finishedOf(first).outcome?.interrupts?.[0];
+      expect(interrupt).toMatchObject({ reason: 'tool_approval', toolCallId: started.toolCallId });
+      const second: BaseEvent[] = [];
+      await agent.runAgent(
+        { resume: [{ interruptId: interrupt?.id ?? '', status: 'resolved', payload: true }] },
+        { onEvent: ({ event }) => void second.push(event) },
+      );
+      const result = second.find((event) => event.type === 'TOOL_CALL_RESULT') as BaseEvent & {
+        toolCallId: string;
+        content: string;
+      };
+      expect(result.toolCallId).toBe(started.toolCallId);
+      expect(result.content).not.toContain('denied');
+      expect(finishedOf(second).outcome).toEqual({ type: 'success' });
+
+      server.fake.push(
+        fakeToolCallReply('current_time', {}),
+        fakeReplyAfterToolResult((output) => fakeTextReply(`Tool: ${output}`)),
+      );
+      agent.messages.push(userMessage('And now?'));
+      await agent.runAgent({});
+      const abandoned = agent.pendingInterrupts[0];
+      expect(abandoned?.reason).toBe('tool_approval');
+      await agent.runAgent({ resume: [{ interruptId: abandoned?.id ?? '', status: 'cancelled' }] });
+      expect(agent.pendingInterrupts).toEqual([]);
+      expect(JSON.stringify(server.fake.chatRequests.at(-1)?.body)).toContain(
+        'Nobody confirmed the call in time (The AG-UI client abandoned the interrupt.); it did not run.',
+      );
+      const { cards } = await server.call<{ cards: { card: { id: string }; status: string }[] }>(
+        'GET',
+        `/api/conversations/${agent.threadId}/cards`,
+      );
+      expect(cards.find((card) => card.card.id === abandoned?.id)?.status).toBe('expired');
+    } finally {
+      await server.call('PUT', '/api/tools/current_time', { policy: null });
+    }
+  });
+
+  it('the plan and todos reach the client as a STATE_SNAPSHOT and JSON Patch STATE_DELTAs', async () => {
+    server.fake.push(
+      fakeUpdatePlanReply([
+        { id: 'a', title: 'Read', status: 'in_progress' },
+        { id: 'b', title: 'Write', status: 'pending' },
+      ]),
+      fakeUpdateTodosReply([{ id: 't1', text: 'Test it' }]),
+      fakeUpdatePlanReply([
+        { id: 'a', title: 'Read', status: 'done' },
+        { id: 'b', title: 'Write', status: 'in_progress' },
+      ]),
+      fakeTextReply('Planned.'),
+    );
+    const agent = agentFor(server);
+    agent.messages = [userMessage('Plan it')];
+    const events: BaseEvent[] = [];
+    await agent.runAgent({}, { onEvent: ({ event }) => void events.push(event) });
+    const state = events.filter((event) => event.type.startsWith('STATE_'));
+    expect(state.map((event) => event.type)).toEqual([
+      'STATE_SNAPSHOT',
+      'STATE_DELTA',
+      'STATE_DELTA',
+      'STATE_DELTA',
+    ]);
+    expect(state[0]).toMatchObject({ snapshot: { plan: { steps: [], version: 0 } } });
+    // The last delta changes only what changed: two statuses and the version.
+    const last = state.at(-1) as BaseEvent & { delta: { op: string; path: string }[] };
+    expect(last.delta.map((operation) => operation.path).sort()).toEqual([
+      '/plan/steps/0/status',
+      '/plan/steps/1/status',
+      '/plan/version',
+    ]);
+    // The client's state, built by applying the patches, is the workbench's planboard.
+    const board = await server.call<PlanboardView>('GET', `/api/conversations/${agent.threadId}/planboard`);
+    expect(agent.state).toEqual(board);
+  });
+
+  it('a resume entry naming no card is a warning, not a failure; a bad answer is refused before anything streams', async () => {
+    const unknown = await fetch(`${server.url}/api/ag-ui`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        threadId: randomUUID(),
+        runId: 'r',
+        messages: [],
+        tools: [],
+        context: [],
+        state: {},
+        resume: [{ interruptId: 'no-such-card', status: 'resolved', payload: 'x' }],
+      }),
+    });
+    expect(unknown.status).toBe(200);
+    const frames = (await unknown.text())
+      .split('\n\n')
+      .filter((frame) => frame.startsWith('data: '))
+      .map((frame) => JSON.parse(frame.slice(6)) as BaseEvent & { name?: string; value?: unknown });
+    expect(frames.map((frame) => frame.type)).toEqual([
+      'RUN_STARTED',
+      'STATE_SNAPSHOT',
+      'CUSTOM',
+      'RUN_FINISHED',
+    ]);
+    expect(frames[2]).toMatchObject({ name: 'youyou.warning', value: { interrupt_id: 'no-such-card' } });
+
+    server.fake.push(fakeAskUserReply({ ...FORMAT_CARD }), fakeTextReply('ok'));
+    const agent = agentFor(server);
+    agent.messages = [userMessage('Ask me')];
+    await agent.runAgent({});
+    const id = agent.pendingInterrupts[0]?.id ?? '';
+    const resumeWith = (payload: unknown) =>
+      server.request<{ error: { code: string } }>('POST', '/api/ag-ui', {
+        body: {
+          threadId: agent.threadId,
+          runId: 'r2',
+          messages: [],
+          resume: [{ interruptId: id, status: 'resolved', payload }],
+        },
+      });
+    const notAnOption = await resumeWith({ choice_id: 'pdf' });
+    expect([notAnOption.status, notAnOption.body.error.code]).toEqual([422, 'INVALID_ANSWER']);
+    const notAnAnswer = await resumeWith(42);
+    expect([notAnAnswer.status, notAnAnswer.body.error.code]).toEqual([400, 'INVALID_INPUT']);
+    // Nothing was lost: the card still waits and a good answer resumes the run.
+    expect((await runStatus(agent.threadId))[0]?.status).toBe('waiting_hitl');
+    await agent.runAgent({ resume: [{ interruptId: id, status: 'resolved', payload: '第二个' }] });
+    expect(agent.pendingInterrupts).toEqual([]);
+    expect(JSON.stringify(server.fake.chatRequests.at(-1)?.body)).toContain('The user chose \\"docx\\"');
   });
 
   it('a client that aborts the run cancels it', async () => {

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { fakeTextReply, fakeToolCallReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationMessage } from '@youyou/contracts';
+import type { AgentProfile, ConversationMessage } from '@youyou/contracts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { EVERYTHING_SERVER } from './support/mcp-servers.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -28,10 +28,65 @@ describe.each(DATABASE_KINDS)('the OpenAI-compatible agent endpoint on %s', (kin
     await database?.drop();
   });
 
-  it('/v1/models lists the default agent as a model', async () => {
+  it('/v1/models lists the default agent, every profile and every configured model; each runs as picked', async () => {
+    const reviewer = await server.call<AgentProfile>('POST', '/api/profiles', {
+      name: 'Reviewer',
+      description: 'Reviews code, tersely.',
+      systemPrompt: 'REVIEWER-PROFILE: review the code.',
+      model: { router: 'chat' },
+      parameters: {},
+      tools: { allow: ['*'], deny: [], confirm: [] },
+      context: { policy: 'default' },
+      hitl: { askOnAmbiguity: true, timeoutSec: null },
+      budget: {},
+    });
     const models = await client.models.list();
-    expect(models.data.map((model) => model.id)).toEqual(['youyou']);
-    expect(models.data[0]).toMatchObject({ object: 'model', owned_by: 'youyou' });
+    const ids = models.data.map((model) => model.id);
+    expect(ids[0]).toBe('youyou');
+    expect(ids).toEqual(
+      expect.arrayContaining(['youyou:default', `youyou:${reviewer.id}`, 'fake/fake-model']) as string[],
+    );
+    expect(models.data.find((model) => model.id === `youyou:${reviewer.id}`)).toMatchObject({
+      object: 'model',
+      owned_by: 'youyou',
+      youyou: { kind: 'profile', profile_id: reviewer.id, name: 'Reviewer' },
+    });
+    expect(models.data.find((model) => model.id === 'fake/fake-model')).toMatchObject({
+      owned_by: 'fake',
+      youyou: { kind: 'model' },
+    });
+
+    // A profile picked as the model: its agent answers, and the conversation keeps the profile.
+    server.fake.push(fakeTextReply('Looks fine.'));
+    const reviewed = await client.chat.completions.create({
+      model: `youyou:${reviewer.id}`,
+      messages: [{ role: 'user', content: 'Review this: x = 1' }],
+    });
+    expect(reviewed.choices[0]?.message.content).toBe('Looks fine.');
+    expect(JSON.stringify(server.fake.chatRequests.at(-1)?.body)).toContain('REVIEWER-PROFILE');
+    const { conversation_id: conversationId } = (reviewed as unknown as Extended).youyou;
+    const view = await server.call<{ conversation: { profile_id: string | null } }>(
+      'GET',
+      `/api/conversations/${conversationId}`,
+    );
+    expect(view.conversation.profile_id).toBe(reviewer.id);
+
+    // A model picked: the default agent on that model.
+    server.fake.push(fakeTextReply('On the fake model.'));
+    const direct = await client.chat.completions.create({
+      model: 'fake/fake-model',
+      messages: [{ role: 'user', content: 'Which model?' }],
+    });
+    expect(direct.model).toBe('fake/fake-model');
+    expect(JSON.stringify(server.fake.chatRequests.at(-1)?.body)).not.toContain('REVIEWER-PROFILE');
+
+    // An unknown profile is a 404 that lists what there is.
+    await expect(
+      client.chat.completions.create({
+        model: 'youyou:no-such-profile',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    ).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
   it('a completion runs a server-side tool call and answers in the OpenAI format with usage', async () => {

@@ -423,9 +423,9 @@ describe.each(DATABASE_KINDS)('profiles, run parameters and budgets (%s)', (kind
     expect(taken.status).toBe(409);
     const { commands } = await server.call<{ commands: CommandDescriptor[] }>('GET', '/api/commands');
     const byName = new Map(commands.map((command) => [command.name, command]));
-    for (const name of ['new', 'model', 'profile', 'export', 'help'])
+    // `/remember` writes a memory (spec §4.13; the context-and-memory tests cover it).
+    for (const name of ['new', 'model', 'profile', 'export', 'remember', 'help'])
       expect(byName.get(name)?.source).toBe('builtin');
-    expect(byName.has('remember')).toBe(false);
     expect(byName.get('summarise')).toMatchObject({ source: 'skill', action: 'skill' });
     expect(byName.get('translate')).toMatchObject({
       source: 'macro',

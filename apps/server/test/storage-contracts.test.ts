@@ -1,6 +1,7 @@
 import { describeMemoryStorageContract, describeSessionStorageContract } from '@youyou/testing/contracts';
 import { afterAll } from 'vitest';
-import { SqlMemoryStorage, WorkbenchSessionStorage } from '../src/storage/index.ts';
+import { SqlMemoryStorage } from '../src/memory/index.ts';
+import { WorkbenchSessionStorage } from '../src/storage/index.ts';
 import { DATABASE_KINDS } from './support/databases.ts';
 import { storageFixtures } from './support/storage-fixture.ts';
 

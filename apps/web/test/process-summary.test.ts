@@ -162,3 +162,18 @@ describe('provider retries in an answer', () => {
     expect(collapseRetryNotices(parts)).toBe(parts);
   });
 });
+
+describe('cards when the process folds', () => {
+  it('a card a tool posted stays in view, before the tool result that follows it', () => {
+    const card: MessagePart = {
+      type: 'card',
+      card_id: 'k1',
+      source: 'builtin',
+      schema: { version: 1, root: { component: 'Text', text: 'Sunny' } },
+      status: 'complete',
+    };
+    const { process, answer } = splitProcessParts([call('a'), card, result('a'), text('Done.')]);
+    expect(process).toEqual([call('a'), result('a')]);
+    expect(answer).toEqual([card, text('Done.')]);
+  });
+});

@@ -104,7 +104,13 @@ export type {
 } from './components/index.ts';
 
 // Prompts: the system prompt's layers and the prompts the agent sends on its own behalf.
-export { DEFAULT_COMPACT_PROMPT } from './context/index.ts';
+export {
+  DEFAULT_COMPACT_PROMPT,
+  estimateMessageTokens,
+  estimateTextTokens,
+  IMAGE_TOKEN_ESTIMATE,
+  SUMMARY_HEADER,
+} from './context/index.ts';
 export { PROMPT_LAYERS } from './prompt/index.ts';
 export type { PromptLayer, PromptSection, SystemPrompt } from './prompt/index.ts';
 

@@ -9,6 +9,8 @@ export type {
   ComponentDraft,
   ConnectionOptions,
   ConversationListOptions,
+  MemoryClientMethods,
+  MemoryListOptions,
   WorkbenchClient,
 } from './http/index.ts';
 export { openEventStream, readConversationEvents } from './events/index.ts';

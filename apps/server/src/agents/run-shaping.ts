@@ -1,4 +1,4 @@
-import type { ChatRequest, ModelProvider, Plugin, Usage } from '@youyou/agent';
+import type { ChatRequest, ModelInfo, ModelProvider, Plugin, Usage } from '@youyou/agent';
 
 /**
  * What the server changes about one run's model calls and tool calls: the tools the model sees
@@ -10,6 +10,11 @@ export interface RunShaping {
   /** Undefined lets the call run; a reason blocks it (the model reads the reason). */
   beforeTool(toolName: string): string | undefined;
   onUsage(usage: Usage): void;
+  /**
+   * Builds the request the model gets from the one the agent core made (context assembly, spec
+   * §4.10): slots, budget, trims. Absent: the request goes as it is.
+   */
+  assemble?(request: ChatRequest, model: ModelInfo | undefined, signal: AbortSignal): Promise<ChatRequest>;
 }
 
 /** The run an agent of the pool is executing now (one at a time per agent). */
@@ -19,21 +24,36 @@ export interface RunShapingSlot {
 
 /**
  * A provider that applies the slot's run to each request: tools the run may not use are left out,
- * so the model never sees them; usage is reported as each call ends.
+ * so the model never sees them; the run's context assembler builds the request from its slots
+ * (budget = this model's window − the output reserve); usage is reported as each call ends.
  *
  * @example
  * builder.addProvider(shapedProvider(provider, slot));
  */
 export function shapedProvider(provider: ModelProvider, slot: RunShapingSlot): ModelProvider {
+  let models: Promise<readonly ModelInfo[]> | undefined;
+  const modelOf = async (id: string): Promise<ModelInfo | undefined> => {
+    models ??= Promise.resolve(provider.listModels());
+    try {
+      return (await models).find((model) => model.id === id);
+    } catch {
+      models = undefined; // asked again at the next call
+      return undefined;
+    }
+  };
   return {
     id: provider.id,
     listModels: () => provider.listModels(),
     async *chat(request, options) {
       const shaping = slot.current;
-      const shaped: ChatRequest =
+      const visible: ChatRequest =
         shaping === undefined
           ? request
           : { ...request, tools: request.tools.filter((tool) => shaping.toolVisible(tool.name)) };
+      const shaped =
+        shaping?.assemble === undefined
+          ? visible
+          : await shaping.assemble(visible, await modelOf(visible.model), options.signal);
       for await (const event of provider.chat(shaped, options)) {
         if (event.type === 'done' && event.usage !== undefined) shaping?.onUsage(event.usage);
         yield event;

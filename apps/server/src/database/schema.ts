@@ -226,6 +226,38 @@ export interface MemoriesTable extends Owned {
   tags: string;
   created_at: number;
   updated_at: number;
+  /** Migration 0060 (spec §4.13). */
+  scope: 'user' | 'project';
+  project_id: string | null;
+  type: string;
+  source_run_id: string | null;
+  confidence: number;
+  last_accessed_at: number | null;
+  expires_at: number | null;
+}
+
+/** What the model saw in one model call of a run (migration 0060): JSON of ContextAssemblyReport. */
+export interface ContextReportsTable {
+  run_id: string;
+  call_index: number;
+  report: string;
+  created_at: number;
+}
+
+/** A memory the lightweight model proposed after a run (migration 0060). */
+export interface MemoryCandidatesTable {
+  id: string;
+  conversation_id: string;
+  run_id: string;
+  scope: 'user' | 'project';
+  project_id: string | null;
+  type: string;
+  content: string;
+  confidence: number;
+  status: 'pending' | 'accepted' | 'rejected';
+  memory_id: string | null;
+  created_at: number;
+  resolved_at: number | null;
 }
 
 /** Server processes sharing the database; a run belongs to the instance executing it. */
@@ -290,6 +322,27 @@ export interface SnippetsTable extends Owned {
   updated_at: number;
 }
 
+/** An installed extension (spec §4.6); its files are under the data directory. */
+export interface ExtensionsTable extends Owned {
+  id: string;
+  version: string;
+  api_version: string;
+  /** The manifest as installed (JSON). */
+  manifest: string;
+  /** The permissions the user accepted (JSON). */
+  permissions: string;
+  state: 'enabled' | 'disabled';
+  installed_at: number;
+  updated_at: number;
+}
+
+/** A unified-registry source switched on or off (`builtin`, `user`, `profile`). */
+export interface RegistrySourcesTable {
+  source: string;
+  enabled: number;
+  updated_at: number;
+}
+
 /** A parsed (or failed, or waiting) document (migration 0050); JSON columns hold contract shapes. */
 export interface DocumentsTable extends Owned {
   id: string;
@@ -346,11 +399,15 @@ export interface Schema extends HitlSchema, KnowledgeSchema {
   provider_configs: ProviderConfigsTable;
   usage: UsageTable;
   memories: MemoriesTable;
+  context_reports: ContextReportsTable;
+  memory_candidates: MemoryCandidatesTable;
   instances: InstancesTable;
   mcp_servers: McpServersTable;
   profiles: ProfilesTable;
   macros: MacrosTable;
   snippets: SnippetsTable;
+  extensions: ExtensionsTable;
+  registry_sources: RegistrySourcesTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
 }

@@ -263,6 +263,27 @@ export class HitlService {
     };
   }
 
+  /**
+   * Gives up on a pending card on the user's behalf (an AG-UI client abandoning an interrupt): it
+   * expires with `reason`, and the model gets "no answer" as for a timeout. A card that is no
+   * longer pending is left as it is.
+   */
+  async abandon(conversationId: string, cardId: string, reason: string): Promise<HitlCardView> {
+    const row = await this.#cardOf(conversationId, cardId);
+    if (row.status === 'pending') {
+      const resolution: HitlResolvedPayload = {
+        message_id: row.message_id,
+        card_id: row.id,
+        status: 'expired',
+        reason,
+        resolved_at: new Date().toISOString(),
+      };
+      // The run may be waiting on this server or another one: wake it where it is.
+      if (await this.#store(conversationId, row, resolution, null)) await this.#wake(row, resolution);
+    }
+    return this.get(conversationId, cardId);
+  }
+
   /** Another server resolved a card this one waits on. */
   async wakeFromRemote(cardId: string): Promise<void> {
     const waiter = this.#waiters.get(cardId);

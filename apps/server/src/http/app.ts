@@ -12,6 +12,8 @@ import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { knowledgeRoutes } from './routes/knowledge.ts';
+import { extensionRoutes } from './routes/extensions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { openAiRoutes } from './routes/openai.ts';
@@ -20,6 +22,8 @@ import { projectRoutes } from './routes/projects.ts';
 import { providerRoutes } from './routes/providers.ts';
 import { hitlRoutes } from './routes/hitl.ts';
 import { planboardRoutes } from './routes/planboard.ts';
+import { contextRoutes } from './routes/context.ts';
+import { memoryRoutes } from './routes/memory.ts';
 import { createRouter } from './routes/router.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { profileRoutes } from './routes/profiles.ts';
@@ -40,17 +44,21 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', uploadRoutes(services))
     .route('/', documentRoutes(services))
     .route('/', artifactRoutes(services))
+    .route('/', knowledgeRoutes(services))
     .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
     .route('/', profileRoutes(services))
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', extensionRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
     .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
+    .route('/', contextRoutes(services))
+    .route('/', memoryRoutes(services))
     .route('/', systemRoutes(services))
     .route('/', archiveRoutes(services));
 }

@@ -1,10 +1,14 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { ContextService } from '../context/index.ts';
+import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
+import type { ExtensionHost } from '../extensions/index.ts';
 import type { HitlService } from '../hitl/index.ts';
+import type { KnowledgeService } from '../knowledge/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
@@ -59,6 +63,8 @@ export interface ServerServices {
   providers: ProviderRegistry;
   pool: AgentPool;
   mcp: McpManager<McpServerRepository>;
+  /** Installed extensions and the unified registry (spec §4.6, §4.1 rule 4). */
+  extensions: ExtensionHost;
   objects: ObjectStore;
   settings: SettingsRepository;
   /** The layered, schema-checked settings (spec §4.9); extensions register into `settingsService.registry`. */
@@ -79,6 +85,8 @@ export interface ServerServices {
   /** Parsed documents (spec §4.11): uploads parsed in the background; retrieval subscribes `onParsed`. */
   documents: DocumentService;
   artifacts: ArtifactService;
+  /** A project's knowledge and the Retriever (spec §4.12); absent in servers built without it. */
+  knowledge?: KnowledgeService;
   subagents: SubagentManager;
   usage: UsageRepository;
   hitl: HitlService;
@@ -89,6 +97,10 @@ export interface ServerServices {
   audit: ToolAuditRepository;
   grants: ToolGrantRepository;
   planboards: PlanboardRepository;
+  /** Memory (spec §4.13): the memory page, `/remember`, candidates. */
+  memory: MemoryService;
+  /** Context assembly (spec §4.10): the reports of what the model saw. */
+  contextAssembly: ContextService;
   logger: ServerLogger;
   instanceId: string;
   version: string;

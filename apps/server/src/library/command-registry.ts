@@ -2,8 +2,8 @@ import type { CommandDescriptor } from '@youyou/contracts';
 import { templateVariables } from '@youyou/contracts';
 
 /**
- * The built-in `/` commands (spec §4.14): the UI performs them. `/remember` joins once memory
- * exists.
+ * The built-in `/` commands (spec §4.14): the UI performs them. `/remember` writes a memory (spec
+ * §4.13) of the user scope, or of the conversation's project with `scope: project`.
  */
 export const BUILTIN_COMMANDS: readonly CommandDescriptor[] = [
   {
@@ -44,6 +44,26 @@ export const BUILTIN_COMMANDS: readonly CommandDescriptor[] = [
         type: 'enum',
         enum: ['markdown', 'json', 'archive'],
         default: 'markdown',
+        required: true,
+      },
+    ],
+  },
+  {
+    name: 'remember',
+    source: 'builtin',
+    action: 'client',
+    description: {
+      en: 'Remember something in later conversations (memory must be on)',
+      'zh-CN': '记住一件事，供以后的会话使用（需开启记忆）',
+    },
+    parameters: [
+      { name: 'text', label: 'What to remember', type: 'text', required: true },
+      {
+        name: 'scope',
+        label: 'Scope',
+        type: 'enum',
+        enum: ['user', 'project'],
+        default: 'user',
         required: true,
       },
     ],

@@ -61,6 +61,8 @@ export async function startProtocolTurn(
     conversationId?: string | undefined;
     messages: readonly ForeignMessage[];
     modelId?: string | undefined;
+    /** The agent profile the turn runs with (kept on the conversation for its later turns). */
+    profileId?: string | undefined;
   },
 ): Promise<{ conversationId: string; known: boolean; sent: SendResult }> {
   let conversationId = options.conversationId;
@@ -81,9 +83,17 @@ export async function startProtocolTurn(
       // The client's words, not the transcript around them.
       title: titleFromText(options.messages.findLast((message) => message.role === 'user')?.text ?? ''),
       modelId: null,
+      ...(options.profileId === undefined ? {} : { profileId: options.profileId }),
       now: Date.now(),
     });
     conversationId = row.id;
+  } else if (options.profileId !== undefined) {
+    // A client that picks another profile switches the conversation to it, as the web UI's picker does.
+    await services.conversations.update(
+      conversationId as string,
+      { profile_id: options.profileId },
+      Date.now(),
+    );
   }
   const sent = await services.runs.send(conversationId as string, {
     text,

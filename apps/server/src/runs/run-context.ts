@@ -1,5 +1,8 @@
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { KnowledgeService } from '../knowledge/index.ts';
+import type { ContextService } from '../context/index.ts';
+import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import type { DocumentService } from '../documents/index.ts';
 import type { EventLog } from '../events/index.ts';
@@ -33,10 +36,16 @@ export interface RunContext {
   /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
   redact(text: string): string;
   artifacts: ArtifactService;
+  /** The knowledge index: `@` references to documents and knowledge resolve through it. */
+  knowledge?: KnowledgeService;
   /** What the workbench's tools know of the runs this server executes. */
   bindings: RunBindings;
   /** HITL cards: a run that ends without its card expires it. */
   hitl: HitlService;
+  /** Builds each model request from slots and stores what the model saw (spec §4.10). */
+  contextAssembly?: ContextService;
+  /** Memory (spec §4.13): candidates after a completed run. */
+  memory?: MemoryService;
   /** Parsed documents: attachments reach the model as their parsed text (`documentForModel`). */
   documents?: DocumentService;
   /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */

@@ -1,8 +1,10 @@
 import { AgentError, stopKindOf, stopReason, type Session } from '@youyou/agent';
 import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
-import type { AgentLease } from '../agents/index.ts';
+import type { AgentLease, RunShaping } from '../agents/index.ts';
+import type { RunAssembly } from '../context/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
+import { referenceBlocks } from '../knowledge/index.ts';
 import { RunRepository, UploadRepository, type RunRow } from '../storage/index.ts';
 import { createRunBinding, type ToolDecision } from '../tools/index.ts';
 import {
@@ -70,12 +72,27 @@ export class RunExecution {
   #storageFailure: unknown;
   #recorder: AgentEventRecorder | undefined;
   readonly #budget: RunBudgetGuard;
+  readonly #assembly: RunAssembly | undefined;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
     this.#budget = new RunBudgetGuard(options.plan, () =>
       this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run passed its budget.')),
     );
+    this.#assembly = options.context.contextAssembly?.forRun({
+      runId: options.run.id,
+      conversationId: options.run.conversation_id,
+      projectId: options.run.project_id,
+    });
+  }
+
+  /** The run's shaping: the budget guard's rules, and the context assembler (spec §4.10). */
+  #shaping(): RunShaping {
+    const assembly = this.#assembly;
+    const { shaping } = this.#budget;
+    return assembly === undefined
+      ? shaping
+      : { ...shaping, assemble: (...args) => assembly.assemble(...args) };
   }
 
   get runId(): string {
@@ -152,7 +169,7 @@ export class RunExecution {
       this.#budget.start();
       lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
         retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
-        shaping: this.#budget.shaping,
+        shaping: this.#shaping(),
       });
       session = await this.#openSession(lease);
       context.subagents?.registerRun(run.id, runToolsOf(lease));
@@ -185,8 +202,19 @@ export class RunExecution {
       outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
     unbind();
+    await this.#assembly?.flush();
     await this.#finish(writer, recorder, outcome);
     context.eventLog.release(run.conversation_id);
+    if (outcome.status === 'completed' && context.memory !== undefined) {
+      // After the run, never inside it: a proposal is only a card; the user decides (spec §4.13).
+      void context.memory.proposeAfterRun({
+        runId: run.id,
+        conversationId: run.conversation_id,
+        projectId: run.project_id,
+        userText: this.#options.input.text,
+        answer: outcome.summary?.output ?? '',
+      });
+    }
     return outcome.status === 'completed' ? 'completed' : outcome.status;
   }
 
@@ -223,6 +251,16 @@ export class RunExecution {
       ...(context.documents === undefined ? {} : { documents: context.documents }),
     });
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
+    if (input.references !== undefined)
+      agentInput.push(
+        ...(await referenceBlocks(input.references, {
+          knowledge: context.knowledge,
+          artifacts: context.artifacts,
+          directory: cwd === context.scratchDirectory ? null : cwd,
+          projectId: this.#options.run.project_id,
+          text: input.text,
+        })),
+      );
     return (this.#recorder as AgentEventRecorder).drive(
       session.send(agentInput, { signal: this.#controller.signal }),
     );

@@ -1,3 +1,5 @@
+import { ContextService } from '../context/index.ts';
+import { MemoryService, registerMemorySettings } from '../memory/index.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +11,7 @@ import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { DocumentService } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
+import { ExtensionHost } from '../extensions/index.ts';
 import { HitlService, lightweightClassifier } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
@@ -51,6 +54,7 @@ import {
 } from '../tools/index.ts';
 import { showCardTool, UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
+import { createKnowledge, knowledgeTools } from '../knowledge/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -165,6 +169,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const workbenchTools = artifactTools(artifacts);
     // Artifacts are the workbench's own versioned documents: no confirmation by default.
     toolset.register(workbenchTools, { internal: true });
+    const knowledge = createKnowledge({
+      database,
+      artifacts,
+      providers,
+      // Read when a search or an index runs (after startup), so the settings service exists by then.
+      setting: (key) => settingsService.value<string | null>(key),
+      logger,
+    });
+    const knowledgeToolset = knowledgeTools({ knowledge, bindings });
+    workbenchTools.push(...knowledgeToolset);
+    toolset.register(knowledgeToolset, { internal: true });
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
@@ -172,6 +187,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const settingsRegistry = new SettingsRegistry();
     registerBuiltinSettings(settingsRegistry);
     registerMcpSettings(settingsRegistry);
+    registerMemorySettings(settingsRegistry);
     const settingsService = new SettingsService({
       db: database.db,
       registry: settingsRegistry,
@@ -193,6 +209,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
     });
     cleanups.push(() => mcp.shutdown());
+    const commands = new CommandRegistry();
+    const extensions = new ExtensionHost({
+      database,
+      dataDirectory: settings.dataDirectory,
+      settingsRegistry,
+      settingsService,
+      commands,
+      catalog,
+      stream: workbenchStream,
+      logger,
+    });
+    await extensions.start();
+    cleanups.push(() => extensions.close());
     const pool = new AgentPool({
       providers,
       sessionStorage,
@@ -201,13 +230,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       idleMs: settings.agentIdleMs,
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
-      componentSources: ({ projectId }) => [catalog.tagSource(mcp.componentSource(projectId), 'mcp')],
-      extensions: toolset,
+      componentSources: ({ projectId }) => [
+        catalog.tagSource(mcp.componentSource(projectId), 'mcp'),
+        extensions.componentSource(),
+      ],
+      // Extension tools join the built-in ones; what extensions provide is part of the fingerprint.
+      extensions: {
+        components: async () => {
+          const components = await toolset.components();
+          return { ...components, tools: [...components.tools, ...(await extensions.tools())] };
+        },
+        wrapSource: (source) => toolset.wrapSource(source),
+        fingerprint: async () => `${await toolset.fingerprint()}|${extensions.fingerprint}`,
+      },
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const documents = new DocumentService({ database, eventLog, objects, logger });
     cleanups.push(() => documents.close());
+    // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
+    knowledge.connectDocuments(documents);
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
@@ -216,6 +258,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         complete: (request, context) => routing.complete('lightweight', request, context),
       }),
     );
+    // Memory (spec §4.13, off by default) and context assembly (spec §4.10).
+    const memory = new MemoryService({
+      database,
+      settings: settingsService,
+      eventLog,
+      logger,
+      complete: (request, context) => routing.complete('lightweight', request, context),
+    });
+    const contextAssembly = new ContextService({
+      db: database.db,
+      logger,
+      memory: {
+        forInjection: (query, projectId) => memory.forInjection(query, projectId),
+        touch: (ids) => memory.repository.touch(ids),
+      },
+    });
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
     const runContext: RunContext = {
@@ -235,8 +293,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       redact: (text) => redactor.redact(text),
       artifacts,
+      knowledge,
       bindings,
       hitl,
+      contextAssembly,
+      memory,
       documents,
     };
     const runs = new RunManager(runContext);
@@ -340,12 +401,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       profiles,
       routing,
       library: new LibraryService(database.db),
-      commands: new CommandRegistry(),
+      commands,
+      extensions,
       projects: new ProjectRepository(database.db),
       conversations: new ConversationRepository(database.db, database.dialect),
       uploads: new UploadRepository(database.db),
       documents,
       artifacts,
+      knowledge,
       subagents,
       usage: new UsageRepository(database.db),
       hitl,
@@ -355,6 +418,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       audit: new ToolAuditRepository(database.db),
       grants,
       planboards,
+      memory,
+      contextAssembly,
       logger,
       instanceId,
       version: SERVER_VERSION,
@@ -373,6 +438,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         secure: false,
       },
     };
+    await knowledge.start();
+    cleanups.push(() => knowledge.stop());
     const server = await listen(createApp(services), settings.host, settings.port);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${displayHost(settings.host)}:${port}`;

@@ -1,6 +1,5 @@
 export { ConversationRepository, conversationOfRow } from './conversations.ts';
 export type { ConversationListOptions, ConversationRow, ConversationSummary } from './conversations.ts';
-export { SqlMemoryStorage } from './memory-storage.ts';
 export { ObjectStore } from './object-store.ts';
 export { decodeCursor, encodeCursor, likePattern } from './page-cursor.ts';
 export type { PageCursor } from './page-cursor.ts';

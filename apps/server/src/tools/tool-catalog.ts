@@ -35,10 +35,13 @@ interface KnownTool {
 export class ToolCatalog {
   readonly #settings: SettingsRepository;
   readonly #known = new Map<string, KnownTool>();
+  readonly #retired = new Set<string>();
   /** Tool handlers a tagged source loaded, with the source they are listed under. */
   readonly #origins = new WeakMap<object, ToolSource>();
 
   readonly #mutatingDefault: ToolPolicy;
+  /** Whether a whole source is switched on (the unified registry's per-source switch). */
+  #sourceOn: (source: ToolSource) => boolean = () => true;
 
   /**
    * `mutatingDefault` is the policy of mutating tools nobody set one for: `confirm` (spec §4.8);
@@ -55,6 +58,7 @@ export class ToolCatalog {
     source: ToolSource,
     defaultPolicy?: ToolPolicy,
   ): void {
+    this.#retired.delete(tool.name);
     this.#known.set(tool.name, {
       name: tool.name,
       description: tool.description,
@@ -62,6 +66,27 @@ export class ToolCatalog {
       source,
       ...(defaultPolicy === undefined ? {} : { defaultPolicy }),
     });
+  }
+
+  /** Installs the unified registry's per-source switch: tools of a source switched off are disabled. */
+  setSourceSwitch(sourceOn: (source: ToolSource) => boolean): void {
+    this.#sourceOn = sourceOn;
+  }
+
+  /** Whether a tool is enabled, given the stored settings: its own switch and its source's. */
+  enabledIn(stored: StoredToolSettings, name: string): boolean {
+    if (stored[name]?.enabled === false) return false;
+    const source = this.#known.get(name)?.source;
+    return source === undefined || this.#sourceOn(source);
+  }
+
+  /**
+   * Forgets a tool that is gone (a disabled or uninstalled extension's); its stored settings stay.
+   * An agent built before may still call it: such a call passes the policy (`auto`) so that the
+   * tool itself answers with its stable code (EXTENSION_REMOVED) instead of a confirmation card.
+   */
+  forget(name: string): void {
+    if (this.#known.delete(name)) this.#retired.add(name);
   }
 
   known(name: string): KnownTool | undefined {
@@ -78,7 +103,7 @@ export class ToolCatalog {
   }
 
   async isEnabled(name: string): Promise<boolean> {
-    return (await this.stored())[name]?.enabled !== false;
+    return this.enabledIn(await this.stored(), name);
   }
 
   defaultPolicyOf(name: string): ToolPolicy {
@@ -90,9 +115,10 @@ export class ToolCatalog {
 
   /** The effective policy; a disabled tool is `deny`. */
   async policyOf(name: string): Promise<{ policy: ToolPolicy; disabled: boolean }> {
-    const stored = (await this.stored())[name];
-    if (stored?.enabled === false) return { policy: 'deny', disabled: true };
-    return { policy: stored?.policy ?? this.defaultPolicyOf(name), disabled: false };
+    if (this.#retired.has(name) && !this.#known.has(name)) return { policy: 'auto', disabled: false };
+    const all = await this.stored();
+    if (!this.enabledIn(all, name)) return { policy: 'deny', disabled: true };
+    return { policy: all[name]?.policy ?? this.defaultPolicyOf(name), disabled: false };
   }
 
   async list(): Promise<ToolInfo[]> {
@@ -107,7 +133,7 @@ export class ToolCatalog {
         description: tool.description,
         mutating: tool.mutating,
         source: tool.source,
-        enabled: stored[tool.name]?.enabled !== false,
+        enabled: this.enabledIn(stored, tool.name),
         policy: stored[tool.name]?.policy ?? this.defaultPolicyOf(tool.name),
         default_policy: this.defaultPolicyOf(tool.name),
       }));
@@ -151,7 +177,7 @@ export class ToolCatalog {
         const stored = await this.stored();
         const keep = (layer: LayerComponents, source: ToolSource): LayerComponents => {
           for (const { tool } of layer.tools) this.remember(tool, this.#origins.get(tool) ?? source);
-          return { ...layer, tools: layer.tools.filter(({ tool }) => stored[tool.name]?.enabled !== false) };
+          return { ...layer, tools: layer.tools.filter(({ tool }) => this.enabledIn(stored, tool.name)) };
         };
         return { ...loaded, global: keep(loaded.global, 'global'), project: keep(loaded.project, 'project') };
       },

@@ -91,7 +91,7 @@ export class WorkbenchToolset {
   }> {
     const { catalog, bindings, hitl, grants, planboards } = this.#options;
     const stored = await catalog.stored();
-    const enabled = (name: string): boolean => stored[name]?.enabled !== false;
+    const enabled = (name: string): boolean => catalog.enabledIn(stored, name);
     return {
       enabled,
       tools: this.#builtins.filter((tool) => enabled(tool.name)),

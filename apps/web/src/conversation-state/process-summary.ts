@@ -46,8 +46,9 @@ export function splitProcessParts(parts: readonly MessagePart[]): {
   const process: MessagePart[] = [];
   const answer: MessagePart[] = [];
   parts.forEach((part, index) => {
-    // Errors and the artifacts a turn wrote stay in view when its process folds.
-    if (index <= lastProcess && part.type !== 'error' && part.type !== 'artifact') process.push(part);
+    // Errors, the artifacts a turn wrote and the cards it posted stay in view when its process folds.
+    if (index <= lastProcess && part.type !== 'error' && part.type !== 'artifact' && part.type !== 'card')
+      process.push(part);
     else answer.push(part);
   });
   return { process, answer };

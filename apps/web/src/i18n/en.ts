@@ -1,5 +1,8 @@
+import { memoryEn } from './memory-messages.ts';
+
 /** English, the source of every message key. `{name}` marks a parameter. */
 export const en = {
+  ...memoryEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',
@@ -474,6 +477,7 @@ export const en = {
   'tools.source.programmatic': 'programmatic',
   'tools.source.global': 'global',
   'tools.source.project': 'project',
+  'tools.source.extension': 'extension',
   'tools.source.mcp': 'MCP',
   'tools.column.tool': 'Tool',
   'tools.enabledOf': 'Enable {name}',

@@ -1,7 +1,9 @@
 import type { MessageKey } from './en.ts';
+import { memoryZhCn } from './memory-messages.ts';
 
 /** 简体中文. Every key of English must be here (the type checks it). */
 export const zhCn: Record<MessageKey, string> = {
+  ...memoryZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',
@@ -470,6 +472,7 @@ export const zhCn: Record<MessageKey, string> = {
   'tools.source.programmatic': '程序注册',
   'tools.source.global': '全局',
   'tools.source.project': '项目',
+  'tools.source.extension': '扩展',
   'tools.source.mcp': 'MCP',
   'tools.column.tool': '工具',
   'tools.enabledOf': '启用 {name}',

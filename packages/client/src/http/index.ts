@@ -3,3 +3,4 @@ export { connect } from './connection.ts';
 export type { Connection, ConnectionOptions, JsonRequest } from './connection.ts';
 export { createWorkbenchClient } from './workbench-client.ts';
 export type { ComponentDraft, ConversationListOptions, WorkbenchClient } from './workbench-client.ts';
+export type { MemoryClientMethods, MemoryListOptions } from './memory-client.ts';

@@ -51,6 +51,11 @@ import type {
   McpServer,
   McpServerCreate,
   McpServerUpdate,
+  ExtensionInstallRequest,
+  ExtensionPreview,
+  ExtensionUiEntry,
+  InstalledExtension,
+  RegistryList,
   UiActionRequest,
   UiActionResult,
   UiPanelList,
@@ -58,6 +63,7 @@ import type {
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
 import { connect, type ConnectionOptions } from './connection.ts';
+import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 
 /** A new component as a form describes it. */
 export interface ComponentDraft {
@@ -79,7 +85,7 @@ export interface ConversationListOptions {
 }
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
-export interface WorkbenchClient {
+export interface WorkbenchClient extends MemoryClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
   createProject(input: ProjectCreate): Promise<Project>;
@@ -256,6 +262,22 @@ export interface WorkbenchClient {
   deleteMcpServer(id: string): Promise<void>;
   /** Starts (or restarts) the server now and returns its status. */
   connectMcpServer(id: string): Promise<McpServer>;
+  /** Installed extensions (spec §4.6). */
+  listExtensions(): Promise<InstalledExtension[]>;
+  /** Stages a folder or archive on the server's machine and lists its permissions and problems. */
+  previewExtension(path: string): Promise<ExtensionPreview>;
+  /** Stages an uploaded `.zip` or `.tgz` and previews it. */
+  uploadExtension(file: File): Promise<ExtensionPreview>;
+  installExtension(request: ExtensionInstallRequest): Promise<InstalledExtension>;
+  setExtensionEnabled(id: string, enabled: boolean): Promise<InstalledExtension>;
+  uninstallExtension(id: string): Promise<void>;
+  reloadExtension(id: string): Promise<InstalledExtension>;
+  /** Panels, cards and forms of the enabled extensions. */
+  extensionUi(): Promise<ExtensionUiEntry[]>;
+  /** The unified registry: what is active and who provides it. */
+  registry(): Promise<RegistryList>;
+  /** One switch for everything a source provides. */
+  setRegistrySource(source: string, enabled: boolean): Promise<RegistryList>;
 }
 
 const segment = encodeURIComponent;
@@ -281,6 +303,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     projectId === undefined ? {} : { project_id: projectId };
 
   return {
+    ...memoryClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
     createProject: (input) => json('POST', '/api/projects', { body: input }),
@@ -542,5 +565,30 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       await json('DELETE', `/api/mcp/servers/${segment(id)}`);
     },
     connectMcpServer: (id) => json('POST', `/api/mcp/servers/${segment(id)}/connect`),
+    listExtensions: async () =>
+      (await json<{ extensions: InstalledExtension[] }>('GET', '/api/extensions')).extensions,
+    previewExtension: (path) => json('POST', '/api/extensions/preview', { body: { path } }),
+    uploadExtension: async (file) => {
+      const form = new FormData();
+      form.set('file', file, file.name);
+      const response = await connection.fetch(connection.url('/api/extensions/upload'), {
+        method: 'POST',
+        body: form,
+      });
+      if (!response.ok) throw await ApiError.fromResponse(response);
+      return (await response.json()) as ExtensionPreview;
+    },
+    installExtension: (request) => json('POST', '/api/extensions', { body: request }),
+    setExtensionEnabled: (id, enabled) =>
+      json('PATCH', `/api/extensions/${segment(id)}`, { body: { enabled } }),
+    uninstallExtension: async (id) => {
+      await json('DELETE', `/api/extensions/${segment(id)}`);
+    },
+    reloadExtension: (id) => json('POST', `/api/extensions/${segment(id)}/reload`),
+    extensionUi: async () =>
+      (await json<{ entries: ExtensionUiEntry[] }>('GET', '/api/extensions/ui')).entries,
+    registry: () => json('GET', '/api/registry'),
+    setRegistrySource: (source, enabled) =>
+      json('PUT', `/api/registry/sources/${segment(source)}`, { body: { enabled } }),
   };
 }

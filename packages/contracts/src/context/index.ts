@@ -131,6 +131,8 @@ export const ContextAssemblyReportSchema = z.object({
   trims: z.array(ContextTrimSchema),
   /** True when even the kept slots pass the budget (the provider may refuse; compaction follows). */
   over_budget: z.boolean(),
+  /** Slots switched off or without a source for this call (memory off, no knowledge index). */
+  off: z.array(ContextSlotSchema).optional(),
   /** Milliseconds the assembly took. */
   duration_ms: z.number().min(0),
   created_at: z.string(),

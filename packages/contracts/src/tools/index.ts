@@ -10,8 +10,8 @@ import type { ToolDecider } from '../hitl/index.ts';
 export const TOOL_POLICIES = ['auto', 'confirm', 'deny'] as const;
 export type ToolPolicy = (typeof TOOL_POLICIES)[number];
 
-/** Where a tool comes from (`mcp`: a tool of a configured MCP server, `<server>__<tool>`). */
-export const TOOL_SOURCES = ['builtin', 'programmatic', 'global', 'project', 'mcp'] as const;
+/** Where a tool comes from (`mcp`: a tool of a configured MCP server, `<server>__<tool>`; `extension`: a declarative tool of an extension). */
+export const TOOL_SOURCES = ['builtin', 'programmatic', 'global', 'project', 'mcp', 'extension'] as const;
 export type ToolSource = (typeof TOOL_SOURCES)[number];
 
 /** A tool as `GET /api/tools` lists it. */

@@ -7,6 +7,8 @@ import { profilesAndLibraryMigration } from './0031-profiles-and-library.ts';
 import { mcpServersMigration } from './0040-mcp-servers.ts';
 import { documentsMigration } from './0050-documents.ts';
 import { knowledgeMigration } from './0055-knowledge.ts';
+import { contextReportsAndMemoryMigration } from './0060-context-reports-and-memory.ts';
+import { extensionsMigration } from './0070-extensions.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import { artifactTextCompressionMigration } from './0081-artifact-text-compression.ts';
 import type { WorkbenchMigration } from './migration.ts';
@@ -24,6 +26,8 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   mcpServersMigration,
   documentsMigration,
   knowledgeMigration,
+  contextReportsAndMemoryMigration,
+  extensionsMigration,
   usageCacheAndCostMigration,
   artifactTextCompressionMigration,
 ];

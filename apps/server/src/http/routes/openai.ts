@@ -9,7 +9,7 @@ import type { HttpEnv, ServerServices } from '../services.ts';
  */
 export function openAiRoutes(services: ServerServices) {
   return new Hono<HttpEnv>()
-    .get('/models', (c) => c.json(listAgentModels(services), 200))
+    .get('/models', async (c) => c.json(await listAgentModels(services), 200))
     .post('/chat/completions', async (c) => {
       let body: unknown;
       try {

@@ -1,5 +1,14 @@
 import { EventType, type BaseEvent, type Interrupt, type TokenUsage } from '@ag-ui/core';
+import type {
+  HitlRequestPayload,
+  PlanboardView,
+  PlanUpdatePayload,
+  TodoUpdatePayload,
+} from '@youyou/contracts';
+// A CommonJS package: its functions are on the default export under Node's ESM.
+import jsonPatch from 'fast-json-patch';
 import type { WorkbenchEvent } from '../../events/index.ts';
+import { interruptOf } from './ag-ui-interrupts.ts';
 
 /**
  * Translates one run's workbench events into AG-UI events (protocol 1.0), in order. The table
@@ -7,13 +16,13 @@ import type { WorkbenchEvent } from '../../events/index.ts';
  *
  * | workbench event | AG-UI events |
  * | --- | --- |
- * | (stream opens) | `RUN_STARTED` |
+ * | (stream opens) | `RUN_STARTED`, then `STATE_SNAPSHOT` `{ plan, todos }` (the planboard) |
  * | `message.delta` | `TEXT_MESSAGE_START` (first of a segment), `TEXT_MESSAGE_CONTENT` |
  * | `thinking.delta` | `REASONING_START` + `REASONING_MESSAGE_START` (first), `REASONING_MESSAGE_CONTENT` |
  * | `tool.call` | `TOOL_CALL_START`, `TOOL_CALL_ARGS`, `TOOL_CALL_END` |
  * | `tool.result` | `TOOL_CALL_RESULT` |
- * | `plan.update`, `todo.update` | `STATE_SNAPSHOT` `{ plan, todos }` |
- * | `hitl.request` | `RUN_FINISHED` with outcome `interrupt` (the run waits; a resume answers it) |
+ * | `plan.update`, `todo.update` | `STATE_DELTA`: the JSON Patch (RFC 6902) from the last state |
+ * | `hitl.request` | `RUN_FINISHED` outcome `interrupt`, the card as the interrupt (a resume answers it) |
  * | `context.compacted`, `error` | `CUSTOM` `youyou.context_compacted` / `youyou.error` |
  * | `run.completed` | `RUN_FINISHED` outcome `success`, with `usage` |
  * | `run.cancelled` | `RUN_FINISHED` outcome `cancelled` |
@@ -34,12 +43,22 @@ export class AgUiEventMapper {
   #text: string | undefined;
   #reasoning: string | undefined;
   #segment = 0;
-  #state: { plan?: unknown; todos?: unknown } = {};
+  #state: PlanboardView;
   #modelId: string | undefined;
   #finished = false;
 
-  /** `messageId`: the workbench's assistant message, so ids match what the web UI shows. */
-  constructor(options: { threadId: string; runId: string; messageId: string; modelId?: string | undefined }) {
+  /**
+   * `messageId`: the workbench's assistant message, so ids match what the web UI shows; `state`:
+   * the conversation's planboard when the stream opens (AG-UI's shared state).
+   */
+  constructor(options: {
+    threadId: string;
+    runId: string;
+    messageId: string;
+    modelId?: string | undefined;
+    state: PlanboardView;
+  }) {
+    this.#state = options.state;
     this.#threadId = options.threadId;
     this.#runId = options.runId;
     this.#messageId = options.messageId;
@@ -60,6 +79,7 @@ export class AgUiEventMapper {
         protocolVersion: '1.0',
         metadata,
       }),
+      this.#event({ type: EventType.STATE_SNAPSHOT, snapshot: this.#state }),
     ];
   }
 
@@ -202,7 +222,7 @@ export class AgUiEventMapper {
     }
   }
 
-  /** A HITL card the run waits on: the AG-UI run ends here with an interrupt outcome. */
+  /** HITL cards the run waits on: the AG-UI run ends here with an interrupt outcome. */
   interrupt(interrupts: Interrupt[]): BaseEvent[] {
     const out: BaseEvent[] = [];
     this.#closeOpen(out);
@@ -218,25 +238,60 @@ export class AgUiEventMapper {
     return out;
   }
 
-  /** The stream ended without a terminal event (the server is stopping). */
-  abandon(message: string): BaseEvent[] {
+  /** Ends a run that had nothing (more) to stream: the resumed run had ended already, say. */
+  finish(outcome: 'success' | 'cancelled' = 'success'): BaseEvent[] {
     if (this.#finished) return [];
     const out: BaseEvent[] = [];
     this.#closeOpen(out);
     this.#finished = true;
-    out.push(this.#event({ type: EventType.RUN_ERROR, message, code: 'SERVICE_UNAVAILABLE' }));
+    out.push(
+      this.#event({
+        type: EventType.RUN_FINISHED,
+        threadId: this.#threadId,
+        runId: this.#runId,
+        outcome: { type: outcome },
+      }),
+    );
     return out;
   }
 
-  /** Event types other capabilities add (plans, todos); unknown ones are skipped, as clients do. */
+  /** The stream ended without a terminal event (the server is stopping), or the run had failed. */
+  abandon(message: string, code = 'SERVICE_UNAVAILABLE'): BaseEvent[] {
+    if (this.#finished) return [];
+    const out: BaseEvent[] = [];
+    this.#closeOpen(out);
+    this.#finished = true;
+    out.push(this.#event({ type: EventType.RUN_ERROR, message, code }));
+    return out;
+  }
+
+  /**
+   * Event types other capabilities add: plans and todos change the shared state (a JSON Patch from
+   * the last state sent), a HITL card ends the AG-UI run with an interrupt. Unknown ones are
+   * skipped, as clients do.
+   */
   #mapExtension(event: WorkbenchEvent, out: BaseEvent[]): BaseEvent[] {
     const type = event.type as string;
-    const payload = (event as { payload: unknown }).payload as Record<string, unknown>;
-    if (type === 'plan.update' || type === 'todo.update') {
-      const key = type === 'plan.update' ? 'plan' : 'todos';
-      this.#state = { ...this.#state, [key]: payload[key] ?? payload };
-      out.push(this.#event({ type: EventType.STATE_SNAPSHOT, snapshot: this.#state }));
+    const payload = (event as { payload: unknown }).payload;
+    if (type === 'hitl.request') return this.interrupt([interruptOf(payload as HitlRequestPayload)]);
+    if (type !== 'plan.update' && type !== 'todo.update') return out;
+    const next: PlanboardView = structuredClone(this.#state);
+    if (type === 'plan.update') {
+      const plan = payload as PlanUpdatePayload;
+      if (plan.version <= next.plan.version) return out;
+      next.plan = {
+        steps: plan.steps,
+        version: plan.version,
+        ...(plan.explanation === undefined ? {} : { explanation: plan.explanation }),
+      };
+    } else {
+      const todos = payload as TodoUpdatePayload;
+      if (todos.version <= next.todos.version) return out;
+      next.todos = { items: todos.todos, version: todos.version };
     }
+    const delta = jsonPatch.compare(this.#state, next);
+    this.#state = next;
+    if (delta.length > 0) out.push(this.#event({ type: EventType.STATE_DELTA, delta }));
     return out;
   }
 

@@ -5,22 +5,52 @@ import { followRun } from '../follow-run.ts';
 import { startProtocolTurn } from '../protocol-turn.ts';
 import { ChatCompletionRequestSchema, textOfContent, type ChatCompletionRequest } from './openai-schemas.ts';
 
-/** The default agent as a model (until profiles: the one agent every conversation uses). */
+/** The default agent as a model: the default profile with the model its router picks. */
 export const DEFAULT_AGENT_MODEL = 'youyou';
+/** A profile as a model: `youyou:<profile id>`. */
+export const PROFILE_MODEL_PREFIX = 'youyou:';
 
 const encoder = new TextEncoder();
 
-/** `GET /v1/models`: the agents a client may pick, as models. */
-export function listAgentModels(services: ServerServices) {
+/**
+ * `GET /v1/models`: what a client may pick, as OpenAI models — the default agent (`youyou`), each
+ * agent profile (`youyou:<profile id>`, its agent with its own model choice), and each configured
+ * chat model (`<provider>/<model>`, the default agent on that model). Every entry says what it is
+ * in `youyou`.
+ */
+export async function listAgentModels(services: ServerServices) {
+  const created = Math.floor(services.startedAt / 1000);
+  const profiles = await services.profiles.list();
+  const models = await services.providers.models();
   return {
     object: 'list' as const,
     data: [
       {
         id: DEFAULT_AGENT_MODEL,
         object: 'model' as const,
-        created: Math.floor(services.startedAt / 1000),
+        created,
         owned_by: 'youyou',
+        youyou: { kind: 'agent', name: 'The default agent' },
       },
+      ...profiles.map((profile) => ({
+        id: `${PROFILE_MODEL_PREFIX}${profile.id}`,
+        object: 'model' as const,
+        created: Math.floor(Date.parse(profile.created_at) / 1000),
+        owned_by: 'youyou',
+        youyou: {
+          kind: 'profile',
+          profile_id: profile.id,
+          name: profile.name,
+          ...(profile.description === undefined ? {} : { description: profile.description }),
+        },
+      })),
+      ...models.map((model) => ({
+        id: model.id,
+        object: 'model' as const,
+        created,
+        owned_by: model.provider,
+        youyou: { kind: 'model', name: model.display_name },
+      })),
     ],
   };
 }
@@ -46,13 +76,21 @@ export function parseChatCompletionRequest(body: unknown): ChatCompletionRequest
   return parsed.data;
 }
 
-/** The agent model a request names: the default agent, or a configured model for it. */
-async function modelOf(services: ServerServices, model: string): Promise<string | undefined> {
-  if (model === DEFAULT_AGENT_MODEL) return undefined;
-  const models = await services.providers.models();
-  if (models.some((option) => option.id === model)) return model;
+/** What a request's `model` names: the default agent, a profile's agent, or a model for the default agent. */
+async function agentOf(
+  services: ServerServices,
+  model: string,
+): Promise<{ modelId?: string; profileId?: string }> {
+  if (model === DEFAULT_AGENT_MODEL) return {};
+  if (model.startsWith(PROFILE_MODEL_PREFIX)) {
+    const profile = await services.profiles.find(model.slice(PROFILE_MODEL_PREFIX.length));
+    if (profile !== undefined) return { profileId: profile.id };
+  } else if ((await services.providers.models()).some((option) => option.id === model)) {
+    return { modelId: model };
+  }
+  const available = (await listAgentModels(services)).data.map((entry) => entry.id);
   throw new ApiError('NOT_FOUND', `The model '${model}' does not exist; GET /v1/models lists the agents.`, {
-    details: { resource: 'model', id: model, available: [DEFAULT_AGENT_MODEL] },
+    details: { resource: 'model', id: model, available },
   });
 }
 
@@ -76,8 +114,9 @@ export async function chatCompletion(
   request: ChatCompletionRequest,
   requestSignal: AbortSignal | undefined,
 ): Promise<Response> {
-  const modelId = await modelOf(services, request.model);
+  const { modelId, profileId } = await agentOf(services, request.model);
   const { conversationId, sent } = await startProtocolTurn(services, {
+    profileId,
     conversationId: request.metadata?.['conversation_id'] ?? undefined,
     messages: request.messages.map((message) => ({
       role: message.role,

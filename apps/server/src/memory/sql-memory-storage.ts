@@ -1,6 +1,7 @@
 import { rankMemories, type Memory, type MemoryInput, type MemoryStorage } from '@youyou/agent';
 import type { Kysely, Selectable } from 'kysely';
 import type { MemoriesTable, Schema } from '../database/index.ts';
+import { scopeOfNamespace } from './memory-repository.ts';
 
 function memoryOfRow(row: Selectable<MemoriesTable>): Memory {
   return {
@@ -15,8 +16,11 @@ function memoryOfRow(row: Selectable<MemoriesTable>): Memory {
 }
 
 /**
- * The agent's cross-session memory (spec §3.8, §4.13) in the workbench database. Memory is off
- * unless the workbench enables it; the storage is here so the data has its place.
+ * The agent core's MemoryStorage contract (spec §3.8) over the workbench's memories (§4.13):
+ * namespace `global` is the user scope, `project:<id>` a project's. The workbench itself does not
+ * register it with its agents (their silent extraction at session close is off, decision 0015);
+ * it reads and writes through `MemoryService`, and this class serves programs that embed the
+ * agent core over the same data.
  *
  * @example
  * const memories = new SqlMemoryStorage(database.db);
@@ -54,7 +58,8 @@ export class SqlMemoryStorage implements MemoryStorage {
         .where('id', '=', memory.id)
         .executeTakeFirst();
       if (existing === undefined) {
-        const row = {
+        const { scope, project_id } = scopeOfNamespace(memory.namespace);
+        const row: Selectable<MemoriesTable> = {
           id: memory.id,
           owner: null,
           namespace: memory.namespace,
@@ -63,6 +68,13 @@ export class SqlMemoryStorage implements MemoryStorage {
           tags: JSON.stringify(memory.tags),
           created_at: now,
           updated_at: now,
+          scope,
+          project_id,
+          type: 'fact',
+          source_run_id: null,
+          confidence: 1,
+          last_accessed_at: null,
+          expires_at: null,
         };
         await transaction.insertInto('memories').values(row).execute();
         return memoryOfRow(row);

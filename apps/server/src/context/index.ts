@@ -1,0 +1,17 @@
+export {
+  assembleRequest,
+  defaultAttachmentOf,
+  headAndTail,
+  type AssemblyInput,
+  type AssemblyResult,
+  type AttachmentInfo,
+  type ContextInjections,
+  type SlotItem,
+} from './context-assembler.ts';
+export {
+  ContextService,
+  type ContextServiceOptions,
+  type KnowledgeSlotSource,
+  type MemorySlotSource,
+  type RunAssembly,
+} from './context-service.ts';

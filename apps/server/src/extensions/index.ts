@@ -1,0 +1,16 @@
+export {
+  archiveKind,
+  PACKAGE_LIMITS,
+  PackageError,
+  stageFromPath,
+  unpackArchive,
+} from './extension-files.ts';
+export { ExtensionHost } from './extension-host.ts';
+export type { ExtensionHostOptions } from './extension-host.ts';
+export { countsOf, loadExtension } from './extension-loader.ts';
+export type { LoadedExtension, LoadOptions, LoadResult, UiSchemaCheck } from './extension-loader.ts';
+export { ExtensionRepository } from './extension-repository.ts';
+export { callHttpTool, capText, hostAllowed, httpToolHandler } from './http-tool.ts';
+export type { LiveHttpTool } from './http-tool.ts';
+export { parseSelection, select } from './json-path.ts';
+export { registryList } from './registry-list.ts';
