@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { knowledgeRoutes } from './routes/knowledge.ts';
 import { extensionRoutes } from './routes/extensions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -44,6 +45,7 @@ export function createApiRoutes(services: ServerServices) {
       .route('/', uploadRoutes(services))
       .route('/', documentRoutes(services))
       .route('/', artifactRoutes(services))
+      .route('/', knowledgeRoutes(services))
       .route('/', agentRoutes(services))
       .route('/', componentRoutes(services))
       .route('/', settingsRoutes(services))

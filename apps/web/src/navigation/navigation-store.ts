@@ -9,6 +9,7 @@ export type SettingsSection =
   | 'tools'
   | 'mcp'
   | 'extensions'
+  | 'memory'
   | 'appearance'
   | 'behaviour'
   | 'language'
@@ -23,6 +24,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'tools',
   'mcp',
   'extensions',
+  'memory',
   'appearance',
   'behaviour',
   'language',

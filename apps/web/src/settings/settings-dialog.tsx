@@ -12,6 +12,7 @@ import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
 import { DataSection } from '../archive/index.ts';
+import { MemorySection } from '../memory/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -23,6 +24,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   tools: 'settings.tools',
   mcp: 'settings.mcp',
   extensions: 'settings.extensions',
+  memory: 'settings.memory',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
@@ -48,6 +50,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <McpSection />;
     case 'extensions':
       return <ExtensionsSection />;
+    case 'memory':
+      return <MemorySection />;
     case 'appearance':
       return <AppearanceSection />;
     case 'behaviour':
