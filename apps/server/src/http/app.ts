@@ -35,30 +35,33 @@ import type { HttpEnv, ServerServices } from './services.ts';
 
 /** Every API route, relative to `/api`. */
 export function createApiRoutes(services: ServerServices) {
-  return createRouter()
-    .route('/', projectRoutes(services))
-    .route('/', conversationRoutes(services))
-    .route('/', messageRoutes(services))
-    .route('/', providerRoutes(services))
-    .route('/', uploadRoutes(services))
-    .route('/', documentRoutes(services))
-    .route('/', artifactRoutes(services))
-    .route('/', agentRoutes(services))
-    .route('/', componentRoutes(services))
-    .route('/', settingsRoutes(services))
-    .route('/', profileRoutes(services))
-    .route('/', libraryRoutes(services))
-    .route('/', mcpRoutes(services))
-    .route('/', extensionRoutes(services))
-    .route('/', agUiRoutes(services))
-    .route('/', hitlRoutes(services))
-    .route('/', uiSurfaceRoutes(services))
-    .route('/', toolRoutes(services))
-    .route('/', planboardRoutes(services))
-    .route('/', contextRoutes(services))
-    .route('/', memoryRoutes(services))
-    .route('/', systemRoutes(services))
-    .route('/', archiveRoutes(services));
+  return (
+    createRouter()
+      .route('/', projectRoutes(services))
+      .route('/', conversationRoutes(services))
+      .route('/', messageRoutes(services))
+      .route('/', providerRoutes(services))
+      .route('/', uploadRoutes(services))
+      .route('/', documentRoutes(services))
+      .route('/', artifactRoutes(services))
+      .route('/', agentRoutes(services))
+      .route('/', componentRoutes(services))
+      .route('/', settingsRoutes(services))
+      .route('/', profileRoutes(services))
+      .route('/', libraryRoutes(services))
+      .route('/', mcpRoutes(services))
+      // Before the extension routes: /extensions/panels and /extensions/actions are not extension ids.
+      .route('/', uiSurfaceRoutes(services))
+      .route('/', extensionRoutes(services))
+      .route('/', agUiRoutes(services))
+      .route('/', hitlRoutes(services))
+      .route('/', toolRoutes(services))
+      .route('/', planboardRoutes(services))
+      .route('/', contextRoutes(services))
+      .route('/', memoryRoutes(services))
+      .route('/', systemRoutes(services))
+      .route('/', archiveRoutes(services))
+  );
 }
 
 /**
