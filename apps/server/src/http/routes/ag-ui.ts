@@ -12,7 +12,7 @@ const RunAgentInputBody = z
   })
   .openapi('RunAgentInput', {
     description:
-      'AG-UI RunAgentInput (protocol 1.0): threadId is the conversation (created when new), the last user message is sent; forwardedProps.model_id picks a model.',
+      'AG-UI RunAgentInput (protocol 1.0): threadId is the conversation (created when new), the last user message is sent; forwardedProps.model_id picks a model; resume answers the HITL cards the previous run was interrupted by.',
   });
 
 const runAgent = createRoute({
@@ -21,7 +21,7 @@ const runAgent = createRoute({
   tags: ['protocols'],
   summary: 'Run an agent turn over AG-UI: RunAgentInput in, AG-UI events out (SSE)',
   description:
-    'The mapping from workbench events to AG-UI events is in docs/protocols.md. A client that disconnects cancels the run.',
+    'The mapping from workbench events to AG-UI events is in docs/protocols.md: the planboard as STATE_SNAPSHOT/STATE_DELTA, a HITL card as RUN_FINISHED with an interrupt outcome. A client that disconnects before the run ends or interrupts cancels it.',
   request: { body: jsonBody(RunAgentInputBody) },
   responses: {
     200: { description: 'AG-UI events', content: { 'text/event-stream': { schema: z.string() } } },
