@@ -34,36 +34,36 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
-/** Every API route, relative to `/api`. */
+/**
+ * Every API route, relative to `/api`. The first route that matches answers: the UI-surface
+ * routes (`/extensions/panels`, `/extensions/actions`) come before `/extensions/{id}`.
+ */
 export function createApiRoutes(services: ServerServices) {
-  return (
-    createRouter()
-      .route('/', projectRoutes(services))
-      .route('/', conversationRoutes(services))
-      .route('/', messageRoutes(services))
-      .route('/', providerRoutes(services))
-      .route('/', uploadRoutes(services))
-      .route('/', documentRoutes(services))
-      .route('/', artifactRoutes(services))
-      .route('/', knowledgeRoutes(services))
-      .route('/', agentRoutes(services))
-      .route('/', componentRoutes(services))
-      .route('/', settingsRoutes(services))
-      .route('/', profileRoutes(services))
-      .route('/', libraryRoutes(services))
-      .route('/', mcpRoutes(services))
-      // `/extensions/panels` and `/extensions/actions` before `/extensions/{id}`.
-      .route('/', uiSurfaceRoutes(services))
-      .route('/', extensionRoutes(services))
-      .route('/', agUiRoutes(services))
-      .route('/', hitlRoutes(services))
-      .route('/', toolRoutes(services))
-      .route('/', planboardRoutes(services))
-      .route('/', contextRoutes(services))
-      .route('/', memoryRoutes(services))
-      .route('/', systemRoutes(services))
-      .route('/', archiveRoutes(services))
-  );
+  return createRouter()
+    .route('/', projectRoutes(services))
+    .route('/', conversationRoutes(services))
+    .route('/', messageRoutes(services))
+    .route('/', providerRoutes(services))
+    .route('/', uploadRoutes(services))
+    .route('/', documentRoutes(services))
+    .route('/', artifactRoutes(services))
+    .route('/', knowledgeRoutes(services))
+    .route('/', agentRoutes(services))
+    .route('/', componentRoutes(services))
+    .route('/', settingsRoutes(services))
+    .route('/', profileRoutes(services))
+    .route('/', libraryRoutes(services))
+    .route('/', mcpRoutes(services))
+    .route('/', uiSurfaceRoutes(services))
+    .route('/', extensionRoutes(services))
+    .route('/', agUiRoutes(services))
+    .route('/', hitlRoutes(services))
+    .route('/', toolRoutes(services))
+    .route('/', planboardRoutes(services))
+    .route('/', contextRoutes(services))
+    .route('/', memoryRoutes(services))
+    .route('/', systemRoutes(services))
+    .route('/', archiveRoutes(services));
 }
 
 /**
