@@ -145,7 +145,7 @@ export function conversationMarkdown(exported: ConversationExport): string {
           lines.push(`> **Question:** ${part.card.question}`, ...hitlLines(part), '');
           break;
         case 'reference':
-          lines.push(`\`@${part.kind}:${part.label}\``, '');
+          lines.push(`@ ${part.label} (${part.kind} ${part.id})`, '');
           break;
         case 'card':
           // The UI document as posted: a reader of the export sees what the card held.
