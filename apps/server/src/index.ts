@@ -47,3 +47,11 @@ export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
 export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';
 // The built-in file search tool, for the benchmark against ripgrep.
 export { searchFilesTool, WorkspaceScope } from './tools/index.ts';
+export {
+  DocumentService,
+  ParserRegistry,
+  parseWithPolicy,
+  documentForModel,
+  BUILTIN_PARSERS,
+} from './documents/index.ts';
+export type { ParsedListener } from './documents/index.ts';

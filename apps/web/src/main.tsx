@@ -9,6 +9,7 @@ import { startPreferencesSync } from './preferences-sync/index.ts';
 import { createServices } from './services/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
 import { syncPlanboards } from './workbench/index.ts';
+import { syncMemoryCandidates } from './memory/index.ts';
 import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';
@@ -28,6 +29,8 @@ syncPlanboards(services.live, services.queryClient);
 // Attachment chips follow document.status (queued → parsing → parsed / failed).
 syncDocuments(services.live, services.queryClient);
 watchQuestions(services.live);
+// Memory candidate cards follow memory.proposed / memory.resolved.
+syncMemoryCandidates(services.live, services.queryClient);
 window.addEventListener('pagehide', () => services.live.dispose());
 
 const root = document.getElementById('root');

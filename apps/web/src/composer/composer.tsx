@@ -11,6 +11,7 @@ import {
 } from 'react';
 import { errorMessage } from '../api/index.ts';
 import { useServices } from '../services/index.ts';
+import { MEMORY_KEY, memoryErrorText } from '../memory/index.ts';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
@@ -222,6 +223,25 @@ export function Composer(props: ComposerProps): ReactElement {
       case 'help':
         setHelp(true);
         return;
+      case 'remember': {
+        // `/remember text` (spec §4.13): stored at once, for the user or this project.
+        const content = (values['text'] ?? '').trim();
+        if (content === '') return;
+        const scope = values['scope'] === 'project' && projectId !== undefined ? 'project' : 'user';
+        api
+          .createMemory({
+            scope,
+            ...(scope === 'project' ? { project_id: projectId } : {}),
+            content,
+            source: 'manual',
+          })
+          .then(async () => {
+            setNotice(t('memory.remembered'));
+            await queryClient.invalidateQueries({ queryKey: MEMORY_KEY });
+          })
+          .catch((failure: unknown) => setNotice(memoryErrorText(t, failure)));
+        return;
+      }
       case 'profile': {
         if (draftKey === '' || values['profile'] === undefined) return;
         const chosen = values['profile'];

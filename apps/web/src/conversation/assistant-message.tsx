@@ -16,6 +16,7 @@ import {
   ToolIcon,
 } from '../icons/index.ts';
 import { useCopy } from '../markdown/index.ts';
+import { MemoryCandidateCards, MessageMemoryActions } from '../memory/index.ts';
 import { Parts } from '../parts/index.ts';
 import { usePreferences } from '../preferences/index.ts';
 import { BranchSwitcher } from './branch-switcher.tsx';
@@ -135,6 +136,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           <span className="visually-hidden">{t('conversation.waiting')}</span>
         </div>
       )}
+      {settled && <MemoryCandidateCards conversationId={run.run.conversation_id} runId={run.run.id} />}
       {ended && (
         <div className={`run-mark ${message.status}`} role="status">
           <AlertIcon size={15} />
@@ -164,6 +166,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           >
             {copied ? <CheckIcon size={15} /> : <CopyIcon size={15} />}
           </button>
+          <MessageMemoryActions runId={run.run.id} conversationId={run.run.conversation_id} text={text} />
           {message.usage !== undefined && (
             <span className="message-meta">
               {t('conversation.usage', {

@@ -1,5 +1,8 @@
+import { memoryEn } from './memory-messages.ts';
+
 /** English, the source of every message key. `{name}` marks a parameter. */
 export const en = {
+  ...memoryEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',

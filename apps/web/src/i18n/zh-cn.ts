@@ -1,7 +1,9 @@
 import type { MessageKey } from './en.ts';
+import { memoryZhCn } from './memory-messages.ts';
 
 /** 简体中文. Every key of English must be here (the type checks it). */
 export const zhCn: Record<MessageKey, string> = {
+  ...memoryZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',

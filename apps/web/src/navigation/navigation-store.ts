@@ -8,6 +8,7 @@ export type SettingsSection =
   | 'components'
   | 'tools'
   | 'mcp'
+  | 'memory'
   | 'appearance'
   | 'behaviour'
   | 'language'
@@ -21,6 +22,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'components',
   'tools',
   'mcp',
+  'memory',
   'appearance',
   'behaviour',
   'language',

@@ -11,6 +11,7 @@ import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
 import { DataSection } from '../archive/index.ts';
+import { MemorySection } from '../memory/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -21,6 +22,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   components: 'settings.components',
   tools: 'settings.tools',
   mcp: 'settings.mcp',
+  memory: 'settings.memory',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
@@ -44,6 +46,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <ToolsSection />;
     case 'mcp':
       return <McpSection />;
+    case 'memory':
+      return <MemorySection />;
     case 'appearance':
       return <AppearanceSection />;
     case 'behaviour':
