@@ -52,6 +52,7 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
     name: 'Protocols: deltas/s over AG-UI and OpenAI-compatible streams against native SSE',
     script: 'server/protocol-throughput.ts',
   },
+  { name: "Documents: ingest MB/s per format against LangChain's loaders", script: 'documents/ingest.ts' },
 ];
 
 const EXTRA_TIMEOUT_MS = 120_000;

@@ -66,6 +66,7 @@ export const RICH_MARKDOWN = [
  * - "use tools": reasoning and three `lookup` calls, then (with the results) a final answer;
  * - "stream slowly": a numbered answer, one word every 60 ms (reload mid-stream);
  * - a message sent with a skill whose prompt holds HAIKU-SKILL: a haiku;
+ * - "which documents": the attached documents it was given (name, and "unreadable" for a failure);
  * - anything else: "Echo: <message>" streamed word by word.
  */
 export function fakeModelReply(request: RecordedRequest): FakeReply {
@@ -97,6 +98,17 @@ export function fakeModelReply(request: RecordedRequest): FakeReply {
   }
   if (text.includes('show rich markdown')) {
     return { type: 'stream', steps: words(RICH_MARKDOWN, 2) };
+  }
+  if (text.includes('which documents')) {
+    const seen = [
+      ...JSON.stringify(messages).matchAll(
+        /<document id=\\"[^"\\]*\\" name=\\"([^"\\]*)\\"( status=\\"failed\\")?/g,
+      ),
+    ];
+    const list = seen.map(
+      (match) => `${match[1] ?? ''}${match[2] === undefined ? ' (read)' : ' (unreadable)'}`,
+    );
+    return { type: 'stream', steps: words(`Documents: ${list.join(', ')}.`, 10) };
   }
   if (text.includes('stream slowly')) {
     const numbered = Array.from({ length: 60 }, (_unused, index) => `w${String(index + 1)} `).join('');

@@ -45,3 +45,11 @@ export type { ResolvedModel } from './models/index.ts';
 // Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.
 export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
 export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';
+export {
+  DocumentService,
+  ParserRegistry,
+  parseWithPolicy,
+  documentForModel,
+  BUILTIN_PARSERS,
+} from './documents/index.ts';
+export type { ParsedListener } from './documents/index.ts';

@@ -7,7 +7,7 @@ import type {
 } from '@youyou/contracts';
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentFixtures, type Fixture } from './fixtures/documents/generate.ts';
+import { documentFixtures, type Fixture } from '@youyou/testing/documents';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { startFakeParseService, type FakeParseService } from './support/fake-parse-service.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

@@ -126,8 +126,9 @@ for (const kind of DATABASE_KINDS) {
     });
 
     it('ranks the chunk with the words under its heading above a passing mention, within the project', async () => {
+      // Both words first; then chunks with either word, after them.
       const result = await retriever.search({ query: 'refund policy', project_id: 'p1' });
-      expect(result.hits.map((hit) => hit.citation.title)).toEqual(['report.pdf']);
+      expect(result.hits.map((hit) => hit.citation.title)).toEqual(['report.pdf', 'handbook.md']);
       const loose = await retriever.search({ query: 'refund', project_id: 'p1' });
       expect(loose.hits.map((hit) => hit.citation.title).sort()).toEqual(['handbook.md', 'report.pdf']);
       expect(loose.hits[0]?.rank).toBe(1);
@@ -136,7 +137,7 @@ for (const kind of DATABASE_KINDS) {
 
     it('a short Latin term mixed with a long one narrows the trigram match', async () => {
       const result = await retriever.search({ query: 'AI launch', project_id: 'p1' });
-      expect(result.hits.map((hit) => hit.citation.title)).toEqual(['plan']);
+      expect(result.hits[0]?.citation.title).toBe('plan');
     });
 
     it('filters by project, document and source', async () => {

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Schema, WorkbenchDatabase } from '../database/index.ts';
 import { ConversationWriter, type ApplyInTransaction } from './conversation-writer.ts';
 import type { EventHub } from './event-hub.ts';
@@ -63,6 +63,12 @@ export class EventLog {
   ): Promise<T> {
     const inserted: WorkbenchEvent[] = [];
     const result = await this.#database.db.transaction().execute(async (transaction) => {
+      // The event log is as durable as on SQLite (WAL, synchronous = normal): a commit survives the
+      // workbench process dying at any point; only a crash of the database server or the machine
+      // can lose the last moments. Waiting for the WAL flush on every batch cost a disk sync
+      // (4–20 ms here) on the path of every event a client waits for (decision 0018).
+      if (this.#database.dialect === 'postgres')
+        await sql`set local synchronous_commit = off`.execute(transaction);
       const value = await work(transaction, async (events) => {
         if (events.length === 0) return [];
         const numbered = await insertEvents(transaction, conversationId, events, Date.now());

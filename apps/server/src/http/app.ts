@@ -12,6 +12,7 @@ import { agentRoutes } from './routes/agents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { componentRoutes } from './routes/components.ts';
 import { conversationRoutes } from './routes/conversations.ts';
+import { knowledgeRoutes } from './routes/knowledge.ts';
 import { extensionRoutes } from './routes/extensions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -33,7 +34,10 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
-/** Every API route, relative to `/api`. */
+/**
+ * Every API route, relative to `/api`. The first route that matches answers: the UI-surface
+ * routes (`/extensions/panels`, `/extensions/actions`) come before `/extensions/{id}`.
+ */
 export function createApiRoutes(services: ServerServices) {
   return createRouter()
     .route('/', projectRoutes(services))
@@ -43,16 +47,17 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', uploadRoutes(services))
     .route('/', documentRoutes(services))
     .route('/', artifactRoutes(services))
+    .route('/', knowledgeRoutes(services))
     .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
     .route('/', profileRoutes(services))
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', uiSurfaceRoutes(services))
     .route('/', extensionRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
-    .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
     .route('/', contextRoutes(services))

@@ -8,6 +8,7 @@ import type { DocumentService } from '../documents/index.ts';
 import type { EventHub, EventLog } from '../events/index.ts';
 import type { ExtensionHost } from '../extensions/index.ts';
 import type { HitlService } from '../hitl/index.ts';
+import type { KnowledgeService } from '../knowledge/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { McpManager, McpServerRepository } from '../mcp/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
@@ -84,6 +85,8 @@ export interface ServerServices {
   /** Parsed documents (spec §4.11): uploads parsed in the background; retrieval subscribes `onParsed`. */
   documents: DocumentService;
   artifacts: ArtifactService;
+  /** A project's knowledge and the Retriever (spec §4.12); absent in servers built without it. */
+  knowledge?: KnowledgeService;
   subagents: SubagentManager;
   usage: UsageRepository;
   hitl: HitlService;

@@ -67,11 +67,13 @@ export async function fullTextSearch(
   terms: readonly string[],
   filter: ChunkFilter,
   limit: number,
+  match: 'all' | 'any' = 'all',
 ): Promise<ScoredChunk[]> {
   if (terms.length === 0) return [];
   const long = terms.filter(indexable);
-  if (dialect === 'sqlite' && long.length > 0) return sqliteFts(db, terms, filter, limit);
-  return scoredScan(db, dialect, terms, filter, limit);
+  if (dialect === 'sqlite' && long.length > 0)
+    return sqliteFts(db, match === 'any' ? long : terms, filter, limit, match);
+  return scoredScan(db, dialect, terms, filter, limit, match);
 }
 
 async function sqliteFts(
@@ -79,10 +81,11 @@ async function sqliteFts(
   terms: readonly string[],
   filter: ChunkFilter,
   limit: number,
+  mode: 'all' | 'any',
 ): Promise<ScoredChunk[]> {
   const long = terms.filter(indexable);
   const short = terms.filter((term) => !indexable(term));
-  const match = long.map(ftsPhrase).join(' AND ');
+  const match = long.map(ftsPhrase).join(mode === 'all' ? ' AND ' : ' OR ');
   const conditions = [
     sql`knowledge_fts match ${match}`,
     ...filterSql(filter),
@@ -105,11 +108,13 @@ async function scoredScan(
   terms: readonly string[],
   filter: ChunkFilter,
   limit: number,
+  mode: 'all' | 'any',
 ): Promise<ScoredChunk[]> {
   const like = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
+  const matchers = terms.map((term) => sql`${BODY} ${like} ${likePattern(term)} escape '\\'`);
   const conditions = [
     ...filterSql(filter),
-    ...terms.map((term) => sql`${BODY} ${like} ${likePattern(term)} escape '\\'`),
+    ...(mode === 'all' ? matchers : [sql`(${sql.join(matchers, sql` or `)})`]),
   ];
   const idf = await inverseFrequencies(db, dialect, terms, filter);
   const real = dialect === 'postgres' ? sql.raw('double precision') : sql.raw('real');

@@ -17,3 +17,5 @@ export { StoredVectorIndex } from './vector-index.ts';
 export { httpReranker, openaiEmbeddings, normalise } from './model-clients.ts';
 export type { ModelEndpoint } from './model-clients.ts';
 export { createKnowledge } from './create-knowledge.ts';
+export { checkReferences, referenceBlocks, referenceCandidates } from './references.ts';
+export { knowledgeTools } from './knowledge-tools.ts';

@@ -191,14 +191,12 @@ export class KnowledgeRepository {
     error: { code: string; message: string } | null = null,
     options: { attempt?: boolean } = {},
   ): Promise<void> {
-    let update = this.#db
-      .updateTable('knowledge_items')
-      .set({
-        status,
-        error_code: error?.code ?? null,
-        error_message: error?.message ?? null,
-        updated_at: Date.now(),
-      });
+    let update = this.#db.updateTable('knowledge_items').set({
+      status,
+      error_code: error?.code ?? null,
+      error_message: error?.message ?? null,
+      updated_at: Date.now(),
+    });
     if (options.attempt === true) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
     await update.where('id', '=', id).execute();
   }
@@ -303,6 +301,32 @@ export class KnowledgeRepository {
       .orderBy('ordinal')
       .execute();
     return rows.map((row) => ({ id: Number(row.id), text: row.text, heading_text: row.heading_text }));
+  }
+
+  /** Written artifacts (not uploads) without a knowledge item. */
+  async artifactsWithoutItems(): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('artifacts as a')
+      .leftJoin('knowledge_items as i', (join) =>
+        join.onRef('i.source_id', '=', 'a.id').on('i.source', '=', 'artifact'),
+      )
+      .select('a.id')
+      .where('a.kind', '!=', 'upload')
+      .where('i.id', 'is', null)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** Parsed documents (ingest) without a knowledge item. */
+  async parsedDocumentsWithoutItems(): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom('documents as d')
+      .leftJoin('knowledge_items as i', 'i.document_id', 'd.id')
+      .select('d.id')
+      .where('d.status', '=', 'parsed')
+      .where('i.id', 'is', null)
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   async deleteSource(source: KnowledgeSource, sourceId: string): Promise<void> {

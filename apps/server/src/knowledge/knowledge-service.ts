@@ -59,6 +59,7 @@ export class KnowledgeService {
   readonly #logger: KnowledgeLogger;
   readonly #embedder: Embedder | undefined;
   #documents: KnowledgeDocuments | undefined;
+  #documentsConnected = false;
   readonly #queue: string[] = [];
   #working: Promise<void> | undefined;
   #stopped = false;
@@ -92,13 +93,28 @@ export class KnowledgeService {
           );
       }),
     );
-    if (this.#documents !== undefined) this.connectDocuments(this.#documents);
+    if (this.#documents !== undefined && !this.#documentsConnected) this.connectDocuments(this.#documents);
     for (const item of await this.#repository.pending()) this.#enqueue(item.id);
+    await this.#backfill();
+  }
+
+  /** Artifacts and parsed documents that have no item yet (written before the index existed). */
+  async #backfill(): Promise<void> {
+    for (const artifactId of await this.#repository.artifactsWithoutItems())
+      await this.indexArtifact(artifactId).catch((error: unknown) => this.#warn(error, artifactId));
+    const documents = this.#documents;
+    if (documents === undefined) return;
+    for (const documentId of await this.#repository.parsedDocumentsWithoutItems()) {
+      const document = await documents.get(documentId).catch(() => undefined);
+      if (document !== undefined)
+        await this.indexDocument(document).catch((error: unknown) => this.#warn(error, documentId));
+    }
   }
 
   /** Connects ingest's documents (they may be built after this service). */
   connectDocuments(documents: KnowledgeDocuments): void {
     this.#documents = documents;
+    this.#documentsConnected = true;
     this.#unsubscribe.push(
       documents.onParsed((document) => {
         void this.indexDocument(document).catch((error: unknown) => this.#warn(error, document.id));

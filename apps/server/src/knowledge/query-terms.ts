@@ -41,3 +41,26 @@ export function ftsPhrase(term: string): string {
 export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{4,}/u;
+
+/**
+ * The terms of a loose (any-term) search: as `queryTerms`, with long CJK runs — a Chinese question
+ * has no spaces — cut into overlapping three-character pieces, so a question finds passages that
+ * share some of its words.
+ *
+ * @example
+ * looseTerms('营收增长了多少'); // ['营收增', '收增长', '增长了', '长了多', '了多少']
+ */
+export function looseTerms(query: string): string[] {
+  const terms: string[] = [];
+  for (const term of queryTerms(query)) {
+    if (!CJK_RUN.test(term)) {
+      terms.push(term);
+      continue;
+    }
+    const characters = [...term];
+    for (let at = 0; at + 3 <= characters.length; at += 1) terms.push(characters.slice(at, at + 3).join(''));
+  }
+  return [...new Set(terms)].slice(0, 24);
+}

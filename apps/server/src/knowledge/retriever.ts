@@ -16,7 +16,7 @@ import { ApiError } from '../errors/index.ts';
 import { reciprocalRankFusion } from './fusion.ts';
 import { fullTextSearch, type ChunkFilter } from './fulltext.ts';
 import type { KnowledgeRepository } from './knowledge-repository.ts';
-import { queryTerms } from './query-terms.ts';
+import { looseTerms, queryTerms } from './query-terms.ts';
 import { snippetOf } from './snippet.ts';
 
 /** The optional stages (spec §4.12, off by default): each is asked per search, so settings apply at once. */
@@ -87,6 +87,16 @@ export class KnowledgeRetriever implements Retriever {
     const hybrid = embeddings !== undefined && this.#models !== undefined;
     const depth = hybrid ? Math.max(MIN_DEPTH, query.top_k * DEPTH_FACTOR) : query.top_k;
     const fulltext = await fullTextSearch(this.#db, this.#dialect, terms, filter, depth);
+    // Every term is required first; a question in words (or a Chinese sentence) that no chunk
+    // holds whole falls back to any term, ranked by how many and how rare.
+    const loose = looseTerms(query.query);
+    let highlightTerms = terms;
+    if (fulltext.length < depth && (terms.length > 1 || loose.join('\u0000') !== terms.join('\u0000'))) {
+      const seen = new Set(fulltext.map((hit) => hit.chunkId));
+      const extra = await fullTextSearch(this.#db, this.#dialect, loose, filter, depth, 'any');
+      for (const hit of extra) if (!seen.has(hit.chunkId) && fulltext.length < depth) fulltext.push(hit);
+      highlightTerms = [...new Set([...terms, ...loose])];
+    }
     const scores = new Map<number, HitScores>();
     for (const hit of fulltext) scores.set(hit.chunkId, { fulltext: hit.score });
     let order = fulltext.map((hit) => hit.chunkId);
@@ -134,7 +144,7 @@ export class KnowledgeRetriever implements Retriever {
     }
     const hits: RetrievalHit[] = chunks.slice(0, query.top_k).map((chunk, index) => {
       const hitScores = scores.get(chunk.id) ?? {};
-      const { snippet, highlights } = snippetOf(chunk.text, terms);
+      const { snippet, highlights } = snippetOf(chunk.text, highlightTerms);
       return {
         chunk_id: String(chunk.id),
         rank: index + 1,

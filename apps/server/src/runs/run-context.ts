@@ -1,5 +1,6 @@
 import type { AgentPool } from '../agents/index.ts';
 import type { ArtifactService } from '../artifacts/index.ts';
+import type { KnowledgeService } from '../knowledge/index.ts';
 import type { ContextService } from '../context/index.ts';
 import type { MemoryService } from '../memory/index.ts';
 import type { WorkbenchDatabase } from '../database/index.ts';
@@ -35,6 +36,8 @@ export interface RunContext {
   /** Known secrets and key-shaped strings out of text that is about to be stored or sent. */
   redact(text: string): string;
   artifacts: ArtifactService;
+  /** The knowledge index: `@` references to documents and knowledge resolve through it. */
+  knowledge?: KnowledgeService;
   /** What the workbench's tools know of the runs this server executes. */
   bindings: RunBindings;
   /** HITL cards: a run that ends without its card expires it. */

@@ -4,6 +4,7 @@ import type { ConversationWriter, MessageInput, NewEvent } from '../events/index
 import type { AgentLease, RunShaping } from '../agents/index.ts';
 import type { RunAssembly } from '../context/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
+import { referenceBlocks } from '../knowledge/index.ts';
 import { RunRepository, UploadRepository, type RunRow } from '../storage/index.ts';
 import { createRunBinding, type ToolDecision } from '../tools/index.ts';
 import {
@@ -250,6 +251,16 @@ export class RunExecution {
       ...(context.documents === undefined ? {} : { documents: context.documents }),
     });
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
+    if (input.references !== undefined)
+      agentInput.push(
+        ...(await referenceBlocks(input.references, {
+          knowledge: context.knowledge,
+          artifacts: context.artifacts,
+          directory: cwd === context.scratchDirectory ? null : cwd,
+          projectId: this.#options.run.project_id,
+          text: input.text,
+        })),
+      );
     return (this.#recorder as AgentEventRecorder).drive(
       session.send(agentInput, { signal: this.#controller.signal }),
     );

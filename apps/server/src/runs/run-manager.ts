@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { isUniqueViolation } from '../database/index.ts';
+import type { MessageReference } from '@youyou/contracts';
 import { resolveArtifactReferences } from '../artifacts/index.ts';
+import { checkReferences } from '../knowledge/index.ts';
 import { ApiError, notFound } from '../errors/index.ts';
 import type { AttachmentReference, MessageInput, NewEvent } from '../events/index.ts';
 import { ConversationTree } from '../conversations/conversation-tree.ts';
@@ -28,6 +30,8 @@ export interface SendRequest {
   text?: string;
   attachments?: string[];
   skills?: { name: string; arguments?: string }[];
+  /** `@` references (spec §4.14), checked here and put into the turn's input when it runs. */
+  references?: MessageReference[];
   model_id?: string;
   /** A user message to replace: the new one becomes its sibling (edit). */
   edit_of?: string;
@@ -113,7 +117,20 @@ export class RunManager {
       }
     }
     const input = await this.#input(request, conversationId);
-    if (input.text.trim() === '' && input.attachments.length === 0 && input.skills.length === 0) {
+    if (input.references !== undefined)
+      await checkReferences(input.references, {
+        knowledge: this.#context.knowledge,
+        artifacts: this.#context.artifacts,
+        directory: await this.#cwd(conversation).then((cwd) =>
+          cwd === this.#context.scratchDirectory ? null : cwd,
+        ),
+      });
+    if (
+      input.text.trim() === '' &&
+      input.attachments.length === 0 &&
+      input.skills.length === 0 &&
+      (input.references ?? []).length === 0
+    ) {
       throw new ApiError('INVALID_INPUT', 'A message needs text, an attachment or a skill.');
     }
     return this.#start(conversation, {
@@ -275,7 +292,14 @@ export class RunManager {
         });
       }
     }
-    return { text: request.text ?? '', attachments, skills: request.skills ?? [] };
+    return {
+      text: request.text ?? '',
+      attachments,
+      skills: request.skills ?? [],
+      ...(request.references === undefined || request.references.length === 0
+        ? {}
+        : { references: request.references }),
+    };
   }
 
   async #model(conversation: ConversationRow, requested: string | undefined, plan: RunPlan): Promise<string> {

@@ -54,6 +54,7 @@ import {
 } from '../tools/index.ts';
 import { showCardTool, UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
+import { createKnowledge, knowledgeTools } from '../knowledge/index.ts';
 import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
@@ -168,6 +169,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const workbenchTools = artifactTools(artifacts);
     // Artifacts are the workbench's own versioned documents: no confirmation by default.
     toolset.register(workbenchTools, { internal: true });
+    const knowledge = createKnowledge({
+      database,
+      artifacts,
+      providers,
+      // Read when a search or an index runs (after startup), so the settings service exists by then.
+      setting: (key) => settingsService.value<string | null>(key),
+      logger,
+    });
+    const knowledgeToolset = knowledgeTools({ knowledge, bindings });
+    workbenchTools.push(...knowledgeToolset);
+    toolset.register(knowledgeToolset, { internal: true });
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
@@ -236,6 +248,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const documents = new DocumentService({ database, eventLog, objects, logger });
     cleanups.push(() => documents.close());
+    // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
+    knowledge.connectDocuments(documents);
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
@@ -279,6 +293,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       redact: (text) => redactor.redact(text),
       artifacts,
+      knowledge,
       bindings,
       hitl,
       contextAssembly,
@@ -370,6 +385,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sweeper.unref();
     cleanups.push(async () => clearInterval(sweeper));
 
+    const conversations = new ConversationRepository(database.db, database.dialect);
+    const toolAudit = new ToolAuditRepository(database.db);
     const services: ServerServices = {
       database,
       eventLog,
@@ -389,17 +406,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       commands,
       extensions,
       projects: new ProjectRepository(database.db),
-      conversations: new ConversationRepository(database.db, database.dialect),
+      conversations,
       uploads: new UploadRepository(database.db),
       documents,
       artifacts,
+      knowledge,
       subagents,
       usage: new UsageRepository(database.db),
       hitl,
       uiSurfaces,
-      uiActions: new UiActionRunner({ registry: uiSurfaces, catalog, home: settings.home }),
+      uiActions: new UiActionRunner({
+        registry: uiSurfaces,
+        catalog,
+        home: settings.home,
+        audit: { repository: toolAudit, conversations },
+      }),
       catalog,
-      audit: new ToolAuditRepository(database.db),
+      audit: toolAudit,
       grants,
       planboards,
       memory,
@@ -422,6 +445,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         secure: false,
       },
     };
+    await knowledge.start();
+    cleanups.push(() => knowledge.stop());
     const server = await listen(createApp(services), settings.host, settings.port);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${displayHost(settings.host)}:${port}`;

@@ -168,12 +168,15 @@ export class SubagentManager implements RunToolRegistry {
     const { database, eventLog, instanceId } = this.#context;
     if (this.#runs.closing)
       throw new ApiError('SERVICE_UNAVAILABLE', 'The server is stopping.', { retryable: true });
-    const parent = await new RunRepository(database.db).get(request.parentRunId);
-    const parentTask = await database.db
-      .selectFrom('subagent_tasks')
-      .selectAll()
-      .where('run_id', '=', parent.id)
-      .executeTakeFirst();
+    // Both at once: the spawn is on the path to the child's first event.
+    const [parent, parentTask] = await Promise.all([
+      new RunRepository(database.db).get(request.parentRunId),
+      database.db
+        .selectFrom('subagent_tasks')
+        .selectAll()
+        .where('run_id', '=', request.parentRunId)
+        .executeTakeFirst(),
+    ]);
     const depth = (parentTask?.depth ?? 0) + 1;
     if (depth > MAX_SUBAGENT_DEPTH) {
       throw new ApiError(

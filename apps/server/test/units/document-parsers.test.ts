@@ -9,7 +9,7 @@ import {
 } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParserRegistry, parseWithPolicy, decodeText } from '../../src/documents/index.ts';
-import { documentFixtures, type Fixture } from '../fixtures/documents/generate.ts';
+import { documentFixtures, type Fixture } from '@youyou/testing/documents';
 import { startFakeParseService, type FakeParseService } from '../support/fake-parse-service.ts';
 
 let fixtures: Map<string, Fixture>;

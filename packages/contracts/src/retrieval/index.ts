@@ -45,6 +45,7 @@ export {
   KnowledgeRebuildSchema,
   KnowledgeRebuildResultSchema,
   KnowledgeModelsSchema,
+  KnowledgeDocumentPageSchema,
 } from './knowledge.ts';
 export type {
   KnowledgeStatus,
@@ -53,6 +54,7 @@ export type {
   KnowledgeRebuild,
   KnowledgeRebuildResult,
   KnowledgeModels,
+  KnowledgeDocumentPage,
 } from './knowledge.ts';
 export {
   ReferenceKindSchema,

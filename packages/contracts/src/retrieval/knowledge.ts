@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentBlockSchema } from '../documents/index.ts';
 import { KnowledgeSourceSchema } from './search.ts';
 
 /**
@@ -90,3 +91,22 @@ export const KnowledgeModelsSchema = z
   })
   .meta({ id: 'KnowledgeModels' });
 export type KnowledgeModels = z.infer<typeof KnowledgeModelsSchema>;
+
+/**
+ * `GET /api/knowledge/read/{id}?from=&to=&page=`: blocks of a knowledge item's document (`from`
+ * inclusive, `to` exclusive), each with its index — the block a citation's `#block-N` names. `id` is
+ * a knowledge item, document, upload or artifact id.
+ *
+ * @example
+ * const page: KnowledgeDocumentPage = await client.knowledge.read('k1', { from: 10, to: 30 });
+ */
+export const KnowledgeDocumentPageSchema = z
+  .object({
+    item: KnowledgeItemSchema,
+    total: z.number().int().nonnegative(),
+    from: z.number().int().nonnegative(),
+    to: z.number().int().nonnegative(),
+    blocks: z.array(z.object({ index: z.number().int().nonnegative(), block: DocumentBlockSchema })),
+  })
+  .meta({ id: 'KnowledgeDocumentPage' });
+export type KnowledgeDocumentPage = z.infer<typeof KnowledgeDocumentPageSchema>;

@@ -10,6 +10,7 @@ import { knowledgeMigration } from './0055-knowledge.ts';
 import { contextReportsAndMemoryMigration } from './0060-context-reports-and-memory.ts';
 import { extensionsMigration } from './0070-extensions.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
+import { artifactTextCompressionMigration } from './0081-artifact-text-compression.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   contextReportsAndMemoryMigration,
   extensionsMigration,
   usageCacheAndCostMigration,
+  artifactTextCompressionMigration,
 ];

@@ -125,6 +125,7 @@ export function messageRoutes(services: ServerServices) {
                 ...(skill.arguments === undefined ? {} : { arguments: skill.arguments }),
               })),
             }),
+        ...(body.references === undefined ? {} : { references: body.references }),
         ...(body.model_id === undefined ? {} : { model_id: body.model_id }),
         ...(body.edit_of === undefined ? {} : { edit_of: body.edit_of }),
         ...(body.parent_message_id === undefined ? {} : { parent_message_id: body.parent_message_id }),

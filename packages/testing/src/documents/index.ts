@@ -1,0 +1,2 @@
+export { documentFixtures, scaledFixtures } from './document-fixtures.ts';
+export type { Fixture, ScaledFixture } from './document-fixtures.ts';
