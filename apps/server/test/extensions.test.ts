@@ -139,6 +139,19 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       'card:weather-summary',
       'form:trip',
     ]);
+    const panels = await server.call<{ panels: { id: string; source: string }[] }>(
+      'GET',
+      '/api/extensions/panels',
+    );
+    expect(panels.panels).toEqual([
+      expect.objectContaining({ id: 'example.weather', source: 'extension:example' }),
+    ]);
+    const action = await server.call<{ output: string }>('POST', '/api/extensions/actions', {
+      source: 'extension:example',
+      surface: { kind: 'panel', id: 'example.weather' },
+      action: { command: 'packing-list', arguments: { city: 'Lyon', days: 2 } },
+    });
+    expect(action.output).toBe('Make a packing list for 2 days in Lyon. Check the weather there first.');
     const registry = await server.call<RegistryList>('GET', '/api/registry');
     expect(registry.entries).toEqual(
       expect.arrayContaining([

@@ -8,6 +8,7 @@ import {
   ExtensionPermissionsSchema,
   extensionSettingKey,
   extensionSource,
+  fillTemplate,
   type ExtensionInstallRequest,
   type ExtensionPermissions,
   type ExtensionPreview,
@@ -23,6 +24,7 @@ import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsRegistry, SettingsService } from '../settings/index.ts';
 import type { ToolCatalog } from '../tools/index.ts';
+import type { UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import type { WorkbenchStream } from '../workbench-stream/index.ts';
 import { PackageError, removeFolder, stageFromPath, unpackArchive } from './extension-files.ts';
 import { countsOf, loadExtension, type LoadedExtension, type LoadOptions } from './extension-loader.ts';
@@ -48,6 +50,14 @@ export interface ExtensionHostOptions {
   watch?: boolean;
   reloadDelayMs?: number;
 }
+
+/** Runs an extension's command that is bound to a workflow (from a panel's or card's action). */
+export type WorkflowCommandRunner = (
+  extensionId: string,
+  command: LoadedExtension['commands'][number],
+  argumentsMap: Readonly<Record<string, unknown>>,
+  conversationId: string | undefined,
+) => Promise<{ output: string; isError?: boolean }>;
 
 /** An installed extension as the host holds it. */
 interface Installed {
@@ -98,7 +108,11 @@ export class ExtensionHost {
   /** Agent-framework folders loaded at start (code loads only then). */
   readonly #agentDirectories = new Map<string, string>();
   #disabledSources = new Set<string>();
+  #surfaces: UiSurfaceRegistry | undefined;
+  readonly #surfaceRemovers = new Map<string, () => void>();
   #generation = 0;
+  /** Runs a workflow command of an extension (set by the workflow runner). */
+  #commandRunner: WorkflowCommandRunner | undefined;
   #closed = false;
 
   constructor(options: ExtensionHostOptions) {
@@ -441,11 +455,73 @@ export class ExtensionHost {
         'extension',
       );
     }
+    this.#registerSurface(entry);
     this.#generation++;
+  }
+
+  /**
+   * Connects the UI-surface registry (right-column panels and the tools and commands their
+   * actions call): every enabled extension is one provider, removed when it is disabled.
+   */
+  attachSurfaces(registry: UiSurfaceRegistry): void {
+    this.#surfaces = registry;
+    for (const entry of this.#installed.values()) if (this.#active(entry)) this.#registerSurface(entry);
+  }
+
+  /** Sets what runs an extension command bound to a workflow. */
+  setCommandRunner(runner: WorkflowCommandRunner): void {
+    this.#commandRunner = runner;
+  }
+
+  #registerSurface(entry: Installed): void {
+    const registry = this.#surfaces;
+    if (registry === undefined) return;
+    const id = entry.record.id;
+    this.#surfaceRemovers.get(id)?.();
+    this.#surfaceRemovers.set(
+      id,
+      registry.register({
+        source: extensionSource(id),
+        panels: () =>
+          (this.#active(entry) ? (entry.loaded?.panels ?? []) : []).map((panel) => ({
+            id: `${id}.${panel.id}`,
+            source: extensionSource(id),
+            title: panel.title,
+            schema: panel.schema,
+          })),
+        tool: (name) => (this.#active(entry) ? entry.handlers.get(name) : undefined),
+        command: (name) => {
+          const command = this.#active(entry)
+            ? entry.loaded?.commands.find((item) => item.name === name)
+            : undefined;
+          if (command === undefined) return undefined;
+          return {
+            name,
+            run: async (argumentsMap, context) => {
+              if (command.template !== undefined) {
+                const values = Object.fromEntries(
+                  Object.entries(argumentsMap).map(([key, value]) => [
+                    key,
+                    typeof value === 'string' ? value : JSON.stringify(value),
+                  ]),
+                );
+                return { output: fillTemplate(command.template, values) };
+              }
+              const runner = this.#commandRunner;
+              if (runner === undefined)
+                return { output: 'Error [WORKFLOW_NOT_FOUND]: workflows cannot run here.', isError: true };
+              return runner(id, command, argumentsMap, context.conversationId);
+            },
+          };
+        },
+      }),
+    );
   }
 
   #deactivate(entry: Installed): void {
     const id = entry.record.id;
+    this.#surfaceRemovers.get(id)?.();
+    this.#surfaceRemovers.delete(id);
     this.#options.settingsRegistry.unregister('extension', id);
     this.#options.commands.unregister(id);
     for (const name of entry.handlers.keys()) this.#options.catalog.forget(name);

@@ -323,6 +323,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
     toolset.register([spawnTool], { internal: true });
     const uiSurfaces = new UiSurfaceRegistry();
+    extensions.attachSurfaces(uiSurfaces);
     const cardTool = showCardTool({ bindings });
     workbenchTools.push(cardTool);
     // A card only shows what the model already wrote: no confirmation by default.

@@ -8,6 +8,7 @@ export type SettingsSection =
   | 'components'
   | 'tools'
   | 'mcp'
+  | 'extensions'
   | 'memory'
   | 'appearance'
   | 'behaviour'
@@ -22,6 +23,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'components',
   'tools',
   'mcp',
+  'extensions',
   'memory',
   'appearance',
   'behaviour',

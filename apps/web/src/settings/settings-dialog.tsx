@@ -6,6 +6,7 @@ import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
 import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
+import { ExtensionsSection } from './extensions-section.tsx';
 import { McpSection } from './mcp-section.tsx';
 import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
@@ -22,6 +23,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   components: 'settings.components',
   tools: 'settings.tools',
   mcp: 'settings.mcp',
+  extensions: 'settings.extensions',
   memory: 'settings.memory',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
@@ -46,6 +48,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <ToolsSection />;
     case 'mcp':
       return <McpSection />;
+    case 'extensions':
+      return <ExtensionsSection />;
     case 'memory':
       return <MemorySection />;
     case 'appearance':
