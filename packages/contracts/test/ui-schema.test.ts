@@ -298,6 +298,48 @@ describe('A2UI surfaces', () => {
     });
   });
 
+  it('reads a v0.8 surface: wrapped components, literal values, explicit lists, contents and the beginRendering root', () => {
+    const { surfaceId, document, unsupported } = adaptA2uiSurface(sample('support-ticket-v08.json'));
+    expect(surfaceId).toBe('ticket');
+    expect(uiDocumentProblems(document)).toEqual([]);
+    expect(unsupported.map((report) => report.component)).toEqual(['Image']);
+    // The literal beside a path initialises it; dataModelUpdate contents (valueMap) merge in.
+    expect(document.data).toEqual({ ticket: { summary: 'Printer jam', priority: 'low', notify: true } });
+    const card = document.root as Extract<UiNode, { component: 'Card' }>;
+    const column = card.child as LayoutNode;
+    expect(column).toMatchObject({ component: 'Column', id: 'ticket-column', align: 'stretch' });
+    const [heading, summary, priority, notify, , send] = column.children as UiNode[];
+    expect(heading).toEqual({ component: 'Text', id: 'heading', text: 'New support ticket', variant: 'h3' });
+    expect(summary).toEqual({
+      component: 'TextField',
+      id: 'summary',
+      label: 'Summary',
+      value: { path: '/ticket/summary' },
+      variant: 'shortText',
+    });
+    expect(priority).toMatchObject({
+      component: 'ChoicePicker',
+      variant: 'mutuallyExclusive',
+      options: [
+        { label: 'Low', value: 'low' },
+        { label: 'High', value: 'high' },
+      ],
+      value: { path: '/ticket/priority' },
+    });
+    expect(notify).toMatchObject({
+      component: 'CheckBox',
+      label: 'Email me',
+      value: { path: '/ticket/notify' },
+    });
+    expect(send).toEqual({
+      component: 'Button',
+      id: 'send',
+      label: 'Send',
+      variant: 'primary',
+      action: { tool: 'file_ticket', arguments: { summary: { path: '/ticket/summary' }, channel: 'web' } },
+    });
+  });
+
   it('gives a literal input value a path of its own, and survives a missing child and a cycle', () => {
     const { document, unsupported } = adaptA2uiSurface([
       {

@@ -144,6 +144,12 @@ export function conversationMarkdown(exported: ConversationExport): string {
         case 'hitl':
           lines.push(`> **Question:** ${part.card.question}`, ...hitlLines(part), '');
           break;
+        case 'reference':
+          lines.push(`@ ${part.label} (${part.kind} ${part.id})`, '');
+          break;
+        case 'card':
+          lines.push(`▣ Card${part.title === undefined ? '' : ` “${part.title}”`} from ${part.source}`, '');
+          break;
       }
     }
   }
