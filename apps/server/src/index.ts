@@ -53,3 +53,12 @@ export {
   BUILTIN_PARSERS,
 } from './documents/index.ts';
 export type { ParsedListener } from './documents/index.ts';
+export {
+  KnowledgeRepository,
+  KnowledgeRetriever,
+  KnowledgeService,
+  blockChunker,
+  createKnowledge,
+  fullTextSearch,
+} from './knowledge/index.ts';
+export type { KnowledgeDocuments } from './knowledge/index.ts';
