@@ -45,6 +45,8 @@ export type { ResolvedModel } from './models/index.ts';
 // Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.
 export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
 export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';
+// The built-in file search tool, for the benchmark against ripgrep.
+export { searchFilesTool, WorkspaceScope } from './tools/index.ts';
 export {
   DocumentService,
   ParserRegistry,

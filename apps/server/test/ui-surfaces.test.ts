@@ -223,6 +223,12 @@ describe.each(DATABASE_KINDS)('UI surfaces on %s', (kind) => {
     const results = parts.filter((part) => part.type === 'tool_result');
     expect(results.map((part) => part.type === 'tool_result' && part.is_error)).toEqual([false, true]);
     expect(JSON.stringify(results[1])).toContain('\\"Video\\" is not a component of this vocabulary');
+    const markdown = await server.request<string>(
+      'GET',
+      `/api/conversations/${conversationId}/export?format=markdown`,
+    );
+    expect(markdown.body).toContain('<details><summary>Card: Summary (builtin)</summary>');
+    expect(markdown.body).toContain('"component": "KeyValue"');
   });
 
   it('a form card refuses a value that misses its pattern and takes one that fits', async () => {

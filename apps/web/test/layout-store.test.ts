@@ -43,4 +43,22 @@ describe('layout store', () => {
       hiddenTabs: ['todos'],
     });
   });
+
+  it('keeps extension panel tabs in the order, the hidden list and as the active tab', () => {
+    expect(
+      sanitizeLayout({
+        tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents', 'panel:'],
+        hiddenTabs: ['panel:example.notes'],
+        activeTab: 'panel:example.weather',
+      }),
+    ).toEqual({
+      tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents'],
+      hiddenTabs: ['panel:example.notes'],
+      activeTab: 'panel:example.weather',
+    });
+    // An order that lost a built-in tab is not taken.
+    expect(sanitizeLayout({ tabOrder: ['panel:a', 'plan', 'todos', 'artifacts'] })).toEqual({});
+    useLayout.getState().setTabOrder(['plan', 'panel:a', 'todos', 'artifacts', 'agents', 'panel:a']);
+    expect(useLayout.getState().tabOrder).toEqual(['plan', 'panel:a', 'todos', 'artifacts', 'agents']);
+  });
 });

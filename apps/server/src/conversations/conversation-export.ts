@@ -148,7 +148,15 @@ export function conversationMarkdown(exported: ConversationExport): string {
           lines.push(`@ ${part.label} (${part.kind} ${part.id})`, '');
           break;
         case 'card':
-          lines.push(`▣ Card${part.title === undefined ? '' : ` “${part.title}”`} from ${part.source}`, '');
+          // The UI document as posted: a reader of the export sees what the card held.
+          lines.push(
+            `<details><summary>Card${part.title === undefined ? '' : `: ${part.title}`} (${part.source})</summary>`,
+            '',
+            fence(JSON.stringify(part.schema, null, 2), 'json'),
+            '',
+            '</details>',
+            '',
+          );
           break;
       }
     }
