@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   adaptA2uiSurface,
   applyRunEvent,
+  childPointer,
   formValueProblems,
   jsonSchemas,
   readUiDocument,
@@ -198,6 +199,8 @@ describe('bound values', () => {
   it('writes a copy and never writes through __proto__', () => {
     const data = { a: { b: 1 } };
     expect(writePointer(data, '/a/c', 2)).toEqual({ a: { b: 1, c: 2 } });
+    expect(writePointer(data, childPointer('/', 'top'), 3)).toEqual({ a: { b: 1 }, top: 3 });
+    expect(childPointer('/a', 'x/y')).toBe('/a/x~1y');
     expect(data).toEqual({ a: { b: 1 } });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     writePointer({}, '/__proto__/polluted', true);

@@ -1,6 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import {
   absolutePointer,
+  childPointer,
   fieldPattern,
   formValueProblems,
   readPointer,
@@ -239,7 +240,7 @@ export function FormView({ node, base }: { node: FormNode; base: string }): Reac
         onChange={(fieldId, value) => {
           setLocal((current) => ({ ...current, [fieldId]: value }));
           if (node.value !== undefined)
-            surface.setValue(`${absolutePointer(node.value.path, { base })}/${fieldId}`, value);
+            surface.setValue(childPointer(absolutePointer(node.value.path, { base }), fieldId), value);
         }}
       />
       <div className="ui-actions">
