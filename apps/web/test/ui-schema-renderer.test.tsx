@@ -175,7 +175,8 @@ describe('the UI-schema renderer', () => {
     draw(
       {
         version: 1,
-        data: { city: 'Paris' },
+        // `units` is not a field: it stays out of the answer.
+        data: { city: 'Paris', units: 'metric' },
         root: {
           component: 'Column',
           children: [

@@ -219,6 +219,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       catalog,
       stream: workbenchStream,
       logger,
+      workflows: {
+        hitl,
+        bindings,
+        // A prompt step asks the conversation's chat model (routing is set up below; steps run later).
+        complete: (text, context) =>
+          routing.complete(
+            'chat',
+            { systemPrompt: '', text, signal: context.signal },
+            { projectId: context.projectId, conversationId: context.conversationId },
+          ),
+      },
     });
     await extensions.start();
     cleanups.push(() => extensions.close());

@@ -255,6 +255,11 @@ export function Composer(props: ComposerProps): ReactElement {
   const run = (command: CommandDescriptor, values: Readonly<Record<string, string>>): void => {
     setForm(undefined);
     setNotice(undefined);
+    if (command.source === 'extension' && command.template !== undefined) {
+      setText(fillTemplate(command.template, values));
+      textarea.current?.focus();
+      return;
+    }
     if (command.source === 'macro') {
       const macro = macros.data?.find(
         (candidate) => candidate.id === command.source_id || candidate.name === command.name,

@@ -41,6 +41,8 @@ export const CommandDescriptorSchema = z.object({
   parameters: z.array(CommandParameterSchema),
   /** The macro's or extension's id, the skill's layer. */
   source_id: z.string().optional(),
+  /** An extension command's text, `{{parameter}}` filled in, put into the composer to send. */
+  template: z.string().max(50_000).optional(),
 });
 export type CommandDescriptor = z.infer<typeof CommandDescriptorSchema>;
 
