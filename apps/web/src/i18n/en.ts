@@ -1,8 +1,10 @@
+import { knowledgeEn } from './knowledge-messages.ts';
 import { memoryEn } from './memory-messages.ts';
 
 /** English, the source of every message key. `{name}` marks a parameter. */
 export const en = {
   ...memoryEn,
+  ...knowledgeEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',

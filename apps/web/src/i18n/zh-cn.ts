@@ -1,9 +1,11 @@
 import type { MessageKey } from './en.ts';
+import { knowledgeZhCn } from './knowledge-messages.ts';
 import { memoryZhCn } from './memory-messages.ts';
 
 /** 简体中文. Every key of English must be here (the type checks it). */
 export const zhCn: Record<MessageKey, string> = {
   ...memoryZhCn,
+  ...knowledgeZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',

@@ -3,8 +3,8 @@ import { persist } from 'zustand/middleware';
 import { LEFT_COLUMN_LIMITS, RIGHT_COLUMN_LIMITS } from './column-resize.ts';
 
 /** The built-in right-column tabs. */
-export type BuiltinTab = 'plan' | 'todos' | 'artifacts' | 'agents';
-export const WORKBENCH_TABS: readonly BuiltinTab[] = ['plan', 'todos', 'artifacts', 'agents'];
+export type BuiltinTab = 'plan' | 'todos' | 'artifacts' | 'agents' | 'document';
+export const WORKBENCH_TABS: readonly BuiltinTab[] = ['plan', 'todos', 'artifacts', 'agents', 'document'];
 /** An extension panel's tab (spec §4.4: extensions may register more tabs): `panel:<panel id>`. */
 export type PanelTabId = `panel:${string}`;
 export type WorkbenchTab = BuiltinTab | PanelTabId;

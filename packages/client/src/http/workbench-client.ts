@@ -64,6 +64,7 @@ import type {
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
 import { connect, type ConnectionOptions } from './connection.ts';
+import { knowledgeClientMethods, type KnowledgeClientMethods } from './knowledge-client.ts';
 import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 
 /** A new component as a form describes it. */
@@ -86,7 +87,7 @@ export interface ConversationListOptions {
 }
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
-export interface WorkbenchClient extends MemoryClientMethods {
+export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
   createProject(input: ProjectCreate): Promise<Project>;
@@ -311,6 +312,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
 
   return {
     ...memoryClientMethods(connection),
+    ...knowledgeClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
     createProject: (input) => json('POST', '/api/projects', { body: input }),
