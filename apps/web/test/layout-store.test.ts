@@ -52,7 +52,7 @@ describe('layout store', () => {
         activeTab: 'panel:example.weather',
       }),
     ).toEqual({
-      tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents'],
+      tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents', 'document'],
       hiddenTabs: ['panel:example.notes'],
       activeTab: 'panel:example.weather',
     });

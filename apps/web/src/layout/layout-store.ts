@@ -109,7 +109,9 @@ export function sanitizeLayout(input: Readonly<Record<string, unknown>>): Partia
   if (typeof input['rightCollapsed'] === 'boolean') output.rightCollapsed = input['rightCollapsed'];
   const tabs = (value: unknown): WorkbenchTab[] | undefined =>
     Array.isArray(value) ? value.filter(isWorkbenchTab) : undefined;
-  const order = tabs(input['tabOrder']);
+  const saved = tabs(input['tabOrder']);
+  // An order saved before the document viewer existed gets it at the end.
+  const order = saved === undefined || saved.includes('document') ? saved : [...saved, 'document' as const];
   if (
     order !== undefined &&
     WORKBENCH_TABS.every((tab) => order.includes(tab)) &&
