@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { SCREENSHOTS, STEP_TIMEOUT, useWorkbenchSession } from './support/workbench-session.ts';
 
 const session = useWorkbenchSession();
+/** A document that was read: parsed, or already indexed by the knowledge module. */
+const READ = '.document-status[data-status="parsed"], .document-status[data-status="indexed"]';
 
 describe('documents in the browser', () => {
   it('parses an attached docx, shows an encrypted PDF’s reason, and the model reads only the readable one', async () => {
@@ -21,9 +23,7 @@ describe('documents in the browser', () => {
       { name: locked.name, mimeType: locked.media_type, buffer: Buffer.from(locked.bytes) },
     ]);
     const tray = page.locator('.attachment-tray');
-    await expect
-      .poll(() => tray.locator('.document-status[data-status="parsed"]').count(), { timeout: STEP_TIMEOUT })
-      .toBe(1);
+    await expect.poll(() => tray.locator(READ).count(), { timeout: STEP_TIMEOUT }).toBe(1);
     const failure = tray.locator('.document-status[data-status="failed"]');
     await failure.waitFor({ timeout: STEP_TIMEOUT });
     expect(await failure.getAttribute('data-reason')).toBe('encrypted');
@@ -41,7 +41,7 @@ describe('documents in the browser', () => {
     );
     const message = page.locator('[data-role="user"]').last();
     await expect
-      .poll(() => message.locator('.document-status[data-status="parsed"]').textContent(), {
+      .poll(() => message.locator(READ).textContent(), {
         timeout: STEP_TIMEOUT,
       })
       .toMatch(/^Read: \d+ word\(s\)$/);

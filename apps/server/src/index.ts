@@ -45,6 +45,8 @@ export type { ResolvedModel } from './models/index.ts';
 // Events, messages, runs, the projection and the API's shapes are @youyou/contracts'; the client is @youyou/client.
 export { ListedMcpServers, mapToolResult, McpManager } from './mcp/index.ts';
 export type { McpManagerOptions, McpResultMetadata, McpServerStore } from './mcp/index.ts';
+// The built-in file search tool, for the benchmark against ripgrep.
+export { searchFilesTool, WorkspaceScope } from './tools/index.ts';
 export {
   DocumentService,
   ParserRegistry,
@@ -53,3 +55,14 @@ export {
   BUILTIN_PARSERS,
 } from './documents/index.ts';
 export type { ParsedListener } from './documents/index.ts';
+export {
+  KnowledgeRepository,
+  KnowledgeRetriever,
+  KnowledgeService,
+  blockChunker,
+  createKnowledge,
+  fullTextSearch,
+} from './knowledge/index.ts';
+export type { KnowledgeDocuments } from './knowledge/index.ts';
+export { callHttpTool, ExtensionHost, loadExtension } from './extensions/index.ts';
+export type { LiveHttpTool, LoadedExtension } from './extensions/index.ts';

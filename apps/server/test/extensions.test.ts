@@ -22,6 +22,7 @@ import {
   startWeatherService,
   type WeatherService,
 } from './support/extensions.ts';
+import { waitingCard } from './support/hitl.ts';
 import { isRunEnd, readEvents } from './support/sse.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
@@ -139,6 +140,19 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       'card:weather-summary',
       'form:trip',
     ]);
+    const panels = await server.call<{ panels: { id: string; source: string }[] }>(
+      'GET',
+      '/api/extensions/panels',
+    );
+    expect(panels.panels).toEqual([
+      expect.objectContaining({ id: 'example.weather', source: 'extension:example' }),
+    ]);
+    const action = await server.call<{ output: string }>('POST', '/api/extensions/actions', {
+      source: 'extension:example',
+      surface: { kind: 'panel', id: 'example.weather' },
+      action: { command: 'packing-list', arguments: { city: 'Lyon', days: 2 } },
+    });
+    expect(action.output).toBe('Make a packing list for 2 days in Lyon. Check the weather there first.');
     const registry = await server.call<RegistryList>('GET', '/api/registry');
     expect(registry.entries).toEqual(
       expect.arrayContaining([
@@ -436,6 +450,59 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     expect((await tools()).find((tool) => tool.name === 'city_weather')?.enabled).toBe(true);
     await server.call('PUT', '/api/registry/sources/builtin', { enabled: true });
     expect((await tools()).find((tool) => tool.name === 'read_file')?.enabled).toBe(true);
+  });
+
+  it('a workflow runs its steps in the run: tool, HITL card, branch, variable, prompt; a failing step stops it with a stable code', async () => {
+    await server.call('PUT', '/api/settings/values', {
+      layer: 'user',
+      values: { 'example.endpoint': weather.url, 'example.api_key': SECRET },
+    });
+    const commands = await server.call<{ commands: { name: string; source: string; template?: string }[] }>(
+      'GET',
+      '/api/commands',
+    );
+    expect(commands.commands.find((command) => command.name === 'city-report')).toMatchObject({
+      source: 'extension',
+      template: expect.stringContaining('workflow_city_report') as unknown as string,
+    });
+    // The composer expands `/city-report` with its parameters into this text (what the user sends).
+    const template = commands.commands.find((command) => command.name === 'city-report')?.template ?? '';
+    const { conversationId, view } = await turn(template.replace('{{city}}', 'Paris'), [
+      fakeToolCallReply('workflow_city_report', { city: 'Paris' }),
+      fakeTextReply('Paris: sunny, 18 °C.'),
+      fakeTextReply('Here is your report.'),
+    ]);
+    const { card } = await waitingCard(server, conversationId);
+    expect(card.question).toBe('How long should the report on Paris be?');
+    expect(card.choices.map((choice) => choice.id)).toEqual(['short', 'long']);
+    await server.call('POST', `/api/conversations/${conversationId}/cards/${card.id}/answer`, {
+      answer: { type: 'choice', choice_id: 'short' },
+    });
+    const [output] = toolOutputs((await view()).messages, 'workflow_city_report');
+    expect(output).toContain("The workflow 'City weather report' finished.");
+    expect(output).toContain('1. Look up the weather: done');
+    expect(output).toContain("3. pick: 'short' → short");
+    expect(output).toContain('4. short: style = in one line');
+    expect(output).toContain('5. Write the report: Paris: sunny, 18 °C.');
+    const prompt = server.fake.chatRequests.at(-2)?.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(prompt.messages)).toContain('Write a weather report for Paris in one line.');
+
+    await server.call('PUT', '/api/settings/values', {
+      layer: 'user',
+      values: { 'example.endpoint': 'http://192.0.2.10:9' },
+    });
+    const failed = await turn('again', [
+      fakeToolCallReply('workflow_city_report', { city: 'Rome' }),
+      fakeTextReply('It failed.'),
+    ]);
+    const [stopped] = toolOutputs((await failed.view()).messages, 'workflow_city_report');
+    expect(stopped).toMatch(
+      /^Error \[WORKFLOW_STEP_FAILED\]: The workflow 'city-report' stopped at step 'weather': Error \[EXTENSION_DOMAIN_NOT_ALLOWED\]/,
+    );
+    await server.call('PUT', '/api/settings/values', {
+      layer: 'user',
+      values: { 'example.endpoint': weather.url },
+    });
   });
 
   it('a run in flight whose tool is uninstalled fails that step with EXTENSION_REMOVED, visibly', async () => {

@@ -161,6 +161,40 @@ describe.each(DATABASE_KINDS)('UI surfaces on %s', (kind) => {
     const command = await action({ action: { command: 'weather.report' } });
     expect([command.status, command.body.error?.code]).toEqual([404, 'ACTION_NOT_DECLARED']);
     expect(calls).toHaveLength(1);
+    calls.length = 0;
+  });
+
+  it("a card's tool call is written to its conversation's tool audit; a card of a missing conversation is refused", async () => {
+    server.fake.push(fakeTextReply('Hi.'));
+    const { conversationId, runId } = await sendFirstMessage(server, 'Hello');
+    await server.settled(conversationId, runId);
+    const response = await action({
+      surface: { kind: 'card', id: 'k1' },
+      conversation_id: conversationId,
+      action: { tool: 'weather_lookup', arguments: { city: 'Bergen' } },
+    });
+    expect(response.status).toBe(200);
+    const { calls: audited } = await server.call<{ calls: Record<string, unknown>[] }>(
+      'GET',
+      `/api/conversations/${conversationId}/tool-calls`,
+    );
+    expect(audited).toEqual([
+      expect.objectContaining({
+        tool_name: 'weather_lookup',
+        run_id: 'ui:card:k1',
+        arguments_summary: 'city="Bergen"',
+        outcome: 'success',
+        policy: 'auto',
+        decided_by: 'policy',
+      }),
+    ]);
+    const missing = await action({
+      surface: { kind: 'card', id: 'k1' },
+      conversation_id: 'no-such-conversation',
+      action: { tool: 'weather_lookup', arguments: { city: 'Bergen' } },
+    });
+    expect([missing.status, missing.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+    calls.length = 0;
   });
 
   it('show_card puts a card part into the answer, and a document outside the vocabulary is not shown', async () => {
@@ -189,6 +223,12 @@ describe.each(DATABASE_KINDS)('UI surfaces on %s', (kind) => {
     const results = parts.filter((part) => part.type === 'tool_result');
     expect(results.map((part) => part.type === 'tool_result' && part.is_error)).toEqual([false, true]);
     expect(JSON.stringify(results[1])).toContain('\\"Video\\" is not a component of this vocabulary');
+    const markdown = await server.request<string>(
+      'GET',
+      `/api/conversations/${conversationId}/export?format=markdown`,
+    );
+    expect(markdown.body).toContain('<details><summary>Card: Summary (builtin)</summary>');
+    expect(markdown.body).toContain('"component": "KeyValue"');
   });
 
   it('a form card refuses a value that misses its pattern and takes one that fits', async () => {

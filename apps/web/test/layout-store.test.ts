@@ -18,7 +18,7 @@ describe('layout store', () => {
 
   it('moves and hides workbench tabs', () => {
     useLayout.getState().moveTab('artifacts', -1);
-    expect(useLayout.getState().tabOrder).toEqual(['plan', 'artifacts', 'todos', 'agents']);
+    expect(useLayout.getState().tabOrder).toEqual(['plan', 'artifacts', 'todos', 'agents', 'document']);
     useLayout.getState().setTabHidden('plan', true);
     expect(useLayout.getState().hiddenTabs).toEqual(['plan']);
     useLayout.getState().setTabHidden('plan', false);
@@ -42,5 +42,23 @@ describe('layout store', () => {
       leftWidth: 420,
       hiddenTabs: ['todos'],
     });
+  });
+
+  it('keeps extension panel tabs in the order, the hidden list and as the active tab', () => {
+    expect(
+      sanitizeLayout({
+        tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents', 'panel:'],
+        hiddenTabs: ['panel:example.notes'],
+        activeTab: 'panel:example.weather',
+      }),
+    ).toEqual({
+      tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents', 'document'],
+      hiddenTabs: ['panel:example.notes'],
+      activeTab: 'panel:example.weather',
+    });
+    // An order that lost a built-in tab is not taken.
+    expect(sanitizeLayout({ tabOrder: ['panel:a', 'plan', 'todos', 'artifacts'] })).toEqual({});
+    useLayout.getState().setTabOrder(['plan', 'panel:a', 'todos', 'artifacts', 'agents', 'panel:a']);
+    expect(useLayout.getState().tabOrder).toEqual(['plan', 'panel:a', 'todos', 'artifacts', 'agents']);
   });
 });

@@ -170,6 +170,40 @@ describe('the UI-schema renderer', () => {
     );
   });
 
+  it('a form bound to the whole data model starts from it and sends what was typed (as the example panel does)', async () => {
+    const runUiAction = vi.fn(() => Promise.resolve({ output: 'Sunny', is_error: false, duration_ms: 1 }));
+    draw(
+      {
+        version: 1,
+        // `units` is not a field: it stays out of the answer.
+        data: { city: 'Paris', units: 'metric' },
+        root: {
+          component: 'Column',
+          children: [
+            {
+              component: 'Form',
+              fields: [{ id: 'city', type: 'text', label: 'City', required: true }],
+              value: { path: '/' },
+              submitLabel: 'Look up',
+              action: { tool: 'city_weather', arguments: { city: { path: '/city' } } },
+            },
+            { component: 'Text', text: { call: 'formatString', args: { value: 'Now: ${/city}' } } },
+          ],
+        },
+      },
+      fakeApi({ runUiAction }),
+    );
+    const field = screen.getByLabelText(/City/);
+    expect((field as HTMLInputElement).value).toBe('Paris');
+    fireEvent.change(field, { target: { value: 'Oslo' } });
+    expect(screen.getByText('Now: Oslo')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Look up' }));
+    await screen.findByText('Sunny');
+    expect(runUiAction).toHaveBeenCalledWith(
+      expect.objectContaining({ action: { tool: 'city_weather', arguments: { city: 'Oslo' } } }),
+    );
+  });
+
   it('draws a chart from bound points and a key-value list from bound values', () => {
     const { container } = draw({
       version: 1,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   adaptA2uiSurface,
   applyRunEvent,
+  childPointer,
   formValueProblems,
   jsonSchemas,
   readUiDocument,
@@ -198,6 +199,8 @@ describe('bound values', () => {
   it('writes a copy and never writes through __proto__', () => {
     const data = { a: { b: 1 } };
     expect(writePointer(data, '/a/c', 2)).toEqual({ a: { b: 1, c: 2 } });
+    expect(writePointer(data, childPointer('/', 'top'), 3)).toEqual({ a: { b: 1 }, top: 3 });
+    expect(childPointer('/a', 'x/y')).toBe('/a/x~1y');
     expect(data).toEqual({ a: { b: 1 } });
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     writePointer({}, '/__proto__/polluted', true);
@@ -295,6 +298,48 @@ describe('A2UI surfaces', () => {
         },
         { component: 'Section', title: 'Plays', children: [{ component: 'Unsupported', original: 'Video' }] },
       ],
+    });
+  });
+
+  it('reads a v0.8 surface: wrapped components, literal values, explicit lists, contents and the beginRendering root', () => {
+    const { surfaceId, document, unsupported } = adaptA2uiSurface(sample('support-ticket-v08.json'));
+    expect(surfaceId).toBe('ticket');
+    expect(uiDocumentProblems(document)).toEqual([]);
+    expect(unsupported.map((report) => report.component)).toEqual(['Image']);
+    // The literal beside a path initialises it; dataModelUpdate contents (valueMap) merge in.
+    expect(document.data).toEqual({ ticket: { summary: 'Printer jam', priority: 'low', notify: true } });
+    const card = document.root as Extract<UiNode, { component: 'Card' }>;
+    const column = card.child as LayoutNode;
+    expect(column).toMatchObject({ component: 'Column', id: 'ticket-column', align: 'stretch' });
+    const [heading, summary, priority, notify, , send] = column.children as UiNode[];
+    expect(heading).toEqual({ component: 'Text', id: 'heading', text: 'New support ticket', variant: 'h3' });
+    expect(summary).toEqual({
+      component: 'TextField',
+      id: 'summary',
+      label: 'Summary',
+      value: { path: '/ticket/summary' },
+      variant: 'shortText',
+    });
+    expect(priority).toMatchObject({
+      component: 'ChoicePicker',
+      variant: 'mutuallyExclusive',
+      options: [
+        { label: 'Low', value: 'low' },
+        { label: 'High', value: 'high' },
+      ],
+      value: { path: '/ticket/priority' },
+    });
+    expect(notify).toMatchObject({
+      component: 'CheckBox',
+      label: 'Email me',
+      value: { path: '/ticket/notify' },
+    });
+    expect(send).toEqual({
+      component: 'Button',
+      id: 'send',
+      label: 'Send',
+      variant: 'primary',
+      action: { tool: 'file_ticket', arguments: { summary: { path: '/ticket/summary' }, channel: 'web' } },
     });
   });
 

@@ -144,6 +144,20 @@ export function conversationMarkdown(exported: ConversationExport): string {
         case 'hitl':
           lines.push(`> **Question:** ${part.card.question}`, ...hitlLines(part), '');
           break;
+        case 'reference':
+          lines.push(`@ ${part.label} (${part.kind} ${part.id})`, '');
+          break;
+        case 'card':
+          // The UI document as posted: a reader of the export sees what the card held.
+          lines.push(
+            `<details><summary>Card${part.title === undefined ? '' : `: ${part.title}`} (${part.source})</summary>`,
+            '',
+            fence(JSON.stringify(part.schema, null, 2), 'json'),
+            '',
+            '</details>',
+            '',
+          );
+          break;
       }
     }
   }

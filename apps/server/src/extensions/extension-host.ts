@@ -8,12 +8,14 @@ import {
   ExtensionPermissionsSchema,
   extensionSettingKey,
   extensionSource,
+  fillTemplate,
   type ExtensionInstallRequest,
   type ExtensionPermissions,
   type ExtensionPreview,
   type ExtensionProblem,
   type ExtensionsChangedPayload,
   type ExtensionUiEntry,
+  type FormField,
   type InstalledExtension,
 } from '@youyou/contracts';
 import pino from 'pino';
@@ -22,12 +24,15 @@ import { ApiError } from '../errors/index.ts';
 import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsRegistry, SettingsService } from '../settings/index.ts';
-import type { ToolCatalog } from '../tools/index.ts';
+import type { HitlService } from '../hitl/index.ts';
+import type { RunBindings, ToolCatalog } from '../tools/index.ts';
+import type { UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import type { WorkbenchStream } from '../workbench-stream/index.ts';
 import { PackageError, removeFolder, stageFromPath, unpackArchive } from './extension-files.ts';
 import { countsOf, loadExtension, type LoadedExtension, type LoadOptions } from './extension-loader.ts';
 import { ExtensionRepository, type ExtensionRecord } from './extension-repository.ts';
 import { httpToolHandler, type LiveHttpTool } from './http-tool.ts';
+import { workflowToolHandler, workflowToolName, type WorkflowServices } from './workflow-tool.ts';
 
 /** A staged preview is kept this long for the install that follows it. */
 const STAGING_TTL_MS = 60 * 60 * 1000;
@@ -44,10 +49,24 @@ export interface ExtensionHostOptions {
   logger?: ServerLogger;
   /** Validates panel, card and form documents (the UI-schema vocabulary). */
   checkUiSchema?: LoadOptions['checkUiSchema'];
+  /** What workflows run with (HITL cards, the run of a tool call, the chat model); absent: no workflows. */
+  workflows?: {
+    hitl: HitlService;
+    bindings: RunBindings;
+    complete: WorkflowServices['complete'];
+  };
   /** Hot reload of declarative assets (default on); the delay gathers an editor's several writes. */
   watch?: boolean;
   reloadDelayMs?: number;
 }
+
+/** Runs an extension's command that is bound to a workflow (from a panel's or card's action). */
+export type WorkflowCommandRunner = (
+  extensionId: string,
+  command: LoadedExtension['commands'][number],
+  argumentsMap: Readonly<Record<string, unknown>>,
+  conversationId: string | undefined,
+) => Promise<{ output: string; isError?: boolean }>;
 
 /** An installed extension as the host holds it. */
 interface Installed {
@@ -98,7 +117,11 @@ export class ExtensionHost {
   /** Agent-framework folders loaded at start (code loads only then). */
   readonly #agentDirectories = new Map<string, string>();
   #disabledSources = new Set<string>();
+  #surfaces: UiSurfaceRegistry | undefined;
+  readonly #surfaceRemovers = new Map<string, () => void>();
   #generation = 0;
+  /** Runs a workflow command of an extension (set by the workflow runner). */
+  #commandRunner: WorkflowCommandRunner | undefined;
   #closed = false;
 
   constructor(options: ExtensionHostOptions) {
@@ -411,7 +434,12 @@ export class ExtensionHost {
       });
     }
     for (const command of extension.commands) {
-      if (command.template === undefined) continue;
+      const workflow =
+        command.workflow === undefined
+          ? undefined
+          : extension.workflows.find((item) => item.id === command.workflow);
+      if (command.template === undefined && (workflow === undefined || this.#options.workflows === undefined))
+        continue;
       try {
         commands.register({
           name: command.name,
@@ -420,6 +448,12 @@ export class ExtensionHost {
           description: command.description,
           parameters: command.parameters,
           source_id: id,
+          // A workflow command asks the run to start the workflow's tool with the parameters.
+          ...(workflow === undefined
+            ? { template: command.template ?? '' }
+            : {
+                template: `Run the workflow “${workflow.title}” (call ${workflowToolName(workflow.id)}) with ${command.parameters.map((parameter) => `${parameter.name} = {{${parameter.name}}}`).join(', ')}.`,
+              }),
         });
       } catch (error) {
         this.#logger.warn(
@@ -429,6 +463,22 @@ export class ExtensionHost {
       }
     }
     const names = new Set(extension.tools.map((tool) => tool.name));
+    const workflowServices = this.#options.workflows;
+    if (workflowServices !== undefined) {
+      for (const workflow of extension.workflows) {
+        const name = workflowToolName(workflow.id);
+        names.add(name);
+        if (!entry.handlers.has(name))
+          entry.handlers.set(
+            name,
+            workflowToolHandler(workflow, this.#workflowServices(id, workflow.id, workflowServices)),
+          );
+        catalog.remember(
+          { name, description: `Runs the workflow “${workflow.title}”`, mutating: false },
+          'extension',
+        );
+      }
+    }
     for (const name of entry.handlers.keys()) if (!names.has(name)) entry.handlers.delete(name);
     for (const tool of extension.tools) {
       if (!entry.handlers.has(tool.name))
@@ -441,11 +491,107 @@ export class ExtensionHost {
         'extension',
       );
     }
+    this.#registerSurface(entry);
     this.#generation++;
+  }
+
+  /**
+   * Connects the UI-surface registry (right-column panels and the tools and commands their
+   * actions call): every enabled extension is one provider, removed when it is disabled.
+   */
+  attachSurfaces(registry: UiSurfaceRegistry): void {
+    this.#surfaces = registry;
+    for (const entry of this.#installed.values()) if (this.#active(entry)) this.#registerSurface(entry);
+  }
+
+  /** Sets what runs an extension command bound to a workflow. */
+  setCommandRunner(runner: WorkflowCommandRunner): void {
+    this.#commandRunner = runner;
+  }
+
+  #registerSurface(entry: Installed): void {
+    const registry = this.#surfaces;
+    if (registry === undefined) return;
+    const id = entry.record.id;
+    this.#surfaceRemovers.get(id)?.();
+    this.#surfaceRemovers.set(
+      id,
+      registry.register({
+        source: extensionSource(id),
+        panels: () =>
+          (this.#active(entry) ? (entry.loaded?.panels ?? []) : []).map((panel) => ({
+            id: `${id}.${panel.id}`,
+            source: extensionSource(id),
+            title: panel.title,
+            schema: panel.schema,
+          })),
+        tool: (name) => (this.#active(entry) ? entry.handlers.get(name) : undefined),
+        command: (name) => {
+          const command = this.#active(entry)
+            ? entry.loaded?.commands.find((item) => item.name === name)
+            : undefined;
+          if (command === undefined) return undefined;
+          return {
+            name,
+            run: async (argumentsMap, context) => {
+              if (command.template !== undefined) {
+                const values = Object.fromEntries(
+                  Object.entries(argumentsMap).map(([key, value]) => [
+                    key,
+                    typeof value === 'string' ? value : JSON.stringify(value),
+                  ]),
+                );
+                return { output: fillTemplate(command.template, values) };
+              }
+              const runner = this.#commandRunner;
+              if (runner === undefined)
+                return { output: 'Error [WORKFLOW_NOT_FOUND]: workflows cannot run here.', isError: true };
+              return runner(id, command, argumentsMap, context.conversationId);
+            },
+          };
+        },
+      }),
+    );
+  }
+
+  #workflowServices(
+    id: string,
+    workflowId: string,
+    base: NonNullable<ExtensionHostOptions['workflows']>,
+  ): WorkflowServices {
+    const live = () => {
+      const entry = this.#installed.get(id);
+      return entry === undefined || !this.#active(entry)
+        ? undefined
+        : entry.loaded?.workflows.find((workflow) => workflow.id === workflowId);
+    };
+    return {
+      hitl: base.hitl,
+      bindings: base.bindings,
+      complete: base.complete,
+      live,
+      formFields: (formId) => {
+        const form = this.#installed.get(id)?.loaded?.forms.find((item) => item.id === formId);
+        const root = (form?.schema as { root?: { component?: string; fields?: unknown } } | undefined)?.root;
+        return root?.component === 'Form' && Array.isArray(root.fields)
+          ? (root.fields as FormField[])
+          : undefined;
+      },
+      tool: async (name) => {
+        const entry = this.#installed.get(id);
+        if (entry === undefined || !this.#active(entry)) return undefined;
+        const handler = entry.handlers.get(name);
+        if (handler === undefined) return undefined;
+        const { policy } = await this.#options.catalog.policyOf(name);
+        return { handler, policy };
+      },
+    };
   }
 
   #deactivate(entry: Installed): void {
     const id = entry.record.id;
+    this.#surfaceRemovers.get(id)?.();
+    this.#surfaceRemovers.delete(id);
     this.#options.settingsRegistry.unregister('extension', id);
     this.#options.commands.unregister(id);
     for (const name of entry.handlers.keys()) this.#options.catalog.forget(name);

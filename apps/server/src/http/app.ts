@@ -34,7 +34,10 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
 import type { HttpEnv, ServerServices } from './services.ts';
 
-/** Every API route, relative to `/api`. */
+/**
+ * Every API route, relative to `/api`. The first route that matches answers: the UI-surface
+ * routes (`/extensions/panels`, `/extensions/actions`) come before `/extensions/{id}`.
+ */
 export function createApiRoutes(services: ServerServices) {
   return createRouter()
     .route('/', projectRoutes(services))
@@ -51,10 +54,10 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', profileRoutes(services))
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))
+    .route('/', uiSurfaceRoutes(services))
     .route('/', extensionRoutes(services))
     .route('/', agUiRoutes(services))
     .route('/', hitlRoutes(services))
-    .route('/', uiSurfaceRoutes(services))
     .route('/', toolRoutes(services))
     .route('/', planboardRoutes(services))
     .route('/', contextRoutes(services))

@@ -21,7 +21,12 @@ export interface ScoredChunk {
  * an idf near zero, so ranking beyond the first matches changes little, and capping keeps the
  * query fast whatever the corpus (decision 0014).
  */
-export const CANDIDATE_CAP = 4000;
+export const CANDIDATE_CAP = 1000;
+/**
+ * Candidates of a LIKE-scan ranking (PostgreSQL, SQLite's short terms), whose text is scored in SQL.
+ * A term in most chunks makes PostgreSQL's planner read the table in order and stop here.
+ */
+export const SCAN_CANDIDATE_CAP = 300;
 /** Document frequencies are counted up to this (PostgreSQL): enough to tell rare from common. */
 const DF_CAP = 10_000;
 const K1 = 1.2;
@@ -116,6 +121,17 @@ async function scoredScan(
     ...filterSql(filter),
     ...(mode === 'all' ? matchers : [sql`(${sql.join(matchers, sql` or `)})`]),
   ];
+  return rankCandidates(db, dialect, terms, filter, limit, conditions);
+}
+
+async function rankCandidates(
+  db: Kysely<Schema>,
+  dialect: DialectName,
+  terms: readonly string[],
+  filter: ChunkFilter,
+  limit: number,
+  conditions: readonly RawBuilder<unknown>[],
+): Promise<ScoredChunk[]> {
   const idf = await inverseFrequencies(db, dialect, terms, filter);
   const real = dialect === 'postgres' ? sql.raw('double precision') : sql.raw('real');
   const number = (value: number): RawBuilder<unknown> => sql`cast(${value} as ${real})`;
@@ -127,7 +143,7 @@ async function scoredScan(
     with candidates as (
       select c.id as id, lower(${BODY}) as body from knowledge_chunks c
       where ${and(conditions)}
-      limit ${CANDIDATE_CAP}
+      limit ${SCAN_CANDIDATE_CAP}
     ), measured as (
       select id, body, cast(length(body) as ${real}) as len, avg(cast(length(body) as ${real})) over () as avg_len
       from candidates

@@ -87,11 +87,11 @@ export class KnowledgeRetriever implements Retriever {
     const hybrid = embeddings !== undefined && this.#models !== undefined;
     const depth = hybrid ? Math.max(MIN_DEPTH, query.top_k * DEPTH_FACTOR) : query.top_k;
     const fulltext = await fullTextSearch(this.#db, this.#dialect, terms, filter, depth);
-    // Every term is required first; a question in words (or a Chinese sentence) that no chunk
-    // holds whole falls back to any term, ranked by how many and how rare.
+    // Every term is required; a question in words (or a Chinese sentence) that no chunk holds
+    // whole falls back to any term, ranked by how many and how rare.
     const loose = looseTerms(query.query);
     let highlightTerms = terms;
-    if (fulltext.length < depth && (terms.length > 1 || loose.join('\u0000') !== terms.join('\u0000'))) {
+    if (fulltext.length === 0 && (terms.length > 1 || loose.join('\u0000') !== terms.join('\u0000'))) {
       const seen = new Set(fulltext.map((hit) => hit.chunkId));
       const extra = await fullTextSearch(this.#db, this.#dialect, loose, filter, depth, 'any');
       for (const hit of extra) if (!seen.has(hit.chunkId) && fulltext.length < depth) fulltext.push(hit);

@@ -219,6 +219,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       catalog,
       stream: workbenchStream,
       logger,
+      workflows: {
+        hitl,
+        bindings,
+        // A prompt step asks the conversation's chat model (routing is set up below; steps run later).
+        complete: (text, context) =>
+          routing.complete(
+            'chat',
+            { systemPrompt: '', text, signal: context.signal },
+            { projectId: context.projectId, conversationId: context.conversationId },
+          ),
+      },
     });
     await extensions.start();
     cleanups.push(() => extensions.close());
@@ -323,6 +334,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
     toolset.register([spawnTool], { internal: true });
     const uiSurfaces = new UiSurfaceRegistry();
+    extensions.attachSurfaces(uiSurfaces);
     const cardTool = showCardTool({ bindings });
     workbenchTools.push(cardTool);
     // A card only shows what the model already wrote: no confirmation by default.
@@ -385,6 +397,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sweeper.unref();
     cleanups.push(async () => clearInterval(sweeper));
 
+    const conversations = new ConversationRepository(database.db, database.dialect);
+    const toolAudit = new ToolAuditRepository(database.db);
     const services: ServerServices = {
       database,
       eventLog,
@@ -404,7 +418,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       commands,
       extensions,
       projects: new ProjectRepository(database.db),
-      conversations: new ConversationRepository(database.db, database.dialect),
+      conversations,
       uploads: new UploadRepository(database.db),
       documents,
       artifacts,
@@ -413,9 +427,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       usage: new UsageRepository(database.db),
       hitl,
       uiSurfaces,
-      uiActions: new UiActionRunner({ registry: uiSurfaces, catalog, home: settings.home }),
+      uiActions: new UiActionRunner({
+        registry: uiSurfaces,
+        catalog,
+        home: settings.home,
+        audit: { repository: toolAudit, conversations },
+      }),
       catalog,
-      audit: new ToolAuditRepository(database.db),
+      audit: toolAudit,
       grants,
       planboards,
       memory,

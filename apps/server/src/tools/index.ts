@@ -3,7 +3,7 @@ export { globFilter, walkFiles } from './file-walk.ts';
 export type { WalkEntry } from './file-walk.ts';
 export { createRunBinding, RunBindings } from './run-bindings.ts';
 export type { RunBinding, ToolDecision } from './run-bindings.ts';
-export { searchFiles } from './search-files.ts';
+export { searchFiles, searchFilesTool } from './search-files.ts';
 export type { SearchMatch, SearchOptions } from './search-files.ts';
 export { searchHistory } from './search-history.ts';
 export { outcomeOf, summarizeArguments, ToolAuditRepository } from './tool-audit.ts';

@@ -1,11 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { AgentError, type ToolHandler } from '@youyou/agent';
 import { globFilter, walkFiles } from './file-walk.ts';
 import { errorOutput } from './tool-errors.ts';
 import type { ScopeOf } from './tool-scope.ts';
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
-const READ_CONCURRENCY = 32;
+/** The longest the search holds the event loop before it yields to other requests. */
+const SLICE_MS = 4;
 const MAX_LINE_CHARS = 300;
 
 export interface SearchOptions {
@@ -35,9 +37,40 @@ function clip(line: string): string {
 }
 
 /**
+ * A file's bytes, or undefined when it cannot be read or is larger than the search reads. Read
+ * synchronously: for the small files a project holds, four thread-pool round trips per file cost
+ * several times the read itself (benchmark: bench/server/search-files.ts), and the search yields
+ * the event loop every few milliseconds anyway.
+ */
+function readSmallFile(file: string): Buffer | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size > MAX_FILE_BYTES) return undefined;
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const count = readSync(descriptor, bytes, read, size - read, read);
+      if (count === 0) break;
+      read += count;
+    }
+    return read === size ? bytes : bytes.subarray(0, read);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
  * Searches the text files below `root` (honouring `.gitignore`) for a literal or a regular
- * expression, line by line, reading files concurrently. Results are in path order; the search
- * stops at `maxResults` matches.
+ * expression, line by line, in slices of a few milliseconds that yield to the event loop. Results
+ * are in path order; the search stops at `maxResults` matches.
  *
  * @example
  * const { matches } = await searchFiles('/project', { pattern: 'needle', regex: false, caseSensitive: false, contextLines: 1, maxResults: 100 });
@@ -46,9 +79,11 @@ export async function searchFiles(
   root: string,
   options: SearchOptions,
 ): Promise<{ matches: SearchMatch[]; filesSearched: number; truncated: boolean }> {
+  // An ASCII literal needs no Unicode mode, and V8 matches it several times faster without.
+  const asciiLiteral = !options.regex && /^[\x20-\x7e]*$/.test(options.pattern);
   const expression = new RegExp(
     options.regex ? options.pattern : escapeRegExp(options.pattern),
-    options.caseSensitive ? 'u' : 'iu',
+    `${options.caseSensitive ? '' : 'i'}${asciiLiteral ? '' : 'u'}`,
   );
   const literal = !options.regex && options.caseSensitive ? Buffer.from(options.pattern) : undefined;
   const matches = globFilter(options.glob);
@@ -61,47 +96,44 @@ export async function searchFiles(
   }
   const perFile: SearchMatch[][] = new Array<SearchMatch[]>(files.length);
   let found = 0;
-  let next = 0;
   let searched = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length && found < options.maxResults && options.signal?.aborted !== true) {
-      const index = next++;
-      const file = files[index] as string;
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(file);
-      } catch {
-        continue;
-      }
-      searched++;
-      if (bytes.length > MAX_FILE_BYTES || bytes.subarray(0, 8192).includes(0)) continue;
-      if (literal !== undefined && bytes.indexOf(literal) === -1) continue;
-      const text = bytes.toString('utf8');
-      if (literal === undefined && !expression.test(text)) continue;
-      const lines = text.split(/\r?\n/);
-      const results: SearchMatch[] = [];
-      for (let number = 0; number < lines.length; number++) {
-        const line = lines[number] as string;
-        if (!expression.test(line)) continue;
-        const context = options.contextLines;
-        results.push({
-          path: relativeOf.get(file) as string,
-          line: number + 1,
-          text: clip(line),
-          before: lines.slice(Math.max(0, number - context), number).map((value, offset) => ({
-            line: Math.max(0, number - context) + offset + 1,
-            text: clip(value),
-          })),
-          after: lines
-            .slice(number + 1, number + 1 + context)
-            .map((value, offset) => ({ line: number + offset + 2, text: clip(value) })),
-        });
-      }
-      perFile[index] = results;
-      found += results.length;
+  let slice = performance.now();
+  for (let index = 0; index < files.length; index++) {
+    if (found >= options.maxResults || options.signal?.aborted === true) break;
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+    const file = files[index] as string;
+    const bytes = readSmallFile(file);
+    if (bytes === undefined) continue;
+    searched++;
+    if (bytes.subarray(0, 8192).includes(0)) continue;
+    if (literal !== undefined && bytes.indexOf(literal) === -1) continue;
+    const text = bytes.toString('utf8');
+    if (literal === undefined && !expression.test(text)) continue;
+    const lines = text.split(/\r?\n/);
+    const results: SearchMatch[] = [];
+    for (let number = 0; number < lines.length; number++) {
+      const line = lines[number] as string;
+      if (!expression.test(line)) continue;
+      const context = options.contextLines;
+      results.push({
+        path: relativeOf.get(file) as string,
+        line: number + 1,
+        text: clip(line),
+        before: lines.slice(Math.max(0, number - context), number).map((value, offset) => ({
+          line: Math.max(0, number - context) + offset + 1,
+          text: clip(value),
+        })),
+        after: lines
+          .slice(number + 1, number + 1 + context)
+          .map((value, offset) => ({ line: number + offset + 2, text: clip(value) })),
+      });
+    }
+    perFile[index] = results;
+    found += results.length;
+  }
   const all = perFile.flatMap((results) => results ?? []);
   return {
     matches: all.slice(0, options.maxResults),

@@ -3,7 +3,14 @@ import type { ToolHandler } from '@youyou/agent';
 import type { UiActionRequest, UiActionResult } from '@youyou/contracts';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ApiError } from '../errors/index.ts';
-import { readableArguments, type ToolCatalog } from '../tools/index.ts';
+import type { ConversationRepository } from '../storage/index.ts';
+import {
+  outcomeOf,
+  readableArguments,
+  summarizeArguments,
+  type ToolAuditRepository,
+  type ToolCatalog,
+} from '../tools/index.ts';
 import type { UiSurfaceRegistry } from './surface-registry.ts';
 
 /** The most output an action answers with; the rest is cut with a note. */
@@ -28,17 +35,24 @@ export class UiActionRunner {
   readonly #home: string;
   readonly #timeoutMs: number;
   readonly #validators = new WeakMap<ToolHandler, ValidateFunction>();
+  readonly #audit: { repository: ToolAuditRepository; conversations: ConversationRepository } | undefined;
 
+  /**
+   * With `audit`, a tool call from a card in a conversation is written to that conversation's tool
+   * audit (spec §4.8), like a call in a run; a panel's calls belong to no conversation.
+   */
   constructor(options: {
     registry: UiSurfaceRegistry;
     catalog: ToolCatalog;
     home: string;
     timeoutMs?: number;
+    audit?: { repository: ToolAuditRepository; conversations: ConversationRepository };
   }) {
     this.#registry = options.registry;
     this.#catalog = options.catalog;
     this.#home = options.home;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#audit = options.audit;
   }
 
   async run(request: UiActionRequest, signal: AbortSignal): Promise<UiActionResult> {
@@ -87,8 +101,15 @@ export class UiActionRunner {
         },
       });
     }
+    const conversation =
+      this.#audit !== undefined && request.conversation_id !== undefined
+        ? await this.#audit.conversations.get(request.conversation_id)
+        : undefined;
     const callId = `ui-${randomUUID()}`;
+    const startedAt = Date.now();
     const stop = AbortSignal.any([signal, AbortSignal.timeout(tool.timeoutMs ?? this.#timeoutMs)]);
+    let result: UiActionResult;
+    let timedOut = false;
     try {
       const output = await tool.execute(
         { callId, toolName: name, arguments: input },
@@ -102,25 +123,47 @@ export class UiActionRunner {
         },
       );
       const schema = output.metadata?.['ui_schema'];
-      return {
+      result = {
         output: cut(output.content),
         is_error: output.isError === true,
         duration_ms: Math.round(performance.now() - started),
         ...(schema === undefined ? {} : { schema }),
       };
     } catch (error) {
-      if (stop.aborted && !signal.aborted) {
-        throw new ApiError('TOOL_TIMEOUT', `${name} did not answer in time.`, {
-          retryable: true,
-          cause: error,
-        });
-      }
-      return {
-        output: error instanceof Error ? error.message : String(error),
+      timedOut = stop.aborted && !signal.aborted;
+      result = {
+        output: timedOut
+          ? `Error [TOOL_TIMEOUT]: ${name} did not answer in time.`
+          : error instanceof Error
+            ? error.message
+            : String(error),
         is_error: true,
         duration_ms: Math.round(performance.now() - started),
       };
     }
+    if (conversation !== undefined && this.#audit !== undefined) {
+      const { outcome, errorCode } = outcomeOf(result.output, !result.is_error, false);
+      await this.#audit.repository.insert({
+        id: randomUUID(),
+        conversation_id: conversation.id,
+        project_id: conversation.project_id,
+        // Not a run: the surface the user pressed, so the audit says where the call came from.
+        run_id: `ui:${request.surface.kind}:${request.surface.id}`,
+        call_id: callId,
+        tool_name: name,
+        arguments_summary: summarizeArguments(JSON.stringify(argumentsMap)),
+        outcome,
+        error_code: errorCode,
+        duration_ms: result.duration_ms,
+        policy,
+        decided_by: request.confirmed === true && policy === 'confirm' ? 'user' : 'policy',
+        card_id: null,
+        started_at: startedAt,
+        ended_at: Date.now(),
+      });
+    }
+    if (timedOut) throw new ApiError('TOOL_TIMEOUT', `${name} did not answer in time.`, { retryable: true });
+    return result;
   }
 
   #validator(tool: ToolHandler): ValidateFunction {

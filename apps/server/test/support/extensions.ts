@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { ExtensionPreview, InstalledExtension } from '@youyou/contracts';
+import { EXAMPLE_EXTENSION } from './example-extension.ts';
 import type { TestServer } from './test-server.ts';
 
-/** The example extension shipped in the repository. */
-export const EXAMPLE_EXTENSION = fileURLToPath(new URL('../../../../extensions/example', import.meta.url));
+export { EXAMPLE_EXTENSION };
 
 /** Previews and installs an extension folder or archive, accepting exactly the permissions it asks for. */
 export async function installExtension(

@@ -8,6 +8,7 @@ import { startServer, type RunningServer, type ServerOptions } from '../../src/s
 import type { ConversationView } from '../../src/conversations/index.ts';
 import type { DatabaseKind, TestDatabase } from './databases.ts';
 import { createTempDirectories, type TempDirectories } from './temp-directories.ts';
+import { EXAMPLE_EXTENSION } from './example-extension.ts';
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -53,6 +54,25 @@ export interface TestServerOptions {
   server?: Partial<ServerOptions>;
 }
 
+/**
+ * The T0 baseline (spec §6): with `YOUYOU_TEST_EXTENSIONS=example` every test server starts with
+ * the example extension installed (through the API, permissions accepted), and with
+ * `example-uninstalled` it is installed and uninstalled again before the test runs — the core
+ * suite must pass the same in all three states. Unset: no extension (the default).
+ */
+async function applyTestExtensions(server: RunningServer): Promise<void> {
+  const mode = process.env['YOUYOU_TEST_EXTENSIONS'];
+  if (mode === undefined || mode === '') return;
+  if (mode !== 'example' && mode !== 'example-uninstalled')
+    throw new Error(`YOUYOU_TEST_EXTENSIONS is 'example' or 'example-uninstalled', not '${mode}'`);
+  const host = server.services.extensions;
+  const preview = await host.preview(EXAMPLE_EXTENSION);
+  if (!preview.ok || preview.permissions === null)
+    throw new Error(`the example extension does not load: ${JSON.stringify(preview.problems)}`);
+  await host.install({ staging_id: preview.staging_id, accepted_permissions: preview.permissions });
+  if (mode === 'example-uninstalled') await host.uninstall('example');
+}
+
 export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
   const directories = await createTempDirectories();
   const fake =
@@ -74,6 +94,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     ...extra,
   });
   let server = await startServer(baseOptions());
+  await applyTestExtensions(server);
 
   const request = async <T>(
     method: string,

@@ -8,7 +8,9 @@ export type SettingsSection =
   | 'components'
   | 'tools'
   | 'mcp'
+  | 'extensions'
   | 'memory'
+  | 'knowledge'
   | 'appearance'
   | 'behaviour'
   | 'language'
@@ -22,7 +24,9 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'components',
   'tools',
   'mcp',
+  'extensions',
   'memory',
+  'knowledge',
   'appearance',
   'behaviour',
   'language',

@@ -6,12 +6,14 @@ import { Dialog } from '../ui/index.ts';
 import { AppearanceSection, BehaviourSection, LanguageSection } from './appearance-section.tsx';
 import { LibrarySection, ProfilesSection, SchemaSettingsSection } from '../customise/index.ts';
 import { ComponentsSection } from './components-section.tsx';
+import { ExtensionsSection } from './extensions-section.tsx';
 import { McpSection } from './mcp-section.tsx';
 import { ToolsSection } from './tools-section.tsx';
 import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
 import { DataSection } from '../archive/index.ts';
 import { MemorySection } from '../memory/index.ts';
+import { KnowledgeSection } from '../knowledge/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -22,7 +24,9 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   components: 'settings.components',
   tools: 'settings.tools',
   mcp: 'settings.mcp',
+  extensions: 'settings.extensions',
   memory: 'settings.memory',
+  knowledge: 'settings.knowledge',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
@@ -46,8 +50,12 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <ToolsSection />;
     case 'mcp':
       return <McpSection />;
+    case 'extensions':
+      return <ExtensionsSection />;
     case 'memory':
       return <MemorySection />;
+    case 'knowledge':
+      return <KnowledgeSection />;
     case 'appearance':
       return <AppearanceSection />;
     case 'behaviour':

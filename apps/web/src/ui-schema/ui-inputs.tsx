@@ -1,6 +1,7 @@
 import { useState, type ReactElement } from 'react';
 import {
   absolutePointer,
+  childPointer,
   fieldPattern,
   formValueProblems,
   readPointer,
@@ -213,7 +214,7 @@ export function FormView({ node, base }: { node: FormNode; base: string }): Reac
     ...initialValues(node.fields),
     ...(node.value === undefined
       ? {}
-      : boundValues(readPointer(surface.data, absolutePointer(node.value.path, { base })))),
+      : boundValues(readPointer(surface.data, absolutePointer(node.value.path, { base })), node.fields)),
   }));
   const [problems, setProblems] = useState<Record<string, string>>({});
   const { state, start, confirm, dismiss } = useUiAction(node.action);
@@ -239,7 +240,7 @@ export function FormView({ node, base }: { node: FormNode; base: string }): Reac
         onChange={(fieldId, value) => {
           setLocal((current) => ({ ...current, [fieldId]: value }));
           if (node.value !== undefined)
-            surface.setValue(`${absolutePointer(node.value.path, { base })}/${fieldId}`, value);
+            surface.setValue(childPointer(absolutePointer(node.value.path, { base }), fieldId), value);
         }}
       />
       <div className="ui-actions">
@@ -258,14 +259,17 @@ export function FormView({ node, base }: { node: FormNode; base: string }): Reac
   );
 }
 
-function boundValues(value: unknown): Record<string, FormValue> {
+/** The values of the form's own fields found in the bound object (other keys stay out of the answer). */
+function boundValues(value: unknown, fields: readonly FormField[]): Record<string, FormValue> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const ids = new Set(fields.map((field) => field.id));
   return Object.fromEntries(
     Object.entries(value).filter(
-      ([, item]) =>
-        item === null ||
-        ['string', 'number', 'boolean'].includes(typeof item) ||
-        (Array.isArray(item) && item.every((entry) => typeof entry === 'string')),
+      ([key, item]) =>
+        ids.has(key) &&
+        (item === null ||
+          ['string', 'number', 'boolean'].includes(typeof item) ||
+          (Array.isArray(item) && item.every((entry) => typeof entry === 'string'))),
     ),
   ) as Record<string, FormValue>;
 }

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import {
   absolutePointer,
+  childPointer,
   readPointer,
   resolveArguments,
   resolveText,
@@ -59,7 +60,7 @@ function ChildrenView(props: { childNodes: UiChildren; base: string; emptyText?:
   return (
     <>
       {list.map((_item, index) => (
-        <UiNodeView key={index} node={template} base={`${pointer}/${index}`} />
+        <UiNodeView key={index} node={template} base={childPointer(pointer, String(index))} />
       ))}
     </>
   );

@@ -14,12 +14,14 @@ import {
   type UiDocument,
   type UiNode,
 } from './nodes.ts';
+import { fromA2uiV08, isA2uiV08 } from './a2ui-v08.ts';
 import type { UnsupportedReport } from './read.ts';
 
 /**
- * A2UI (google/A2UI, basic catalog v0.9 and v0.10) to this vocabulary. A surface arrives as
- * messages: `createSurface`, `updateComponents` (a flat list of components that name their
- * children by id, the root having id `root`) and `updateDataModel`. The adapter resolves the
+ * A2UI (google/A2UI, basic catalog v0.9 and v0.10, and v0.8's standard catalog) to this
+ * vocabulary. A surface arrives as messages: `createSurface`, `updateComponents` (a flat list of
+ * components that name their children by id, the root having id `root`) and `updateDataModel`
+ * (v0.8's `surfaceUpdate`, `dataModelUpdate` and `beginRendering` are rewritten into these first). The adapter resolves the
  * adjacency list into a tree, keeps data bindings as they are (both use JSON Pointers), maps
  * each basic-catalog component to ours, and turns what has no counterpart into an explicit
  * `Unsupported` node. The mapping table is in docs/ui-schema.md.
@@ -389,11 +391,15 @@ class Converter {
  * document.root; // { component: 'Text', id: 'root', text: 'Hi' }
  */
 export function adaptA2uiSurface(input: unknown, options: { surfaceId?: string } = {}): A2uiAdaptation {
-  const messages: unknown[] = Array.isArray(input)
+  const given: unknown[] = Array.isArray(input)
     ? input
     : isObject(input) && Array.isArray(input['messages'])
       ? input['messages']
       : [input];
+  // v0.8 names its root in beginRendering; v0.9 and later call it "root".
+  const v08 = isA2uiV08(given) ? fromA2uiV08(given) : undefined;
+  const messages: unknown[] = v08?.messages ?? given;
+  const rootId = v08?.root ?? 'root';
   let surfaceId = options.surfaceId;
   let data: unknown = {};
   const components = new Map<string, Raw>();
@@ -423,7 +429,7 @@ export function adaptA2uiSurface(input: unknown, options: { surfaceId?: string }
   }
   const converter = new Converter(components);
   converter.data = isObject(data) ? data : {};
-  const root = converter.node('root');
+  const root = converter.node(rootId);
   return {
     surfaceId,
     document: {

@@ -71,6 +71,18 @@ export function absolutePointer(path: string, scope: Pick<UiScope, 'base'>): str
 }
 
 /**
+ * The pointer of a key under a pointer (`/` and `` name the whole model).
+ *
+ * @example
+ * childPointer('/', 'city'); // '/city'
+ * childPointer('/form', 'a/b'); // '/form/a~1b'
+ */
+export function childPointer(pointer: string, key: string): string {
+  const base = pointer === '/' ? '' : pointer;
+  return `${base}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/**
  * The value at a JSON Pointer, or undefined.
  *
  * @example

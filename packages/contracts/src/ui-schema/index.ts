@@ -11,6 +11,7 @@ export type { CardProblem, FormField, FormFieldType, FormValue, FormValues } fro
 export {
   UI_FORMAT_FUNCTIONS,
   absolutePointer,
+  childPointer,
   DataBindingSchema,
   DynamicBooleanSchema,
   DynamicNumberSchema,

@@ -12,15 +12,18 @@ export function cappedTable(
   maxRows: number,
   location: BlockLocation,
   label: string,
+  /** The body rows the source has, when `rows` holds only the first ones (a streaming reader). */
+  totalBodyRows?: number,
 ): DocumentBlock[] {
   const [header = [], ...body] = rows;
-  if (body.length <= maxRows) return [{ type: 'table', header, rows: body, location }];
+  const total = Math.max(totalBodyRows ?? body.length, body.length);
+  if (total <= maxRows) return [{ type: 'table', header, rows: body, location }];
   return [
-    { type: 'table', header, rows: body.slice(0, maxRows), total_rows: body.length, location },
+    { type: 'table', header, rows: body.slice(0, maxRows), total_rows: total, location },
     {
       type: 'paragraph',
       role: 'parser_note',
-      text: `${label}: rows ${maxRows + 1}–${body.length} (${body.length - maxRows} of ${body.length} rows) were cut by the row cap of ${maxRows}.`,
+      text: `${label}: rows ${maxRows + 1}–${total} (${total - maxRows} of ${total} rows) were cut by the row cap of ${maxRows}.`,
       location,
     },
   ];
