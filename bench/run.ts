@@ -59,6 +59,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
     script: 'server/context-assembly.ts',
   },
   { name: "Documents: ingest MB/s per format against LangChain's loaders", script: 'documents/ingest.ts' },
+  {
+    name: 'Extensions: a declarative HTTP tool call against a bare fetch, hot reload of an asset',
+    script: 'server/extensions.ts',
+  },
 ];
 
 const EXTRA_TIMEOUT_MS = 120_000;
