@@ -64,3 +64,5 @@ export {
   fullTextSearch,
 } from './knowledge/index.ts';
 export type { KnowledgeDocuments } from './knowledge/index.ts';
+export { callHttpTool, ExtensionHost, loadExtension } from './extensions/index.ts';
+export type { LiveHttpTool, LoadedExtension } from './extensions/index.ts';

@@ -18,7 +18,7 @@ describe('layout store', () => {
 
   it('moves and hides workbench tabs', () => {
     useLayout.getState().moveTab('artifacts', -1);
-    expect(useLayout.getState().tabOrder).toEqual(['plan', 'artifacts', 'todos', 'agents']);
+    expect(useLayout.getState().tabOrder).toEqual(['plan', 'artifacts', 'todos', 'agents', 'document']);
     useLayout.getState().setTabHidden('plan', true);
     expect(useLayout.getState().hiddenTabs).toEqual(['plan']);
     useLayout.getState().setTabHidden('plan', false);
@@ -52,7 +52,7 @@ describe('layout store', () => {
         activeTab: 'panel:example.weather',
       }),
     ).toEqual({
-      tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents'],
+      tabOrder: ['panel:example.weather', 'plan', 'todos', 'artifacts', 'agents', 'document'],
       hiddenTabs: ['panel:example.notes'],
       activeTab: 'panel:example.weather',
     });

@@ -10,6 +10,7 @@ export type {
   ConnectionOptions,
   ConversationListOptions,
   MemoryClientMethods,
+  KnowledgeClientMethods,
   MemoryListOptions,
   WorkbenchClient,
 } from './http/index.ts';

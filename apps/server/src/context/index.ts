@@ -15,3 +15,4 @@ export {
   type MemorySlotSource,
   type RunAssembly,
 } from './context-service.ts';
+export { knowledgeSlotOf, passageOf } from './knowledge-slot.ts';

@@ -16,7 +16,13 @@ import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { usePreferences } from '../preferences/index.ts';
-import { fillTemplate, type CommandDescriptor } from '@youyou/contracts';
+import {
+  fillTemplate,
+  type CommandDescriptor,
+  type MessageReference,
+  type ReferenceCandidate,
+} from '@youyou/contracts';
+import { mentionQuery, ReferencePicker, ReferenceTray, useReferenceCandidates } from '../knowledge/index.ts';
 import { customiseApi, useCommands, useMacros, useProfiles, useSnippets } from '../customise/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
@@ -34,6 +40,8 @@ export interface ComposerSubmission {
   text: string;
   attachments: string[];
   skills: { name: string; arguments?: string }[];
+  /** Objects attached with `@` (spec §4.14). */
+  references?: MessageReference[];
 }
 
 export interface ComposerProps {
@@ -84,6 +92,12 @@ export function Composer(props: ComposerProps): ReactElement {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [dragging, setDragging] = useState(false);
   const [paletteIndex, setPaletteIndex] = useState(0);
+  const [references, setReferences] = useState<MessageReference[]>([]);
+  const [caret, setCaret] = useState(0);
+  const [mentionIndex, setMentionIndex] = useState(0);
+  const [mentionDismissed, setMentionDismissed] = useState<number | undefined>(undefined);
+  const conversationId = useNavigation((state) => state.conversationId);
+  const pickerId = useId();
   const [paletteDismissed, setPaletteDismissed] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -108,6 +122,33 @@ export function Composer(props: ComposerProps): ReactElement {
     [query, commands.data],
   );
   const paletteOpen = query !== undefined && !paletteDismissed && form === undefined;
+  const mention = paletteOpen ? undefined : mentionQuery(text, caret);
+  const mentionOpen = mention !== undefined && mentionDismissed !== mention.start;
+  const candidates = useReferenceCandidates({
+    enabled: mentionOpen,
+    projectId: projectId ?? undefined,
+    conversationId: conversationId ?? undefined,
+    query: mention?.query ?? '',
+  });
+  const candidateList = mentionOpen ? (candidates.data ?? []) : [];
+  const pickReference = (candidate: ReferenceCandidate): void => {
+    if (mention === undefined) return;
+    const reference: MessageReference = { kind: candidate.kind, id: candidate.id, label: candidate.label };
+    setReferences((current) =>
+      current.some((item) => item.kind === reference.kind && item.id === reference.id)
+        ? current
+        : [...current, reference],
+    );
+    const before = text.slice(0, mention.start);
+    const after = text.slice(caret);
+    setText(`${before}${after}`);
+    setMentionIndex(0);
+    requestAnimationFrame(() => {
+      textarea.current?.focus();
+      textarea.current?.setSelectionRange(before.length, before.length);
+      setCaret(before.length);
+    });
+  };
   const skillNames = useMemo(
     () =>
       new Set((commands.data ?? []).filter((entry) => entry.source === 'skill').map((entry) => entry.name)),
@@ -126,7 +167,12 @@ export function Composer(props: ComposerProps): ReactElement {
       ? t('composer.noVision', { model: model.display_name })
       : undefined;
   const blocked = attachments.some((item) => unsupportedReason(item) !== undefined);
-  const canSend = !running && !disabled && !uploading && !blocked && (text.trim() !== '' || ready.length > 0);
+  const canSend =
+    !running &&
+    !disabled &&
+    !uploading &&
+    !blocked &&
+    (text.trim() !== '' || ready.length > 0 || references.length > 0);
 
   const setText = (value: string): void => {
     store().setDraft(draftKey, value);
@@ -174,18 +220,23 @@ export function Composer(props: ComposerProps): ReactElement {
     if (!canSend) return;
     const parsed = parseSkillMessage(text, skillNames);
     const key = draftKey;
-    const sent = { text, attachments };
+    const sent = { text, attachments, references };
     store().clear(key);
+    setReferences([]);
     onSend({
       text: parsed.text,
       attachments: ready.flatMap((item) => (item.upload === undefined ? [] : [item.upload.id])),
       skills: parsed.skill === undefined ? [] : [parsed.skill],
+      ...(sent.references.length === 0 ? {} : { references: sent.references }),
     }).then(
       () => {
         for (const item of sent.attachments)
           if (item.previewUrl !== undefined) URL.revokeObjectURL(item.previewUrl);
       },
-      () => store().restore(key, sent.text, sent.attachments),
+      () => {
+        store().restore(key, sent.text, sent.attachments);
+        setReferences(sent.references);
+      },
     );
   };
 
@@ -215,6 +266,20 @@ export function Composer(props: ComposerProps): ReactElement {
       );
       if (macro !== undefined) setText(fillTemplate(macro.template, values));
       textarea.current?.focus();
+      return;
+    }
+    if (command.source === 'mcp') {
+      // An MCP server's prompt, filled by the server with the form's values, into the composer.
+      const [serverId = '', ...rest] = (command.source_id ?? '').split(':');
+      api
+        .getMcpPrompt(serverId, rest.join(':'), values)
+        .then((result) => {
+          setText(result.text);
+          textarea.current?.focus();
+        })
+        .catch((failure: unknown) =>
+          setNotice(t('composer.mcpPromptFailed', { message: errorMessage(failure) })),
+        );
       return;
     }
     setText('');
@@ -296,6 +361,25 @@ export function Composer(props: ComposerProps): ReactElement {
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (event.nativeEvent.isComposing || event.keyCode === 229) return;
+    if (mentionOpen && mention !== undefined) {
+      if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && candidateList.length > 0) {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setMentionIndex((index) => (index + step + candidateList.length) % candidateList.length);
+        return;
+      }
+      if ((event.key === 'Enter' || event.key === 'Tab') && candidateList.length > 0) {
+        event.preventDefault();
+        const candidate = candidateList[Math.min(mentionIndex, candidateList.length - 1)];
+        if (candidate !== undefined) pickReference(candidate);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setMentionDismissed(mention.start);
+        return;
+      }
+    }
     if (paletteOpen && entries.length > 0) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
@@ -355,6 +439,16 @@ export function Composer(props: ComposerProps): ReactElement {
       }}
       onDrop={onDrop}
     >
+      {mentionOpen && (
+        <ReferencePicker
+          id={pickerId}
+          candidates={candidateList}
+          activeIndex={Math.min(mentionIndex, Math.max(0, candidateList.length - 1))}
+          loading={candidates.isFetching}
+          t={t}
+          onPick={pickReference}
+        />
+      )}
       {paletteOpen && (
         <SlashPalette id={paletteId} entries={entries} activeIndex={paletteIndex} t={t} onPick={pick} />
       )}
@@ -423,6 +517,15 @@ export function Composer(props: ComposerProps): ReactElement {
         unsupportedReason={unsupportedReason}
         onRemove={(localId) => store().removeAttachment(draftKey, localId)}
       />
+      <ReferenceTray
+        references={references}
+        t={t}
+        onRemove={(reference) =>
+          setReferences((current) =>
+            current.filter((item) => !(item.kind === reference.kind && item.id === reference.id)),
+          )
+        }
+      />
       {answering && (
         <p className="composer-routed" role="status" data-testid="composer-routed">
           {t('hitl.composerRouted')}
@@ -441,16 +544,25 @@ export function Composer(props: ComposerProps): ReactElement {
         placeholder={answering ? t('hitl.composerPlaceholder') : t('composer.placeholder')}
         value={text}
         rows={1}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          setCaret(event.target.selectionStart);
+          setMentionIndex(0);
+        }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
         disabled={disabled}
-        role={paletteOpen ? 'combobox' : undefined}
-        aria-expanded={paletteOpen ? true : undefined}
-        aria-controls={paletteOpen ? paletteId : undefined}
-        aria-autocomplete={paletteOpen ? 'list' : undefined}
+        role={paletteOpen || mentionOpen ? 'combobox' : undefined}
+        aria-expanded={paletteOpen || mentionOpen ? true : undefined}
+        aria-controls={paletteOpen ? paletteId : mentionOpen ? pickerId : undefined}
+        aria-autocomplete={paletteOpen || mentionOpen ? 'list' : undefined}
         aria-activedescendant={
-          paletteOpen && entries.length > 0 ? `${paletteId}-${String(paletteIndex)}` : undefined
+          paletteOpen && entries.length > 0
+            ? `${paletteId}-${String(paletteIndex)}`
+            : mentionOpen && candidateList.length > 0
+              ? `${pickerId}-${String(Math.min(mentionIndex, candidateList.length - 1))}`
+              : undefined
         }
         data-testid="composer-input"
       />

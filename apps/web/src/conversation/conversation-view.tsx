@@ -22,6 +22,9 @@ function requestOf(submission: ComposerSubmission, extra: Partial<SendMessage> =
     text: submission.text,
     ...(submission.attachments.length === 0 ? {} : { attachments: submission.attachments }),
     ...(submission.skills.length === 0 ? {} : { skills: submission.skills }),
+    ...(submission.references === undefined || submission.references.length === 0
+      ? {}
+      : { references: submission.references }),
     ...extra,
   };
 }

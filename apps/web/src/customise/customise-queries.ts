@@ -10,6 +10,7 @@ import type {
 import { useEffect } from 'react';
 import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
 import { customiseApi } from './customise-api.ts';
+import { PANELS_KEY } from '../ui-schema/index.ts';
 
 export const SETTINGS_KEY = ['settings'] as const;
 export const PROFILES_KEY = ['profiles'] as const;
@@ -68,6 +69,9 @@ export function useWorkbenchEvents(): void {
       } catch {
         return;
       }
+      // An extension installed, turned on or off elsewhere: its panel tabs come and go now.
+      if (event.type === 'extensions.changed' || event.type === 'stream.ready')
+        void queryClient.invalidateQueries({ queryKey: PANELS_KEY });
       if (event.type === 'settings.changed' || event.type === 'stream.ready') {
         void queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
         void queryClient.invalidateQueries({ queryKey: ['models'] });

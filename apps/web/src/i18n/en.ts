@@ -1,8 +1,10 @@
+import { knowledgeEn } from './knowledge-messages.ts';
 import { memoryEn } from './memory-messages.ts';
 
 /** English, the source of every message key. `{name}` marks a parameter. */
 export const en = {
   ...memoryEn,
+  ...knowledgeEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',
@@ -671,6 +673,8 @@ export const en = {
   'composer.source.skill': 'skill',
   'composer.source.macro': 'macro',
   'composer.source.extension': 'extension',
+  'composer.source.mcp': 'MCP prompt',
+  'composer.mcpPromptFailed': 'The MCP prompt could not be filled: {message}',
   'error.budget': 'The run passed its budget (set in its profile or in Settings → Preferences → Budgets).',
   // Prices and cache tokens (decision 0018)
   'pricing.title': 'Prices (US$ per million tokens)',

@@ -3,8 +3,8 @@ import { persist } from 'zustand/middleware';
 import { LEFT_COLUMN_LIMITS, RIGHT_COLUMN_LIMITS } from './column-resize.ts';
 
 /** The built-in right-column tabs. */
-export type BuiltinTab = 'plan' | 'todos' | 'artifacts' | 'agents';
-export const WORKBENCH_TABS: readonly BuiltinTab[] = ['plan', 'todos', 'artifacts', 'agents'];
+export type BuiltinTab = 'plan' | 'todos' | 'artifacts' | 'agents' | 'document';
+export const WORKBENCH_TABS: readonly BuiltinTab[] = ['plan', 'todos', 'artifacts', 'agents', 'document'];
 /** An extension panel's tab (spec §4.4: extensions may register more tabs): `panel:<panel id>`. */
 export type PanelTabId = `panel:${string}`;
 export type WorkbenchTab = BuiltinTab | PanelTabId;
@@ -109,7 +109,9 @@ export function sanitizeLayout(input: Readonly<Record<string, unknown>>): Partia
   if (typeof input['rightCollapsed'] === 'boolean') output.rightCollapsed = input['rightCollapsed'];
   const tabs = (value: unknown): WorkbenchTab[] | undefined =>
     Array.isArray(value) ? value.filter(isWorkbenchTab) : undefined;
-  const order = tabs(input['tabOrder']);
+  const saved = tabs(input['tabOrder']);
+  // An order saved before the document viewer existed gets it at the end.
+  const order = saved === undefined || saved.includes('document') ? saved : [...saved, 'document' as const];
   if (
     order !== undefined &&
     WORKBENCH_TABS.every((tab) => order.includes(tab)) &&

@@ -1,5 +1,7 @@
 import { memo, useEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import { parseDocumentLink } from '@youyou/contracts';
+import { useDocumentViewer } from '../knowledge/index.ts';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import type { PluggableList } from 'unified';
@@ -30,11 +32,28 @@ function components(streaming: boolean): Components {
         return <code className={className}>{children}</code>;
       return <CodeBlock code={text.replace(/\n$/, '')} language={language ?? ''} streaming={streaming} />;
     },
-    a: ({ href, children }) => (
-      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-        {children}
-      </a>
-    ),
+    a: ({ href, children }) => {
+      const citation = href === undefined ? null : parseDocumentLink(href);
+      if (citation !== null)
+        return (
+          <a
+            href={href}
+            className="citation-link"
+            data-document={citation.document_id}
+            onClick={(event) => {
+              event.preventDefault();
+              useDocumentViewer.getState().open(citation.document_id, citation.block ?? undefined);
+            }}
+          >
+            {children}
+          </a>
+        );
+      return (
+        <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+          {children}
+        </a>
+      );
+    },
     table: ({ children }) => (
       <div className="table-scroll">
         <table>{children}</table>
@@ -49,6 +68,11 @@ function components(streaming: boolean): Components {
       />
     ),
   };
+}
+
+/** react-markdown's URL filter, letting citation links (`youyou-doc:`) through; the sanitizer checks them again. */
+function urlTransform(url: string): string {
+  return parseDocumentLink(url) !== null ? url : defaultUrlTransform(url);
 }
 
 const STATIC_COMPONENTS = components(false);
@@ -81,6 +105,7 @@ const MarkdownBlock = memo(function MarkdownBlock({
       remarkPlugins={remarkPlugins}
       rehypePlugins={rehypePlugins}
       components={streaming ? STREAMING_COMPONENTS : STATIC_COMPONENTS}
+      urlTransform={urlTransform}
       skipHtml
     >
       {text}

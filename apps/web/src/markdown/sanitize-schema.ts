@@ -7,6 +7,12 @@ import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
  */
 export const SANITIZE_SCHEMA: SanitizeSchema = {
   ...defaultSchema,
+  // Citations link to documents as `youyou-doc:<id>#block-N` (decision 0014); the link component
+  // opens them in the viewer, never as a navigation.
+  protocols: {
+    ...defaultSchema.protocols,
+    href: [...(defaultSchema.protocols?.['href'] ?? []), 'youyou-doc'],
+  },
   attributes: {
     ...defaultSchema.attributes,
     code: [

@@ -203,7 +203,10 @@ function MemorySwitches({ settings }: { settings: MemorySettings }): ReactElemen
   const queryClient = useQueryClient();
   const update = useMutation({
     mutationFn: (patch: Partial<MemorySettings>) => api.updateMemorySettings(patch),
+    // The switch moves at once; the server's answer (or a refetch after a failure) settles it.
+    onMutate: (patch) => queryClient.setQueryData(MEMORY_SETTINGS_KEY, { ...settings, ...patch }),
     onSuccess: (next) => queryClient.setQueryData(MEMORY_SETTINGS_KEY, next),
+    onError: () => void queryClient.invalidateQueries({ queryKey: MEMORY_SETTINGS_KEY }),
   });
   return (
     <div className="settings-card memory-switches">

@@ -4,11 +4,11 @@ import { MEMORY_CONTENT_MAX, MEMORY_TYPES, type MemoryScope, type MemoryType } f
 import { useState, type ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
 import { useTranslation, type Translate } from '../i18n/index.ts';
-import { MoreIcon } from '../icons/index.ts';
+import { ListIcon, SparkIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useConversationQuery } from '../queries/index.ts';
 import { useOptionalServices, useServices } from '../services/index.ts';
-import { Dialog, Menu } from '../ui/index.ts';
+import { Dialog } from '../ui/index.ts';
 import { ContextReportDialog } from './context-report-dialog.tsx';
 import { MEMORY_KEY } from './memory-queries.ts';
 
@@ -123,7 +123,7 @@ function RememberDialog({
 }
 
 /**
- * The assistant message's menu of context and memory: "What the model saw" (the run's assembly
+ * The assistant message's context and memory buttons: "What the model saw" (the run's assembly
  * report) and "Remember this" (a memory from the message, edited before it is stored).
  */
 export function MessageMemoryActions(props: {
@@ -150,14 +150,25 @@ function MemoryActionsMenu({
   const [dialog, setDialog] = useState<'report' | 'remember' | undefined>(undefined);
   return (
     <>
-      <Menu
-        label={t('context.menu')}
-        icon={<MoreIcon size={15} />}
-        items={[
-          { label: t('context.whatModelSaw'), onSelect: () => setDialog('report') },
-          { label: t('memory.rememberThis'), onSelect: () => setDialog('remember') },
-        ]}
-      />
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('context.whatModelSaw')}
+        title={t('context.whatModelSaw')}
+        data-testid="what-the-model-saw"
+        onClick={() => setDialog('report')}
+      >
+        <ListIcon size={15} />
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={t('memory.rememberThis')}
+        title={t('memory.rememberThis')}
+        onClick={() => setDialog('remember')}
+      >
+        <SparkIcon size={15} />
+      </button>
       <ContextReportDialog runId={runId} open={dialog === 'report'} onClose={() => setDialog(undefined)} />
       {dialog === 'remember' && (
         <RememberDialog

@@ -10,6 +10,7 @@ export type SettingsSection =
   | 'mcp'
   | 'extensions'
   | 'memory'
+  | 'knowledge'
   | 'appearance'
   | 'behaviour'
   | 'language'
@@ -25,6 +26,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'mcp',
   'extensions',
   'memory',
+  'knowledge',
   'appearance',
   'behaviour',
   'language',

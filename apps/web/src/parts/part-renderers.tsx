@@ -10,6 +10,7 @@ import { HitlCardPart } from '../hitl/index.ts';
 import { CardPart } from '../ui-schema/index.ts';
 import { ToolAudit } from './tool-audit.tsx';
 import { DocumentStatus } from '../documents/index.ts';
+import { useDocumentViewer } from '../knowledge/index.ts';
 import './parts.css';
 
 type PartOf<Type extends MessagePart['type']> = Extract<MessagePart, { type: Type }>;
@@ -311,6 +312,31 @@ function SkillPart({ part }: PartProps<PartOf<'skill'>>): ReactElement {
   );
 }
 
+/** An `@` reference of a user message (spec §4.14): documents and artifacts open in the right column. */
+function ReferencePart({ part }: PartProps<PartOf<'reference'>>): ReactElement {
+  const t = useTranslation();
+  const openArtifact = useWorkbenchUi((state) => state.openArtifact);
+  const openDocument = useDocumentViewer((state) => state.open);
+  const label = part.kind === 'knowledge' ? t('references.projectKnowledge') : part.label;
+  const opens = part.kind === 'artifact' || part.kind === 'document';
+  return (
+    <span className="reference-chip" data-testid="reference-part">
+      <span className="badge">{t(`references.kind.${part.kind}`)}</span>
+      {opens ? (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => (part.kind === 'artifact' ? openArtifact(part.id) : openDocument(part.id))}
+        >
+          @{label}
+        </button>
+      ) : (
+        <span>@{label}</span>
+      )}
+    </span>
+  );
+}
+
 /**
  * The part renderer registry (spec §4.4): part type → component. A type not listed here (a newer
  * server's, a plugin card) renders nothing, as spec §5 asks. Tool results render inside their call.
@@ -322,6 +348,7 @@ export const PART_RENDERERS: Readonly<Record<string, ComponentType<PartProps<nev
   error: ErrorPart,
   attachment: AttachmentPart,
   skill: SkillPart,
+  reference: ReferencePart,
   artifact: ArtifactPart,
   hitl: HitlCardPart,
   card: CardPart,

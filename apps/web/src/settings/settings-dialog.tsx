@@ -13,6 +13,7 @@ import { ProvidersSection } from './providers-section.tsx';
 import { UsageSection } from './usage-section.tsx';
 import { DataSection } from '../archive/index.ts';
 import { MemorySection } from '../memory/index.ts';
+import { KnowledgeSection } from '../knowledge/index.ts';
 import './settings.css';
 
 const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
@@ -25,6 +26,7 @@ const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   mcp: 'settings.mcp',
   extensions: 'settings.extensions',
   memory: 'settings.memory',
+  knowledge: 'settings.knowledge',
   appearance: 'settings.appearance',
   behaviour: 'settings.behaviour',
   language: 'settings.language',
@@ -52,6 +54,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <ExtensionsSection />;
     case 'memory':
       return <MemorySection />;
+    case 'knowledge':
+      return <KnowledgeSection />;
     case 'appearance':
       return <AppearanceSection />;
     case 'behaviour':

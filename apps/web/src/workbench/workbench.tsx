@@ -13,6 +13,7 @@ import {
   isPanelTab,
   moveInOrder,
   useLayout,
+  WORKBENCH_TABS,
   type BuiltinTab,
   type PanelTabId,
   type WorkbenchTab,
@@ -20,6 +21,7 @@ import {
 import { PanelTab, usePanels, usePanelTitle } from '../ui-schema/index.ts';
 import { Menu, type MenuItem } from '../ui/index.ts';
 import { AgentsTab } from '../agent-tracker/index.ts';
+import { DocumentTab } from '../knowledge/index.ts';
 import { ArtifactsTab } from '../artifacts/index.ts';
 import { PlanTab } from './plan-tab.tsx';
 import { TodosTab } from './todos-tab.tsx';
@@ -30,12 +32,14 @@ const TAB_LABELS: Record<BuiltinTab, MessageKey> = {
   todos: 'workbench.todos',
   artifacts: 'workbench.artifacts',
   agents: 'workbench.agents',
+  document: 'workbench.document',
 };
 const TAB_ICONS: Record<BuiltinTab, ReactElement> = {
   plan: <ListIcon size={15} />,
   todos: <CheckSquareIcon size={15} />,
   artifacts: <FileIcon size={15} />,
   agents: <UsersIcon size={15} />,
+  document: <FileIcon size={15} />,
 };
 /** A tab's element id: panel ids may hold characters a CSS selector would need escaped. */
 function domId(tab: WorkbenchTab): string {
@@ -57,6 +61,8 @@ export function Workbench(): ReactElement {
   const order: WorkbenchTab[] = [
     ...layout.tabOrder.filter((tab) => !isPanelTab(tab) || panelTabs.includes(tab)),
     ...panelTabs.filter((tab) => !layout.tabOrder.includes(tab)),
+    // A built-in tab newer than the saved order (the document viewer) comes last.
+    ...WORKBENCH_TABS.filter((tab) => !layout.tabOrder.includes(tab)),
   ];
   const labelOf = (tab: WorkbenchTab): string =>
     isPanelTab(tab)
@@ -165,6 +171,8 @@ export function Workbench(): ReactElement {
             <PlanTab />
           ) : active === 'todos' ? (
             <TodosTab />
+          ) : active === 'document' ? (
+            <DocumentTab />
           ) : (
             <AgentsTab />
           )}

@@ -4,3 +4,4 @@ export type { Connection, ConnectionOptions, JsonRequest } from './connection.ts
 export { createWorkbenchClient } from './workbench-client.ts';
 export type { ComponentDraft, ConversationListOptions, WorkbenchClient } from './workbench-client.ts';
 export type { MemoryClientMethods, MemoryListOptions } from './memory-client.ts';
+export type { KnowledgeClientMethods } from './knowledge-client.ts';

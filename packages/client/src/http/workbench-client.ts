@@ -48,6 +48,7 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
+  McpPromptResult,
   McpServer,
   McpServerCreate,
   McpServerUpdate,
@@ -63,6 +64,7 @@ import type {
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError } from './api-error.ts';
 import { connect, type ConnectionOptions } from './connection.ts';
+import { knowledgeClientMethods, type KnowledgeClientMethods } from './knowledge-client.ts';
 import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 
 /** A new component as a form describes it. */
@@ -85,7 +87,7 @@ export interface ConversationListOptions {
 }
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
-export interface WorkbenchClient extends MemoryClientMethods {
+export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
   createProject(input: ProjectCreate): Promise<Project>;
@@ -262,6 +264,12 @@ export interface WorkbenchClient extends MemoryClientMethods {
   deleteMcpServer(id: string): Promise<void>;
   /** Starts (or restarts) the server now and returns its status. */
   connectMcpServer(id: string): Promise<McpServer>;
+  /** Fills an MCP server's prompt (the `/<server>__<prompt>` command) with its arguments. */
+  getMcpPrompt(
+    serverId: string,
+    name: string,
+    args: Readonly<Record<string, string>>,
+  ): Promise<McpPromptResult>;
   /** Installed extensions (spec §4.6). */
   listExtensions(): Promise<InstalledExtension[]>;
   /** Stages a folder or archive on the server's machine and lists its permissions and problems. */
@@ -304,6 +312,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
 
   return {
     ...memoryClientMethods(connection),
+    ...knowledgeClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
     createProject: (input) => json('POST', '/api/projects', { body: input }),
@@ -565,6 +574,10 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       await json('DELETE', `/api/mcp/servers/${segment(id)}`);
     },
     connectMcpServer: (id) => json('POST', `/api/mcp/servers/${segment(id)}/connect`),
+    getMcpPrompt: (serverId, name, args) =>
+      json('POST', `/api/mcp/servers/${segment(serverId)}/prompts/${segment(name)}`, {
+        body: { arguments: args },
+      }),
     listExtensions: async () =>
       (await json<{ extensions: InstalledExtension[] }>('GET', '/api/extensions')).extensions,
     previewExtension: (path) => json('POST', '/api/extensions/preview', { body: { path } }),
