@@ -1,4 +1,4 @@
-import { ContextService } from '../context/index.ts';
+import { ContextService, knowledgeSlotOf } from '../context/index.ts';
 import { MemoryService, registerMemorySettings } from '../memory/index.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -284,6 +284,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         forInjection: (query, projectId) => memory.forInjection(query, projectId),
         touch: (ids) => memory.repository.touch(ids),
       },
+      // The knowledge slot: passages of the project's knowledge for the turn's message (spec §4.12).
+      knowledge: knowledgeSlotOf(knowledge.retriever),
     });
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
@@ -439,7 +441,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         registry: uiSurfaces,
         catalog,
         home: settings.home,
-        audit: { repository: toolAudit, conversations },
+        audit: { repository: toolAudit, conversations, grants },
       }),
       catalog,
       audit: toolAudit,
