@@ -1,5 +1,5 @@
 // Browser test of MCP servers in settings: added from the UI, connected with its status and tools,
-// and its tool used in a conversation.
+// its tool used in a conversation, and its prompt used as a / command.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fakeTextReply, fakeToolCallReply } from '@youyou/testing';
@@ -46,6 +46,19 @@ describe('MCP servers in a browser', () => {
     expect(await answer.textContent()).toContain('Echoed.');
     const servers = await stack.client.listMcpServers();
     expect(servers[0]?.status.state).toBe('connected');
+
+    // The server's prompts are / commands: one filled through its form lands in the composer.
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    const composer = page.getByTestId('composer-input');
+    await composer.fill('/everything__args');
+    await page.getByRole('option', { name: /\/everything__args-prompt/ }).waitFor({ timeout: STEP_TIMEOUT });
+    await composer.press('Enter');
+    const promptForm = page.getByRole('form', { name: 'Parameters of /everything__args-prompt' });
+    await promptForm.getByLabel(/City/i).fill('Berlin');
+    await promptForm.getByRole('button', { name: 'Insert' }).click();
+    await expect
+      .poll(() => composer.inputValue(), { timeout: STEP_TIMEOUT })
+      .toBe("What's weather in Berlin?");
   }, 90_000);
 
   it('a server that cannot start shows failed and why', async () => {

@@ -1,4 +1,4 @@
-import type { CommandDescriptor } from '@youyou/contracts';
+import type { CommandDescriptor, McpPromptInfo } from '@youyou/contracts';
 import { templateVariables } from '@youyou/contracts';
 
 /**
@@ -106,6 +106,8 @@ export class CommandRegistry {
   list(sources: {
     skills: readonly { name: string; description: string; layer: string }[];
     macros: readonly { id: string; name: string; description: string; template: string }[];
+    /** MCP servers' prompts (connected servers). */
+    prompts?: readonly McpPromptInfo[];
   }): CommandDescriptor[] {
     const commands = new Map<string, CommandDescriptor>();
     const add = (command: CommandDescriptor): void => {
@@ -141,6 +143,21 @@ export class CommandRegistry {
       });
     }
     for (const command of this.#registered.values()) add(command);
+    for (const prompt of sources.prompts ?? []) {
+      add({
+        name: prompt.command,
+        source: 'mcp',
+        action: 'mcp_prompt',
+        description: { en: prompt.description, 'zh-CN': prompt.description },
+        parameters: prompt.arguments.map((argument) => ({
+          name: argument.name,
+          label: argument.description === '' ? argument.name : argument.description,
+          type: 'text',
+          required: argument.required,
+        })),
+        source_id: `${prompt.server_id}:${prompt.name}`,
+      });
+    }
     return [...commands.values()];
   }
 }

@@ -6,6 +6,8 @@ import {
   ListRootsRequestSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type GetPromptResult,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerLogger } from '../logging/index.ts';
@@ -132,6 +134,39 @@ export class McpConnection {
         timeout: options.timeoutMs ?? 24 * 3_600_000,
       });
       return result as CallToolResult;
+    } finally {
+      this.#inFlight--;
+      this.#touch();
+    }
+  }
+
+  /** True while connected: a caller that must not start the server asks first. */
+  get connected(): boolean {
+    return this.#client !== undefined;
+  }
+
+  /** The server's prompts (MCP `prompts/list`, every page); none when it offers no prompts. */
+  async prompts(): Promise<readonly Prompt[]> {
+    const client = await this.#ensure();
+    this.#touch();
+    if (client.getServerCapabilities()?.prompts === undefined) return [];
+    const prompts: Prompt[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPrompts(cursor === undefined ? {} : { cursor });
+      prompts.push(...page.prompts);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return prompts;
+  }
+
+  /** One prompt filled with `args` (MCP `prompts/get`). */
+  async prompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = await this.#ensure();
+    this.#inFlight++;
+    clearTimeout(this.#idleTimer);
+    try {
+      return await client.getPrompt({ name, arguments: args });
     } finally {
       this.#inFlight--;
       this.#touch();

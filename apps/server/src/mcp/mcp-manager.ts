@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import type { ComponentSource, LoadedComponents, LoadDiagnostic, ToolHandler } from '@youyou/agent';
-import type { McpServerStatus, McpToolInfo } from '@youyou/contracts';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpPromptInfo, McpPromptResult, McpServerStatus, McpToolInfo } from '@youyou/contracts';
+import type { GetPromptResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import type { ServerLogger } from '../logging/index.ts';
 import type { McpConnection, McpServerDefinition } from './mcp-connection.ts';
@@ -113,6 +113,57 @@ export class McpManager<Store extends McpServerStore = McpServerStore> {
       await withTimeout(connection.tools(), waitMs).catch(() => {});
     }
     return this.status(row);
+  }
+
+  /**
+   * The prompts of the servers that apply to `projectId` and are connected now (listing commands
+   * does not start servers), as `/` commands `<server>__<prompt>`. A server that fails to list them
+   * in `waitMs` is left out.
+   */
+  async prompts(projectId: string | null, waitMs = 2_000): Promise<McpPromptInfo[]> {
+    if (!(await this.#setting<boolean>('mcp.enabled', projectId))) return [];
+    const rows = await this.#options.repository.applicable(projectId);
+    const listed = await Promise.all(
+      rows.map(async (row) => {
+        const connection = this.#connections.get(row.id);
+        if (connection === undefined || !connection.connected) return [];
+        try {
+          const prompts = await withTimeout(connection.prompts(), waitMs);
+          return prompts.flatMap((prompt): McpPromptInfo[] => {
+            const command = namespacedToolName(row.name, prompt.name)?.toLowerCase();
+            const argumentsOk = (prompt.arguments ?? []).every((argument) =>
+              /^[A-Za-z_][\w-]{0,63}$/.test(argument.name),
+            );
+            if (command === undefined || !argumentsOk) return [];
+            return [
+              {
+                server_id: row.id,
+                server: row.name,
+                name: prompt.name,
+                command,
+                description:
+                  prompt.description ?? prompt.title ?? `${prompt.name} (from the MCP server ${row.name})`,
+                arguments: (prompt.arguments ?? []).map((argument) => ({
+                  name: argument.name,
+                  description: argument.description ?? '',
+                  required: argument.required === true,
+                })),
+              },
+            ];
+          });
+        } catch (error) {
+          this.#logger.warn({ err: error, server: row.name }, 'an MCP server did not list its prompts');
+          return [];
+        }
+      }),
+    );
+    return listed.flat();
+  }
+
+  /** Fills one of a server's prompts (`prompts/get`), starting the server when needed. */
+  async prompt(row: McpServerRow, name: string, args: Record<string, string>): Promise<McpPromptResult> {
+    const connection = await this.#connection(row);
+    return promptResultOf(await connection.prompt(name, args));
   }
 
   /** The configuration changed or went: the old connection stops; the next use starts anew. */
@@ -304,4 +355,31 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       timer.unref();
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+/** A filled prompt as text: each message's text parts (resources by their text, media named). */
+function promptResultOf(result: GetPromptResult): McpPromptResult {
+  const messages = result.messages.map((message) => {
+    const content = message.content;
+    let text: string;
+    switch (content.type) {
+      case 'text':
+        text = content.text;
+        break;
+      case 'resource':
+        text = 'text' in content.resource ? String(content.resource.text) : `[${content.resource.uri}]`;
+        break;
+      case 'resource_link':
+        text = `[${content.name}](${content.uri})`;
+        break;
+      default:
+        text = `[${content.type}]`;
+    }
+    return { role: message.role, text };
+  });
+  return {
+    description: result.description ?? null,
+    messages,
+    text: messages.map((message) => message.text).join('\n\n'),
+  };
 }

@@ -93,7 +93,7 @@ export function CommandForm({
                     </option>
                   ))}
                 </select>
-              ) : parameter.type === 'text' && command.source !== 'macro' ? (
+              ) : parameter.type === 'text' && command.source !== 'macro' && command.source !== 'mcp' ? (
                 <textarea
                   aria-label={label}
                   rows={2}
@@ -121,7 +121,7 @@ export function CommandForm({
           {t('nav.cancel')}
         </button>
         <button type="submit" className="button primary" disabled={missing.length > 0}>
-          {command.source === 'macro' ? t('composer.expand') : t('composer.run')}
+          {command.source === 'macro' || command.source === 'mcp' ? t('composer.expand') : t('composer.run')}
         </button>
       </div>
     </form>

@@ -268,6 +268,20 @@ export function Composer(props: ComposerProps): ReactElement {
       textarea.current?.focus();
       return;
     }
+    if (command.source === 'mcp') {
+      // An MCP server's prompt, filled by the server with the form's values, into the composer.
+      const [serverId = '', ...rest] = (command.source_id ?? '').split(':');
+      api
+        .getMcpPrompt(serverId, rest.join(':'), values)
+        .then((result) => {
+          setText(result.text);
+          textarea.current?.focus();
+        })
+        .catch((failure: unknown) =>
+          setNotice(t('composer.mcpPromptFailed', { message: errorMessage(failure) })),
+        );
+      return;
+    }
     setText('');
     switch (command.name) {
       case 'new':

@@ -673,6 +673,8 @@ export const en = {
   'composer.source.skill': 'skill',
   'composer.source.macro': 'macro',
   'composer.source.extension': 'extension',
+  'composer.source.mcp': 'MCP prompt',
+  'composer.mcpPromptFailed': 'The MCP prompt could not be filled: {message}',
   'error.budget': 'The run passed its budget (set in its profile or in Settings → Preferences → Budgets).',
   // Prices and cache tokens (decision 0018)
   'pricing.title': 'Prices (US$ per million tokens)',

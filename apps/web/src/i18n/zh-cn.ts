@@ -665,6 +665,8 @@ export const zhCn: Record<MessageKey, string> = {
   'composer.source.skill': '技能',
   'composer.source.macro': '宏',
   'composer.source.extension': '扩展',
+  'composer.source.mcp': 'MCP 提示词',
+  'composer.mcpPromptFailed': '无法填充 MCP 提示词：{message}',
   'error.budget': '本次运行超出了预算（在画像或 设置 → 偏好设置 → 预算 中设置）。',
   // 价格与缓存 token（决策 0018）
   'pricing.title': '价格（美元 / 百万 token）',

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { McpServer } from '@youyou/contracts';
-import { useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
+import { COMMANDS_KEY } from '../customise/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useProjects } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
@@ -268,6 +269,14 @@ export function McpSection(): ReactElement {
   const { api } = useServices();
   const queryClient = useQueryClient();
   const servers = useMcpServers();
+  // A server that connects (or goes) changes the / commands its prompts add to the composer.
+  const connected = (servers.data ?? [])
+    .filter((server) => server.status.state === 'connected')
+    .map((server) => server.id)
+    .join(',');
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: COMMANDS_KEY });
+  }, [connected, queryClient]);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<McpServer>();
   const remove = useMutation({

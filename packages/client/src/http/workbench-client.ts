@@ -48,6 +48,7 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
+  McpPromptResult,
   McpServer,
   McpServerCreate,
   McpServerUpdate,
@@ -263,6 +264,12 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
   deleteMcpServer(id: string): Promise<void>;
   /** Starts (or restarts) the server now and returns its status. */
   connectMcpServer(id: string): Promise<McpServer>;
+  /** Fills an MCP server's prompt (the `/<server>__<prompt>` command) with its arguments. */
+  getMcpPrompt(
+    serverId: string,
+    name: string,
+    args: Readonly<Record<string, string>>,
+  ): Promise<McpPromptResult>;
   /** Installed extensions (spec §4.6). */
   listExtensions(): Promise<InstalledExtension[]>;
   /** Stages a folder or archive on the server's machine and lists its permissions and problems. */
@@ -567,6 +574,10 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       await json('DELETE', `/api/mcp/servers/${segment(id)}`);
     },
     connectMcpServer: (id) => json('POST', `/api/mcp/servers/${segment(id)}/connect`),
+    getMcpPrompt: (serverId, name, args) =>
+      json('POST', `/api/mcp/servers/${segment(serverId)}/prompts/${segment(name)}`, {
+        body: { arguments: args },
+      }),
     listExtensions: async () =>
       (await json<{ extensions: InstalledExtension[] }>('GET', '/api/extensions')).extensions,
     previewExtension: (path) => json('POST', '/api/extensions/preview', { body: { path } }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Where a `/` command comes from (spec §4.1 rule 4, §4.14). */
-export const CommandSourceSchema = z.enum(['builtin', 'skill', 'macro', 'extension']);
+export const CommandSourceSchema = z.enum(['builtin', 'skill', 'macro', 'extension', 'mcp']);
 export type CommandSource = z.infer<typeof CommandSourceSchema>;
 
 /** A command's name as typed after `/`. */
@@ -22,9 +22,10 @@ export type CommandParameter = z.infer<typeof CommandParameterSchema>;
 /**
  * What running a command does: `client` actions the UI performs (`new`, `model`, `profile`,
  * `export`, `help`), `skill` sends the message with that skill, `macro` expands a template into the
- * composer.
+ * composer, `mcp_prompt` fills an MCP server's prompt (`source_id`: `<server id>:<prompt name>`) into
+ * the composer.
  */
-export const CommandActionSchema = z.enum(['client', 'skill', 'macro']);
+export const CommandActionSchema = z.enum(['client', 'skill', 'macro', 'mcp_prompt']);
 
 /**
  * A `/` command as the registry lists it (`GET /api/commands`).

@@ -164,3 +164,29 @@ export type McpServer = z.infer<typeof McpServerSchema>;
 export const McpServerListSchema = z.object({ servers: z.array(McpServerSchema) });
 export type McpServerList = z.infer<typeof McpServerListSchema>;
 export type McpTransport = z.infer<typeof McpTransportSchema>;
+
+/** A prompt an MCP server offers (`prompts/list`), as `GET /api/commands` lists it as a `/` command. */
+export interface McpPromptInfo {
+  server_id: string;
+  server: string;
+  /** The prompt's own name on its server. */
+  name: string;
+  /** The `/` command: `<server>__<prompt>`, lowercase. */
+  command: string;
+  description: string;
+  arguments: { name: string; description: string; required: boolean }[];
+}
+
+/** The body of `POST /api/mcp/servers/:id/prompts/:name`: the prompt's arguments. */
+export const McpPromptRequestSchema = z.object({
+  arguments: z.record(z.string().max(200), z.string().max(20_000)).default({}),
+});
+export type McpPromptRequest = z.input<typeof McpPromptRequestSchema>;
+
+/** A prompt filled in (`prompts/get`): its messages as text, and all of it as one text for the composer. */
+export const McpPromptResultSchema = z.object({
+  description: z.string().nullable(),
+  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string() })),
+  text: z.string(),
+});
+export type McpPromptResult = z.infer<typeof McpPromptResultSchema>;

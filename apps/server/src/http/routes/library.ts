@@ -24,7 +24,8 @@ const listCommands = createRoute({
   method: 'get',
   path: '/commands',
   tags,
-  summary: 'Every / command with its source (builtin, skill, macro, extension) and its parameter form',
+  summary:
+    'Every / command with its source (builtin, skill, macro, extension, mcp: the prompts of connected MCP servers) and its parameter form',
   request: { query: z.object({ project_id: z.string().max(128).optional() }) },
   responses: { 200: json(CommandListSchema), ...errorResponses(404) },
 });
@@ -139,7 +140,8 @@ export function libraryRoutes(services: ServerServices) {
       const skills = listing.components
         .filter((entry) => entry.kind === 'skill' && entry.enabled && entry.overriddenBy === undefined)
         .map((entry) => ({ name: entry.name, description: entry.description, layer: entry.layer }));
-      return c.json({ commands: commands.list({ skills, macros: await library.macros() }) }, 200);
+      const prompts = await services.mcp.prompts(projectId ?? null);
+      return c.json({ commands: commands.list({ skills, macros: await library.macros(), prompts }) }, 200);
     })
     .openapi(listMacros, async (c) => c.json({ macros: await library.macros() }, 200))
     .openapi(createMacro, async (c) => c.json(await library.createMacro(c.req.valid('json')), 201))

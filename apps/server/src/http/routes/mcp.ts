@@ -1,10 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
+  McpPromptRequestSchema,
+  McpPromptResultSchema,
   McpServerCreateSchema,
   McpServerListSchema,
   McpServerSchema,
   McpServerUpdateSchema,
 } from '@youyou/contracts';
+import { ApiError } from '../../errors/index.ts';
 import { mcpServerViewOf } from '../../mcp/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
@@ -72,6 +76,25 @@ const connectServer = createRoute({
   responses: { 200: json(McpServerSchema), ...errorResponses(404) },
 });
 
+const getPrompt = createRoute({
+  method: 'post',
+  path: '/mcp/servers/{id}/prompts/{name}',
+  tags,
+  summary: "Fill one of the server's prompts with its arguments (MCP prompts/get): the / command's text",
+  description: 'GET /api/commands lists the prompts of connected servers as `<server>__<prompt>` commands.',
+  request: {
+    params: IdParameter.extend({
+      name: z
+        .string()
+        .min(1)
+        .max(200)
+        .openapi({ param: { name: 'name', in: 'path' } }),
+    }),
+    body: jsonBody(McpPromptRequestSchema),
+  },
+  responses: { 200: json(McpPromptResultSchema), ...errorResponses(404, 502) },
+});
+
 /** MCP server configuration and status (spec §4.8). */
 export function mcpRoutes(services: ServerServices) {
   const { mcp } = services;
@@ -105,5 +128,25 @@ export function mcpRoutes(services: ServerServices) {
       const row = await mcp.repository.get(id);
       await mcp.forget(id);
       return c.json(mcpServerViewOf(row, await mcp.connect(row)), 200);
+    })
+    .openapi(getPrompt, async (c) => {
+      const { id, name } = c.req.valid('param');
+      const row = await mcp.repository.get(id);
+      try {
+        return c.json(await mcp.prompt(row, name, c.req.valid('json').arguments), 200);
+      } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
+          throw new ApiError('INVALID_INPUT', `The server ${row.name} refused the prompt: ${error.message}`, {
+            details: { server: row.name, prompt: name },
+          });
+        }
+        throw new ApiError(
+          'PROVIDER_ERROR',
+          `The server ${row.name} could not fill the prompt: ${String(error)}`,
+          {
+            details: { server: row.name, prompt: name },
+          },
+        );
+      }
     });
 }
