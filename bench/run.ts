@@ -54,6 +54,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string; timeoutMs?: num
   },
   { name: 'HITL: a card answered → the model’s next request', script: 'server/hitl-latency.ts' },
   { name: 'search_files over 5,000 files against ripgrep', script: 'server/search-files.ts' },
+  {
+    name: 'Context assembly per turn at a 100,000-token history against naive concatenation',
+    script: 'server/context-assembly.ts',
+  },
   { name: "Documents: ingest MB/s per format against LangChain's loaders", script: 'documents/ingest.ts' },
   {
     name: 'Documents: full-text search over 100,000 chunks against raw FTS5 / ILIKE',
