@@ -37,6 +37,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   { name: 'File tool latency against a bare spawn', script: 'files/tool-latency.ts' },
   { name: 'Web UI: app shell size, a 2,000-message conversation in Chromium', script: 'web/web-ui.ts' },
   {
+    name: 'Web UI at scale: a 10,000-message conversation, 200 Markdown deltas/s for 60 s, against plain text nodes',
+    script: 'web/conversation-scale.ts',
+  },
+  {
     name: 'Server: events/s through the workbench against no persistence',
     script: 'server/event-throughput.ts',
   },
