@@ -37,6 +37,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   { name: 'File tool latency against a bare spawn', script: 'files/tool-latency.ts' },
   { name: 'Web UI: app shell size, a 2,000-message conversation in Chromium', script: 'web/web-ui.ts' },
   {
+    name: 'Web UI at scale: a 10,000-message conversation, 200 Markdown deltas/s for 60 s, against plain text nodes',
+    script: 'web/conversation-scale.ts',
+  },
+  {
     name: 'Server: events/s through the workbench against no persistence',
     script: 'server/event-throughput.ts',
   },
@@ -54,6 +58,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string }[] = [
   },
   { name: 'HITL: a card answered → the model’s next request', script: 'server/hitl-latency.ts' },
   { name: 'search_files over 5,000 files against ripgrep', script: 'server/search-files.ts' },
+  {
+    name: 'Context assembly per turn at a 100,000-token history against naive concatenation',
+    script: 'server/context-assembly.ts',
+  },
   { name: "Documents: ingest MB/s per format against LangChain's loaders", script: 'documents/ingest.ts' },
   {
     name: 'Extensions: a declarative HTTP tool call against a bare fetch, hot reload of an asset',

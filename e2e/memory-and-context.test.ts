@@ -35,7 +35,7 @@ function reply(request: RecordedRequest): FakeReply {
         )
       : text('{"candidates": []}');
   }
-  if (last.includes('LONG')) return text(`Noted. ${'y'.repeat(12_000)}`);
+  if (last.includes('LONG')) return text(`Noted. ${'y'.repeat(24_000)}`);
   if (last.includes('PROPOSE')) return text('I will keep that in mind.');
   return fakeModelReply(request);
 }
@@ -94,13 +94,13 @@ describe('context and memory in a browser', () => {
       kind: 'openai-compatible',
       base_url: stack.fake.url,
       api_key: 'test-key',
-      models: [{ id: 'tiny', context_window: 24_000 }],
+      models: [{ id: 'tiny', context_window: 40_000 }],
     });
     const profile = (await api('POST', '/api/profiles', {
       name: 'Small window',
       systemPrompt: '',
       model: { id: 'small/tiny' },
-      parameters: { max_tokens: 12_000 },
+      parameters: { max_tokens: 20_000 },
       tools: { allow: ['*'], deny: [], confirm: [] },
       context: { policy: 'no-compaction' },
       hitl: { askOnAmbiguity: false, timeoutSec: null },
@@ -109,7 +109,7 @@ describe('context and memory in a browser', () => {
     const conversation = await stack.client.createConversation({ title: 'Long talk', profileId: profile.id });
     for (const word of ['first', 'second']) {
       const { run } = await stack.client.sendMessage(conversation.id, {
-        text: `${word} LONG ${'a'.repeat(12_000)}`,
+        text: `${word} LONG ${'a'.repeat(24_000)}`,
       });
       await settled(conversation.id, run.id);
     }

@@ -31,6 +31,8 @@ export {
 export type { WorkbenchDatabase, MigrationReport, DialectName } from './database/index.ts';
 export { WorkbenchSessionStorage } from './storage/index.ts';
 export { SqlMemoryStorage } from './memory/index.ts';
+export { assembleRequest } from './context/index.ts';
+export type { AssemblyInput, AssemblyResult } from './context/index.ts';
 export { EventHub, EventLog } from './events/index.ts';
 export { ApiError, HTTP_STATUS_BY_CODE, ALL_ERROR_CODES } from './errors/index.ts';
 export type { ApiErrorCode, ErrorBody } from './errors/index.ts';

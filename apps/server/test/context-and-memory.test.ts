@@ -46,7 +46,7 @@ function reply(request: RecordedRequest): FakeReply {
         )
       : text('{"candidates": []}');
   }
-  if (last.includes('LONG')) return text(`answer ${'y'.repeat(12_000)}`);
+  if (last.includes('LONG')) return text(`answer ${'y'.repeat(24_000)}`);
   return text(`ok: ${last.slice(0, 40)}`);
 }
 
@@ -81,15 +81,15 @@ for (const kind of DATABASE_KINDS) {
         name: 'small',
         kind: 'openai-compatible',
         base_url: server.fake.url,
-        models: [{ id: 'tiny', context_window: 24_000 }],
+        models: [{ id: 'tiny', context_window: 40_000 }],
       });
       profileId = (
         await server.call<{ id: string }>('POST', '/api/profiles', {
           name: 'Small window',
           systemPrompt: '',
           model: { id: 'small/tiny' },
-          // The output reserve: budget = 24,000 − 12,000.
-          parameters: { max_tokens: 12_000 },
+          // The output reserve: budget = 40,000 − 20,000.
+          parameters: { max_tokens: 20_000 },
           tools: { allow: ['*'], deny: [], confirm: [] },
           // The agent core compacts at the window; the assembler trims before that.
           context: { policy: 'no-compaction' },
@@ -106,21 +106,21 @@ for (const kind of DATABASE_KINDS) {
 
     it('stores what the model saw for every run; over budget the oldest exchange leaves the request and the report says why', async () => {
       const id = await conversation({ profile_id: profileId });
-      const first = await send(id, `first LONG ${'a'.repeat(12_000)}`);
-      await send(id, `second LONG ${'b'.repeat(12_000)}`);
+      const first = await send(id, `first LONG ${'a'.repeat(24_000)}`);
+      await send(id, `second LONG ${'b'.repeat(24_000)}`);
       const third = await send(id, 'third, short');
 
       const [firstReport] = await reports(first);
       expect(firstReport).toMatchObject({
         call_index: 0,
-        context_window: 24_000,
-        output_reserve_tokens: 12_000,
-        budget_tokens: 12_000,
+        context_window: 40_000,
+        output_reserve_tokens: 20_000,
+        budget_tokens: 20_000,
         estimator: 'chars/4',
         trims: [],
         over_budget: false,
       });
-      expect(firstReport?.slots.find((slot) => slot.slot === 'current_turn')?.tokens).toBeGreaterThan(3_000);
+      expect(firstReport?.slots.find((slot) => slot.slot === 'current_turn')?.tokens).toBeGreaterThan(6_000);
 
       const [thirdReport] = await reports(third);
       expect(thirdReport?.trims).toEqual([

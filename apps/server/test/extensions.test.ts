@@ -12,7 +12,7 @@ import type {
   ToolInfo,
   WorkbenchEvent,
 } from '@youyou/contracts';
-import { fakeTextReply, fakeToolCallReply } from '@youyou/testing';
+import { fakeAskUserReply, fakeTextReply, fakeToolCallReply } from '@youyou/testing';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
@@ -503,6 +503,65 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       layer: 'user',
       values: { 'example.endpoint': weather.url },
     });
+  });
+
+  it('free input on a HITL card that an intent asks for starts its workflow; a missing slot is asked on a card', async () => {
+    const { conversationId, runId } = await turn('plan my trip', [
+      fakeAskUserReply({
+        question: 'Where to?',
+        kind: 'choice',
+        choices: [
+          { id: 'a', label: 'Coast', impact: 'sea' },
+          { id: 'b', label: 'Mountains', impact: 'hills' },
+        ],
+        allowFreeInput: true,
+      }),
+      fakeToolCallReply('workflow_city_report', { city: 'Oslo' }),
+      fakeTextReply('Oslo: cold.'),
+      fakeTextReply('Report done.'),
+    ]);
+    const { card } = await waitingCard(server, conversationId);
+    const routed = await server.call<{ card: { status: string; resolution: unknown }; new_run_id: string }>(
+      'POST',
+      `/api/conversations/${conversationId}/cards/${card.id}/answer`,
+      { answer: { type: 'text', text: 'give me a weather report for Oslo' } },
+    );
+    expect(routed.card.status).toBe('superseded');
+    expect(routed.card.resolution).toMatchObject({
+      route: { path: 'new_request', by: 'rule', reason: "matches the intent 'weather' of extension:example" },
+    });
+    expect((await server.call<{ status: string }>('GET', `/api/runs/${runId}`)).status).toBe('cancelled');
+    const lengthCard = await waitingCard(server, conversationId);
+    await server.call('POST', `/api/conversations/${conversationId}/cards/${lengthCard.card.id}/answer`, {
+      answer: { type: 'choice', choice_id: 'long' },
+    });
+    const view = await server.settled(conversationId, routed.new_run_id);
+    const request = view.messages.at(-2)?.parts[0];
+    expect(request).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('call workflow_city_report) with city = Oslo'),
+    });
+    expect(toolOutputs(view.messages, 'workflow_city_report')[0]).toContain('in one paragraph');
+
+    // Called without the slot (say, by the model): the intent's question is asked first.
+    const missing = await turn('report please', [
+      fakeToolCallReply('workflow_city_report', {}),
+      fakeTextReply('Bergen: rain.'),
+      fakeTextReply('ok'),
+    ]);
+    const asked = await waitingCard(server, missing.conversationId);
+    expect(asked.card).toMatchObject({ kind: 'input', question: 'Which city? / 哪个城市？' });
+    await server.call('POST', `/api/conversations/${missing.conversationId}/cards/${asked.card.id}/answer`, {
+      answer: { type: 'text', text: 'Bergen' },
+    });
+    const length = await waitingCard(server, missing.conversationId);
+    expect(length.card.question).toBe('How long should the report on Bergen be?');
+    await server.call('POST', `/api/conversations/${missing.conversationId}/cards/${length.card.id}/answer`, {
+      answer: { type: 'choice', choice_id: 'short' },
+    });
+    expect(toolOutputs((await missing.view()).messages, 'workflow_city_report')[0]).toContain(
+      'city: Bergen (asked)',
+    );
   });
 
   it('a run in flight whose tool is uninstalled fails that step with EXTENSION_REMOVED, visibly', async () => {

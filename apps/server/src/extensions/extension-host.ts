@@ -16,6 +16,7 @@ import {
   type ExtensionsChangedPayload,
   type ExtensionUiEntry,
   type FormField,
+  type IntentMatch,
   type InstalledExtension,
 } from '@youyou/contracts';
 import pino from 'pino';
@@ -32,6 +33,7 @@ import { PackageError, removeFolder, stageFromPath, unpackArchive } from './exte
 import { countsOf, loadExtension, type LoadedExtension, type LoadOptions } from './extension-loader.ts';
 import { ExtensionRepository, type ExtensionRecord } from './extension-repository.ts';
 import { httpToolHandler, type LiveHttpTool } from './http-tool.ts';
+import { matchIntent } from './intent-router.ts';
 import { workflowToolHandler, workflowToolName, type WorkflowServices } from './workflow-tool.ts';
 
 /** A staged preview is kept this long for the install that follows it. */
@@ -570,6 +572,10 @@ export class ExtensionHost {
       bindings: base.bindings,
       complete: base.complete,
       live,
+      slots: () =>
+        (this.#installed.get(id)?.loaded?.intents ?? [])
+          .filter((intent) => intent.workflow === workflowId)
+          .flatMap((intent) => intent.slots),
       formFields: (formId) => {
         const form = this.#installed.get(id)?.loaded?.forms.find((item) => item.id === formId);
         const root = (form?.schema as { root?: { component?: string; fields?: unknown } } | undefined)?.root;
@@ -837,6 +843,36 @@ export class ExtensionHost {
     if (enabled) this.#disabledSources.delete(source);
     else this.#disabledSources.add(source);
     this.#generation++;
+  }
+
+  /**
+   * The installed intent free input asks for, and the request that starts it (its workflow's tool
+   * with the slots found, or its command's template); undefined with no intent matching (T0).
+   */
+  intentRequest(text: string): { match: IntentMatch; request: string } | undefined {
+    const intents = this.activeExtensions().flatMap((extension) =>
+      extension.intents.map((intent) => ({ source: extensionSource(extension.manifest.id), intent })),
+    );
+    if (intents.length === 0) return undefined;
+    const match = matchIntent(intents, text);
+    if (match === undefined) return undefined;
+    const extension = this.activeExtensions().find(
+      (item) => extensionSource(item.manifest.id) === match.source,
+    );
+    const intent = extension?.intents.find((item) => item.id === match.intent_id);
+    if (extension === undefined || intent === undefined) return undefined;
+    const slots = Object.entries(match.slots).map(([name, value]) => `${name} = ${value}`);
+    if (intent.workflow !== undefined) {
+      const workflow = extension.workflows.find((item) => item.id === intent.workflow);
+      if (workflow === undefined) return undefined;
+      return {
+        match,
+        request: `${text}\n\n(The intent “${intent.title}” of ${match.source}: run the workflow “${workflow.title}” (call ${workflowToolName(workflow.id)})${slots.length === 0 ? '' : ` with ${slots.join(', ')}`}.)`,
+      };
+    }
+    const command = extension.commands.find((item) => item.name === intent.command);
+    if (command?.template === undefined) return undefined;
+    return { match, request: fillTemplate(command.template, match.slots) };
   }
 
   /** Ids of the installed extensions, for the registry. */

@@ -3,6 +3,7 @@ import type {
   FormField,
   HitlCardDraft,
   HitlResolvedPayload,
+  IntentSlot,
   Workflow,
   WorkflowStep,
 } from '@youyou/contracts';
@@ -27,6 +28,8 @@ export interface WorkflowServices {
   ): Promise<string>;
   /** The form fields of one of the extension's forms. */
   formFields(id: string): FormField[] | undefined;
+  /** The slots of the intents that start this workflow: a required one without a value is asked first. */
+  slots(): IntentSlot[];
   /** Whether the workflow is still provided (its extension enabled, the workflow present). */
   live(): Workflow | undefined;
 }
@@ -89,6 +92,36 @@ export async function runWorkflow(
   let count = 0;
   const signal = AbortSignal.any([context.signal, context.cancelSignal]);
   try {
+    // A missing slot of the intent that started it becomes a HITL question (spec §4.6).
+    for (const slot of services.slots()) {
+      const present = values[slot.name];
+      if (!slot.required || (present !== undefined && present !== null && String(present).trim() !== ''))
+        continue;
+      const question = `${slot.question.en} / ${slot.question['zh-CN']}`;
+      const draft: HitlCardDraft =
+        slot.type === 'enum' && (slot.enum ?? []).length > 1
+          ? {
+              question,
+              kind: 'choice',
+              choices: (slot.enum ?? []).map((option) => ({
+                id: option,
+                label: option,
+                impact: `${slot.name} = ${option}`,
+              })),
+            }
+          : { question, kind: 'input' };
+      const resolution = await services.hitl.ask(binding, draft, { callId: `${callId}:slot:${slot.name}` });
+      if (resolution.status !== 'answered')
+        throw new StepFailure(
+          'WORKFLOW_STEP_FAILED',
+          `the question for ${slot.name} was ${resolution.status}`,
+        );
+      values[slot.name] = answerValue(
+        resolution,
+        (slot.enum ?? []).map((value) => ({ value })),
+      );
+      lines.push(`${slot.name}: ${text(values[slot.name])} (asked)`);
+    }
     while (position < workflow.steps.length) {
       if (++count > WORKFLOW_STEP_LIMIT)
         throw new StepFailure('WORKFLOW_STEP_LIMIT', `more than ${WORKFLOW_STEP_LIMIT} steps ran`);

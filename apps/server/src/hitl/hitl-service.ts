@@ -64,6 +64,7 @@ export class HitlService {
   readonly #cards: HitlCardRepository;
   readonly #waiters = new Map<string, Waiter>();
   #startNewRequest: StartNewRequest | undefined;
+  #intentRouter: ((text: string) => string | undefined) | undefined;
 
   constructor(options: HitlServiceOptions) {
     this.#options = options;
@@ -71,6 +72,14 @@ export class HitlService {
   }
 
   /** Set by the server once its model routing exists. */
+  /**
+   * Installs the intent router: for free input it returns why an installed intent matches (the
+   * card is then superseded by a new request), or undefined.
+   */
+  setIntentRouter(router: (text: string) => string | undefined): void {
+    this.#intentRouter = router;
+  }
+
   setClassifier(classifier: FreeInputClassifier): void {
     this.#options.classifier = classifier;
   }
@@ -372,6 +381,9 @@ export class HitlService {
       });
     }
     let decision: RouteDecision | undefined = routeByRules(card, text);
+    // An installed extension's intent that the text asks for starts a new request (none: T0).
+    const intent = decision === undefined ? this.#intentRouter?.(text) : undefined;
+    if (intent !== undefined) decision = { path: 'new_request', by: 'rule', reason: intent };
     if (decision === undefined && this.#options.classifier !== undefined) {
       try {
         decision = await this.#options.classifier(card, text, {

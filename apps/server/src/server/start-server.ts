@@ -1,4 +1,4 @@
-import { ContextService } from '../context/index.ts';
+import { ContextService, knowledgeSlotOf } from '../context/index.ts';
 import { MemoryService, registerMemorySettings } from '../memory/index.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -310,6 +310,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         forInjection: (query, projectId) => memory.forInjection(query, projectId),
         touch: (ids) => memory.repository.touch(ids),
       },
+      // The knowledge slot: passages of the project's knowledge for the turn's message (spec §4.12).
+      knowledge: knowledgeSlotOf(knowledge.retriever),
     });
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
@@ -365,12 +367,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     workbenchTools.push(cardTool);
     // A card only shows what the model already wrote: no confirmation by default.
     toolset.register([cardTool], { internal: true });
+    hitl.setIntentRouter((text) => {
+      const found = extensions.intentRequest(text);
+      return found === undefined
+        ? undefined
+        : `matches the intent '${found.match.intent_id}' of ${found.match.source}`;
+    });
     hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
       await runs.cancel(supersededRunId, 'superseded');
       // Another server may still be ending the superseded run: wait for its slot.
       for (let attempt = 0; ; attempt++) {
         try {
-          return (await runs.send(conversationId, { text })).run.id;
+          // Free input an extension's intent asks for starts that intent (its workflow, its command).
+          const request = extensions.intentRequest(text)?.request ?? text;
+          return (await runs.send(conversationId, { text: request })).run.id;
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
             throw error;

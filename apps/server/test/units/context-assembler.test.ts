@@ -65,7 +65,7 @@ describe('context assembly (spec §4.10)', () => {
     expect(report.total_tokens).toBeLessThanOrEqual(report.budget_tokens);
   });
 
-  it('trims by priority: memory first, then knowledge, then history, then attachments become excerpts', () => {
+  it('trims by priority: history first, then knowledge, then memory, then attachments become excerpts', () => {
     const attachment = `<document id="doc_7" name="report.pdf">\n${words(3_000, 'data')}\n</document>`;
     const { request: assembled, report } = assembleRequest({
       request: request([
@@ -87,9 +87,9 @@ describe('context assembly (spec §4.10)', () => {
     });
     const order = report.trims.map((trim) => `${trim.slot}:${trim.kind}`);
     expect(order).toEqual([
-      'memory:dropped',
-      'knowledge:dropped',
       'history:dropped',
+      'knowledge:dropped',
+      'memory:dropped',
       'current_turn:excerpted',
     ]);
     const excerpt = report.trims.at(-1);
@@ -105,6 +105,27 @@ describe('context assembly (spec §4.10)', () => {
     expect(texts[0]).toBe('Summarise the report');
     expect(texts[1]).toContain('use read_document doc_7 to read the rest');
     expect(report.total_tokens).toBeLessThanOrEqual(report.budget_tokens);
+  });
+
+  it('a long history loses its oldest exchanges before memory and knowledge lose anything', () => {
+    const { request: assembled, report } = assembleRequest({
+      request: request([
+        user(words(4_000, 'old')),
+        assistant('ok'),
+        user(words(200, 'recent')),
+        assistant('ok'),
+        user('now?'),
+      ]),
+      model: { id: 'tiny', contextWindow: 4_000 },
+      injections: {
+        memory: [{ id: 'm1', text: 'Prefers short answers' }],
+        knowledge: [{ id: 'c1', text: 'Revenue rose' }],
+      },
+    });
+    expect(report.trims.map((trim) => trim.slot)).toEqual(['history']);
+    expect(assembled.systemPrompt).toContain('Prefers short answers');
+    expect(JSON.stringify(assembled.messages)).toContain('Revenue rose');
+    expect(JSON.stringify(assembled.messages)).toContain('recent');
   });
 
   it('holds memory and knowledge to their shares whatever room is left, weakest items first', () => {

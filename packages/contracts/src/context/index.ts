@@ -49,11 +49,12 @@ export const ContextAssemblyPolicySchema = z.object({
 export type ContextAssemblyPolicy = z.infer<typeof ContextAssemblyPolicySchema>;
 
 /**
- * The default policy (decision 0015): system and current turn first, then tool results, history,
- * knowledge (≤ 20 %) and memory (≤ 5 %).
+ * The default policy (decision 0015): the system prompt and the current turn are kept first, then
+ * this turn's tool results, memory (≤ 5 %), knowledge (≤ 20 %); the history before this turn is
+ * trimmed first (its oldest exchanges), as it is the largest part and stays stored in full.
  *
  * @example
- * DEFAULT_CONTEXT_ASSEMBLY_POLICY.slots.memory; // { priority: 5, share: 0.05 }
+ * DEFAULT_CONTEXT_ASSEMBLY_POLICY.slots.memory; // { priority: 3, share: 0.05 }
  */
 export const DEFAULT_CONTEXT_ASSEMBLY_POLICY: ContextAssemblyPolicy = {
   output_reserve_tokens: null,
@@ -63,9 +64,9 @@ export const DEFAULT_CONTEXT_ASSEMBLY_POLICY: ContextAssemblyPolicy = {
     system: { priority: 0, share: 1 },
     current_turn: { priority: 1, share: 1 },
     tool_results: { priority: 2, share: 1 },
-    history: { priority: 3, share: 1 },
+    memory: { priority: 3, share: 0.05 },
     knowledge: { priority: 4, share: 0.2 },
-    memory: { priority: 5, share: 0.05 },
+    history: { priority: 5, share: 1 },
   },
 };
 

@@ -1,0 +1,73 @@
+// Browser test of the example extension's UI (extensions/example): installed through the API, its
+// weather panel is a right-column tab drawn by the UI-schema renderer, and the panel's form calls
+// the extension's declarative HTTP tool against a local weather service through the server.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser } from './support/browser.ts';
+import { startStack, type Stack } from './support/stack.ts';
+import { SCREENSHOTS, STEP_TIMEOUT } from './support/workbench-session.ts';
+
+const EXAMPLE = fileURLToPath(new URL('../extensions/example', import.meta.url));
+
+let stack: Stack;
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+let weather: Server;
+const asked: string[] = [];
+
+beforeAll(async () => {
+  weather = createServer((request, response) => {
+    asked.push(request.url ?? '');
+    const city = decodeURIComponent((request.url ?? '').split('/')[2]?.split('?')[0] ?? '');
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ current: { city, temperature: 4, conditions: 'snow', wind_kmh: 20 } }));
+  });
+  await new Promise<void>((resolve) => weather.listen(0, '127.0.0.1', resolve));
+  stack = await startStack();
+  const preview = await stack.client.previewExtension(EXAMPLE);
+  if (preview.permissions === null) throw new Error('the example extension did not check out');
+  await stack.client.installExtension({
+    staging_id: preview.staging_id,
+    accepted_permissions: preview.permissions,
+  });
+  await stack.client.writeSettings({
+    layer: 'user',
+    values: {
+      'example.endpoint': `http://127.0.0.1:${String((weather.address() as AddressInfo).port)}`,
+      'example.api_key': 'key-for-the-local-weather-service',
+    },
+  });
+  browser = await openBrowser();
+  page = browser.page;
+  await page.goto(stack.server.loginUrl);
+  await page.getByTestId('composer-input').waitFor({ timeout: STEP_TIMEOUT });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await new Promise((resolve) => weather?.close(resolve));
+});
+
+describe("the example extension's panel", () => {
+  it('is a right-column tab whose form runs the extension’s HTTP tool and shows its answer', async () => {
+    const show = page.getByRole('button', { name: 'Show the workbench' });
+    if (await show.isVisible()) await show.click();
+    await page.getByRole('tab', { name: 'Weather' }).click();
+    const panel = page.getByTestId('ui-panel');
+    await panel.getByRole('heading', { name: 'City weather' }).waitFor({ timeout: STEP_TIMEOUT });
+    const city = panel.getByLabel('City');
+    expect(await city.inputValue()).toBe('Paris');
+    await city.fill('Oslo');
+    await panel.getByRole('button', { name: 'Look up' }).click();
+    await expect
+      .poll(() => panel.getByTestId('ui-action-output').textContent(), { timeout: STEP_TIMEOUT })
+      .toContain('snow');
+    expect(asked).toEqual(['/weather/Oslo?units=metric']);
+    await page.screenshot({ path: join(SCREENSHOTS, 'example-panel.png') });
+  });
+});
