@@ -167,6 +167,7 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
         expect.objectContaining({ kind: 'intent', name: 'weather', source: 'extension:example' }),
         expect.objectContaining({ kind: 'knowledge', name: 'travel-guide', source: 'extension:example' }),
         expect.objectContaining({ kind: 'tool', name: 'read_file', source: 'builtin', active: true }),
+        expect.objectContaining({ kind: 'parser', source: 'builtin', active: true }),
       ]),
     );
     expect(registry.sources).toEqual(

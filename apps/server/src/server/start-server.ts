@@ -467,7 +467,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         registry: uiSurfaces,
         catalog,
         home: settings.home,
-        audit: { repository: toolAudit, conversations },
+        audit: { repository: toolAudit, conversations, grants },
       }),
       catalog,
       audit: toolAudit,
