@@ -248,6 +248,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       workflows: {
         hitl,
         bindings,
+        planboards,
         // A prompt step asks the conversation's chat model (routing is set up below; steps run later).
         complete: (text, context) =>
           routing.complete(
