@@ -89,6 +89,9 @@ export async function buildExecutable(
     },
     banner: { js: "const __youyouImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',
+    // As the npm start bundle (apps/server/src/bundle/build-bundle.ts says why).
+    minifyWhitespace: true,
+    minifySyntax: true,
     write: false,
     logLevel: 'warning',
   });

@@ -43,6 +43,11 @@ export async function buildServerBundle(
       js: "import { createRequire as __youyouCreateRequire } from 'node:module'; const require = __youyouCreateRequire(import.meta.url);",
     },
     legalComments: 'none',
+    // Whitespace and syntax only; names stay, so stack traces still name every function. A
+    // 9 MB source of 250,000 lines idled 5 MB heavier: the text itself, and the line table V8
+    // builds the first time anything asks for a stack (pino does, at every start).
+    minifyWhitespace: true,
+    minifySyntax: true,
     write: false,
     logLevel: 'warning',
   });

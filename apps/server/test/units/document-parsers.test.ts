@@ -5,10 +5,11 @@ import {
   type DocumentBlock,
   type DocumentParsePolicy,
   type ParsedDocument,
+  type ParserProvider,
   type ParseResult,
 } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ParserRegistry, parseWithPolicy, decodeText } from '../../src/documents/index.ts';
+import { BUILTIN_PARSERS, ParserRegistry, parseWithPolicy, decodeText } from '../../src/documents/index.ts';
 import { documentFixtures, type Fixture } from '@youyou/testing/documents';
 import { startFakeParseService, type FakeParseService } from '../support/fake-parse-service.ts';
 
@@ -397,3 +398,20 @@ const BUILTIN_TXT = {
     failure: { reason: 'empty' as const, message: '', parser: null },
   }),
 };
+
+describe('built-in parsers load with their first file', () => {
+  it('describe themselves as their modules do (id, version, formats)', async () => {
+    const modules = [
+      (await import('../../src/documents/parsers/markdown.ts')).markdownParser,
+      (await import('../../src/documents/parsers/text.ts')).textParser,
+      (await import('../../src/documents/parsers/html.ts')).htmlParser,
+      (await import('../../src/documents/parsers/docx.ts')).docxParser,
+      (await import('../../src/documents/parsers/pptx.ts')).pptxParser,
+      (await import('../../src/documents/parsers/xlsx.ts')).xlsxParser,
+      (await import('../../src/documents/parsers/csv.ts')).csvParser,
+      (await import('../../src/documents/parsers/pdf.ts')).pdfParser,
+    ];
+    const summary = ({ id, version, source, formats }: ParserProvider) => ({ id, version, source, formats });
+    expect(BUILTIN_PARSERS.map(summary)).toEqual(modules.map(summary));
+  });
+});

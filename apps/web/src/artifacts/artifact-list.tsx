@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
 import type { Artifact } from '@youyou/contracts';
+import { frameBatched } from '../conversation-state/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { FileIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
@@ -34,7 +35,7 @@ export function ArtifactsTab(): ReactElement {
   const openId = useWorkbenchUi((state) => state.artifactId);
   const openArtifact = useWorkbenchUi((state) => state.openArtifact);
   const store = live.store(conversationId ?? '');
-  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const snapshot = useSyncExternalStore(frameBatched(store.subscribe), store.getSnapshot);
   // What the conversation's events say about artifacts: a change here means the list changed.
   const signature = useMemo(() => {
     const marks: string[] = [];

@@ -3,7 +3,7 @@ import { errorMessage, isApiError } from '../api/index.ts';
 import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
-import { CONVERSATIONS_KEY, type RunView } from '../conversation-state/index.ts';
+import { CONVERSATIONS_KEY, frameBatched, type RunView } from '../conversation-state/index.ts';
 import { NewConversationProfilePicker, ProfilePicker } from '../customise/index.ts';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
@@ -40,16 +40,38 @@ export function ConversationView(): ReactElement {
   const toggleRight = useLayout((state) => state.toggleRight);
   const query = useConversationQuery(conversationId);
   const store = live.store(conversationId ?? '');
-  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const snapshot = useSyncExternalStore(frameBatched(store.subscribe), store.getSnapshot);
   const streamState = useSyncExternalStore(live.subscribe, live.getStreamState);
   const providers = useProviders();
   const actions = useConversationActions(conversationId);
   const create = useCreateConversation();
   const markSeen = useSeen((state) => state.markSeen);
 
+  // What this browser has seen, kept in localStorage: written at most once a second while a reply
+  // streams (each write serialises the whole map), and at once when the conversation changes.
+  const seenLater = useRef<{ timer: ReturnType<typeof setTimeout>; write: () => void } | undefined>(
+    undefined,
+  );
   useEffect(() => {
-    if (conversationId !== undefined && snapshot.loaded) markSeen(conversationId, snapshot.lastSeq);
+    if (conversationId === undefined || !snapshot.loaded) return;
+    const write = (): void => {
+      seenLater.current = undefined;
+      markSeen(conversationId, snapshot.lastSeq);
+    };
+    if (seenLater.current === undefined) {
+      write();
+      seenLater.current = { timer: setTimeout(() => seenLater.current?.write(), 1000), write };
+    } else seenLater.current.write = write;
   }, [conversationId, snapshot.loaded, snapshot.lastSeq, markSeen]);
+  useEffect(
+    () => () => {
+      const pending = seenLater.current;
+      if (pending === undefined) return;
+      clearTimeout(pending.timer);
+      pending.write();
+    },
+    [conversationId],
+  );
 
   // Tell assistive technology when an answer ends (the message list itself is not live: it would
   // read every streamed word).

@@ -21,7 +21,7 @@ import { useNavigation } from '../navigation/index.ts';
 import { PROJECTS_KEY, useConversationList, useProjects } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
 import { download } from '../archive/index.ts';
-import { ConversationUsageDialog } from '../settings/index.ts';
+import { ConversationUsageDialog } from '../usage/index.ts';
 import { ConversationItem } from './conversation-item.tsx';
 import { NewProjectForm } from './new-project-form.tsx';
 import { isUnread, useSeen } from './seen-store.ts';

@@ -11,4 +11,3 @@ export type { ComponentFormValues } from './component-draft.ts';
 export { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
 export type { ProviderPreset } from './provider-presets.ts';
 export { SettingsDialog } from './settings-dialog.tsx';
-export { ConversationUsageDialog } from './conversation-usage-dialog.tsx';

@@ -5,7 +5,7 @@ import { errorMessage } from '../api/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useConversationList, useProjects } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
-import { costText, sumTotals, UsageTable } from './usage-table.tsx';
+import { costText, sumTotals, UsageTable } from '../usage/index.ts';
 
 type Grouping = Usage['group_by'];
 type Total = Usage['totals'][number];

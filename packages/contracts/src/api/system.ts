@@ -46,13 +46,9 @@ export const UsageSchema = z
         duration_ms: z.number(),
         cache_read_tokens: z.number().optional(),
         cache_write_tokens: z.number().optional(),
-        cost: z
-          .number()
-          .nullable()
-          .optional()
-          .meta({
-            description: 'US dollars, from the prices of the models used; null when none has prices.',
-          }),
+        cost: z.number().nullable().optional().meta({
+          description: 'US dollars, from the prices of the models used; null when none has prices.',
+        }),
         /** Runs of this group whose model has no prices (their cost is unknown). */
         unpriced_runs: z.number().optional(),
       }),

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { Usage } from '@youyou/contracts';
 import { useTranslation, type Translate } from '../i18n/index.ts';
+import './usage.css';
 
 type Total = Usage['totals'][number];
 

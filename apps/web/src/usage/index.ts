@@ -1,0 +1,2 @@
+export { ConversationUsageDialog } from './conversation-usage-dialog.tsx';
+export { costText, sumTotals, UsageTable } from './usage-table.tsx';
