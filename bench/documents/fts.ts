@@ -105,9 +105,10 @@ function corpus(): Corpus {
     }
     if (index === 7_777 || index === Math.floor(CHUNKS * 0.61) * 2)
       text += ' The quarterly revenue reconciliation was signed.';
-    if (index === 12_345 || index === Math.floor(CHUNKS * 0.83) * 2 + 1) text += '季度营收对账已经完成。';
-    if (index === Math.floor(CHUNKS * 0.47)) text += ' Invoice INV-2024-004217 is overdue.';
-    if (index === Math.floor(CHUNKS * 0.29) * 2 + 1) text += '合同编号HT-2025-0093已归档。';
+    if (index === 12_345 || index === 64_321) text += '季度营收对账已经完成。';
+    // Planted in chunks of the searched project (items whose number does not end in 9).
+    if (index === 47_000) text += ' Invoice INV-2024-004217 is overdue.';
+    if (index === 56_001) text += '合同编号HT-2025-0093已归档。';
     texts.push(text);
     headings.push(
       chinese

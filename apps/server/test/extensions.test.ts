@@ -167,6 +167,7 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
         expect.objectContaining({ kind: 'intent', name: 'weather', source: 'extension:example' }),
         expect.objectContaining({ kind: 'knowledge', name: 'travel-guide', source: 'extension:example' }),
         expect.objectContaining({ kind: 'tool', name: 'read_file', source: 'builtin', active: true }),
+        expect.objectContaining({ kind: 'parser', source: 'builtin', active: true }),
       ]),
     );
     expect(registry.sources).toEqual(
@@ -484,6 +485,18 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     expect(output).toContain("3. pick: 'short' → short");
     expect(output).toContain('4. short: style = in one line');
     expect(output).toContain('5. Write the report: Paris: sunny, 18 °C.');
+    const board = await server.call<{ plan: { steps: { id: string; status: string }[] } }>(
+      'GET',
+      `/api/conversations/${conversationId}/planboard`,
+    );
+    expect(board.plan.steps.map((step) => `${step.id}:${step.status}`)).toEqual([
+      'weather:done',
+      'length:done',
+      'pick:done',
+      'short:done',
+      'long:skipped',
+      'write:done',
+    ]);
     const prompt = server.fake.chatRequests.at(-2)?.body as { messages: { content: unknown }[] };
     expect(JSON.stringify(prompt.messages)).toContain('Write a weather report for Paris in one line.');
 

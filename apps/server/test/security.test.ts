@@ -143,7 +143,14 @@ describe('security at the HTTP edge', () => {
     expect((await upload('<svg onload="alert(1)"/>', 'image/svg+xml', 'x.svg')).body).toMatchObject({
       error: { code: 'UNSUPPORTED_MEDIA_TYPE' },
     });
-    expect((await upload('<script>alert(1)</script>', 'text/html', 'x.html')).status).toBe(415);
+    expect((await upload('alert(1)', 'text/javascript', 'x.js')).status).toBe(415);
+    // HTML is a document: accepted, and served back only as an inert attachment.
+    const page = await upload('<p>hello</p><script>alert(1)</script>', 'text/html', 'x.html');
+    expect(page.status).toBe(201);
+    const served = await server.request('GET', `/api/uploads/${(page.body as { id: string }).id}/content`);
+    expect(served.headers.get('content-disposition')).toMatch(/^attachment/);
+    expect(served.headers.get('content-security-policy')).toContain('sandbox');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect(
       (await upload(new Uint8Array([0x4d, 0x5a, 0, 1, 2]), 'application/x-msdownload', 'x.exe')).status,
     ).toBe(415);

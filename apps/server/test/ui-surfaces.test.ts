@@ -188,6 +188,28 @@ describe.each(DATABASE_KINDS)('UI surfaces on %s', (kind) => {
         decided_by: 'policy',
       }),
     ]);
+    // "Allow for this conversation" given on a confirmation card covers the conversation's cards.
+    const needsConfirmation = await action({
+      surface: { kind: 'card', id: 'k1' },
+      conversation_id: conversationId,
+      action: { tool: 'weather_alert_subscribe', arguments: { city: 'Bergen' } },
+    });
+    expect(needsConfirmation.body.error?.code).toBe('ACTION_CONFIRMATION_REQUIRED');
+    await server.server.services.grants.add(conversationId, 'weather_alert_subscribe', null);
+    const granted = await action({
+      surface: { kind: 'card', id: 'k1' },
+      conversation_id: conversationId,
+      action: { tool: 'weather_alert_subscribe', arguments: { city: 'Bergen' } },
+    });
+    expect(granted.status).toBe(200);
+    const { calls: after } = await server.call<{ calls: Record<string, unknown>[] }>(
+      'GET',
+      `/api/conversations/${conversationId}/tool-calls`,
+    );
+    expect(after[0]).toMatchObject({
+      tool_name: 'weather_alert_subscribe',
+      decided_by: 'conversation_grant',
+    });
     const missing = await action({
       surface: { kind: 'card', id: 'k1' },
       conversation_id: 'no-such-conversation',

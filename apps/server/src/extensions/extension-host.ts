@@ -26,6 +26,7 @@ import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsRegistry, SettingsService } from '../settings/index.ts';
 import type { HitlService } from '../hitl/index.ts';
+import type { PlanboardRepository } from '../planboard/index.ts';
 import type { RunBindings, ToolCatalog } from '../tools/index.ts';
 import type { UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import type { WorkbenchStream } from '../workbench-stream/index.ts';
@@ -56,6 +57,7 @@ export interface ExtensionHostOptions {
     hitl: HitlService;
     bindings: RunBindings;
     complete: WorkflowServices['complete'];
+    planboards?: PlanboardRepository;
   };
   /** Hot reload of declarative assets (default on); the delay gathers an editor's several writes. */
   watch?: boolean;
@@ -571,6 +573,7 @@ export class ExtensionHost {
       hitl: base.hitl,
       bindings: base.bindings,
       complete: base.complete,
+      ...(base.planboards === undefined ? {} : { planboards: base.planboards }),
       live,
       slots: () =>
         (this.#installed.get(id)?.loaded?.intents ?? [])

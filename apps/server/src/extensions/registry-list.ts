@@ -1,4 +1,10 @@
-import { extensionSource, type RegistryEntry, type RegistryList, type ToolSource } from '@youyou/contracts';
+import {
+  extensionSource,
+  RegistrySourceSchema,
+  type RegistryEntry,
+  type RegistryList,
+  type ToolSource,
+} from '@youyou/contracts';
 import { BUILTIN_COMMANDS } from '../library/index.ts';
 import type { SettingsRegistry } from '../settings/index.ts';
 import type { ToolCatalog } from '../tools/index.ts';
@@ -22,8 +28,12 @@ export async function registryList(parts: {
   host: ExtensionHost;
   catalog: ToolCatalog;
   settingsRegistry: SettingsRegistry;
+  /** The document parsers (spec §4.11), each with its source tag. */
+  parsers?: {
+    list(): readonly { id: string; source: string; available: boolean; formats: readonly string[] }[];
+  };
 }): Promise<RegistryList> {
-  const { host, catalog, settingsRegistry } = parts;
+  const { host, catalog, settingsRegistry, parsers } = parts;
   const entries: RegistryEntry[] = [];
   const owners = new Map<string, string>();
   for (const id of host.installedIds()) {
@@ -77,6 +87,16 @@ export async function registryList(parts: {
       source: definition.source === 'profile' ? 'profile' : 'builtin',
       active: true,
       title: definition.label.en,
+    });
+  }
+  for (const parser of parsers?.list() ?? []) {
+    const source = RegistrySourceSchema.safeParse(parser.source);
+    entries.push({
+      kind: 'parser',
+      name: parser.id,
+      source: source.success ? source.data : 'builtin',
+      active: parser.available,
+      title: parser.formats.join(', '),
     });
   }
   const counts = new Map<string, number>();

@@ -4,10 +4,12 @@ import type {
   HitlCardDraft,
   HitlResolvedPayload,
   IntentSlot,
+  PlanStep,
   Workflow,
   WorkflowStep,
 } from '@youyou/contracts';
 import type { HitlService } from '../hitl/index.ts';
+import type { PlanboardRepository } from '../planboard/index.ts';
 import type { RunBinding, RunBindings } from '../tools/index.ts';
 import { toolError } from './http-tool.ts';
 import { fillJson, fillString, type Resolve } from './templates.ts';
@@ -28,6 +30,8 @@ export interface WorkflowServices {
   ): Promise<string>;
   /** The form fields of one of the extension's forms. */
   formFields(id: string): FormField[] | undefined;
+  /** Shows the workflow's steps as the conversation's plan (right column), with their status. */
+  planboards?: PlanboardRepository;
   /** The slots of the intents that start this workflow: a required one without a value is asked first. */
   slots(): IntentSlot[];
   /** Whether the workflow is still provided (its extension enabled, the workflow present). */
@@ -91,6 +95,33 @@ export async function runWorkflow(
   let position = 0;
   let count = 0;
   const signal = AbortSignal.any([context.signal, context.cancelSignal]);
+  // Each step is a step of the conversation's plan, live: pending → in_progress → done (or
+  // skipped: a branch went past it, or with a note when it failed).
+  const status = new Map<string, { status: PlanStep['status']; note?: string }>(
+    workflow.steps.map((step) => [step.id, { status: 'pending' }]),
+  );
+  const publish = async (explanation: string): Promise<void> => {
+    const planboards = services.planboards;
+    if (planboards === undefined) return;
+    const steps: PlanStep[] = workflow.steps.map((step) => {
+      const state = status.get(step.id) ?? { status: 'pending' };
+      return {
+        id: step.id,
+        title: step.title ?? step.id,
+        status: state.status,
+        ...(state.note === undefined ? {} : { note: state.note }),
+      };
+    });
+    await binding.transact((transaction, insert) =>
+      planboards.setPlan(transaction, insert, {
+        conversationId: binding.conversationId,
+        runId: binding.runId,
+        steps,
+        explanation: `${workflow.title}: ${explanation}`,
+      }),
+    );
+  };
+  await publish('started');
   try {
     // A missing slot of the intent that started it becomes a HITL question (spec §4.6).
     for (const slot of services.slots()) {
@@ -132,7 +163,10 @@ export async function runWorkflow(
       const step = workflow.steps[position] as WorkflowStep;
       const label = step.title ?? step.id;
       let jump: string | undefined = step.next;
+      status.set(step.id, { status: 'in_progress' });
+      await publish(label);
       const outcome = await runStep(step);
+      status.set(step.id, { status: 'done' });
       lines.push(`${count}. ${label}: ${outcome}`);
       position = jump === undefined ? position + 1 : (index.get(jump) ?? workflow.steps.length);
 
@@ -226,6 +260,8 @@ export async function runWorkflow(
         : new StepFailure('WORKFLOW_STEP_FAILED', error instanceof Error ? error.message : String(error));
     const step = workflow.steps[position];
     lines.push(`${count}. ${step?.title ?? step?.id ?? '?'}: failed`);
+    if (step !== undefined) status.set(step.id, { status: 'skipped', note: `failed: ${failure.code}` });
+    await publish(`stopped (${failure.code})`).catch(() => {});
     return toolError(
       failure.code,
       `The workflow '${workflow.id}' stopped at step '${step?.id ?? '?'}': ${failure.message}\n${lines.join('\n')}`,
@@ -234,6 +270,8 @@ export async function runWorkflow(
       },
     );
   }
+  for (const [id, state] of status) if (state.status === 'pending') status.set(id, { status: 'skipped' });
+  await publish('finished');
   return {
     content: `The workflow '${workflow.title}' finished.\n${lines.join('\n')}`,
     metadata: { variables: values },

@@ -21,7 +21,7 @@ export interface ScoredChunk {
  * an idf near zero, so ranking beyond the first matches changes little, and capping keeps the
  * query fast whatever the corpus (decision 0014).
  */
-export const CANDIDATE_CAP = 1000;
+export const CANDIDATE_CAP = 500;
 /**
  * Candidates of a LIKE-scan ranking (PostgreSQL, SQLite's short terms), whose text is scored in SQL.
  * A term in most chunks makes PostgreSQL's planner read the table in order and stop here.

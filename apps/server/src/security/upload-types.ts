@@ -11,13 +11,17 @@ const DOCUMENT_TYPES: ReadonlySet<string> = new Set([
 
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** Text types a browser would run or render as a page: refused. */
-const TEXT_EXCEPTIONS: ReadonlySet<string> = new Set(['text/html', 'text/javascript', 'text/xml']);
+/**
+ * Text types a browser would run: refused. HTML is accepted as a document (its parser keeps
+ * scripts and styles out of the text): the API serves every upload as an attachment, under a
+ * `sandbox` CSP and `nosniff`, so a browser never renders one as our page.
+ */
+const TEXT_EXCEPTIONS: ReadonlySet<string> = new Set(['text/javascript', 'text/xml']);
 
 /**
  * The media type an upload is stored with: images must be what their bytes say (PNG, JPEG, GIF,
- * WebP); text, JSON, PDF and Office documents are accepted; anything else (SVG, executables,
- * archives) is UNSUPPORTED_MEDIA_TYPE.
+ * WebP); text (HTML included), JSON, PDF and Office documents are accepted; anything else (SVG,
+ * scripts, executables, archives) is UNSUPPORTED_MEDIA_TYPE.
  *
  * @example
  * checkUploadType('image/png', bytes); // 'image/png'

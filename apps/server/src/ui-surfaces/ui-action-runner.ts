@@ -10,6 +10,7 @@ import {
   summarizeArguments,
   type ToolAuditRepository,
   type ToolCatalog,
+  type ToolGrantRepository,
 } from '../tools/index.ts';
 import type { UiSurfaceRegistry } from './surface-registry.ts';
 
@@ -35,18 +36,25 @@ export class UiActionRunner {
   readonly #home: string;
   readonly #timeoutMs: number;
   readonly #validators = new WeakMap<ToolHandler, ValidateFunction>();
-  readonly #audit: { repository: ToolAuditRepository; conversations: ConversationRepository } | undefined;
+  readonly #audit:
+    | { repository: ToolAuditRepository; conversations: ConversationRepository; grants?: ToolGrantRepository }
+    | undefined;
 
   /**
    * With `audit`, a tool call from a card in a conversation is written to that conversation's tool
-   * audit (spec §4.8), like a call in a run; a panel's calls belong to no conversation.
+   * audit (spec §4.8), like a call in a run, and the conversation's grants ("allow for this
+   * conversation") count as confirmation; a panel's calls belong to no conversation.
    */
   constructor(options: {
     registry: UiSurfaceRegistry;
     catalog: ToolCatalog;
     home: string;
     timeoutMs?: number;
-    audit?: { repository: ToolAuditRepository; conversations: ConversationRepository };
+    audit?: {
+      repository: ToolAuditRepository;
+      conversations: ConversationRepository;
+      grants?: ToolGrantRepository;
+    };
   }) {
     this.#registry = options.registry;
     this.#catalog = options.catalog;
@@ -79,7 +87,13 @@ export class UiActionRunner {
         { details: { tool: name, source: request.source, disabled } },
       );
     }
-    if (policy === 'confirm' && request.confirmed !== true) {
+    // "Allow for this conversation" on a confirmation card covers the conversation's cards too.
+    const granted =
+      policy === 'confirm' &&
+      request.conversation_id !== undefined &&
+      this.#audit?.grants !== undefined &&
+      (await this.#audit.grants.has(request.conversation_id, name));
+    if (policy === 'confirm' && request.confirmed !== true && !granted) {
       throw new ApiError('ACTION_CONFIRMATION_REQUIRED', `${name} asks for confirmation before it runs.`, {
         details: {
           tool: name,
@@ -156,7 +170,7 @@ export class UiActionRunner {
         error_code: errorCode,
         duration_ms: result.duration_ms,
         policy,
-        decided_by: request.confirmed === true && policy === 'confirm' ? 'user' : 'policy',
+        decided_by: policy !== 'confirm' ? 'policy' : granted ? 'conversation_grant' : 'user',
         card_id: null,
         started_at: startedAt,
         ended_at: Date.now(),

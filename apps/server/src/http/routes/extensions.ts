@@ -152,7 +152,12 @@ const switchSource = createRoute({
 export function extensionRoutes(services: ServerServices) {
   const { extensions, catalog, settingsService } = services;
   const registry = () =>
-    registryList({ host: extensions, catalog, settingsRegistry: settingsService.registry });
+    registryList({
+      host: extensions,
+      catalog,
+      settingsRegistry: settingsService.registry,
+      parsers: services.documents.registry,
+    });
   const app = createRouter();
   app.use(
     '/extensions/upload',
