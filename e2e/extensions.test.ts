@@ -41,7 +41,8 @@ describe('extensions in a browser', () => {
     await source.locator('summary').click();
     await source.locator('code', { hasText: 'city_weather' }).waitFor({ timeout: STEP_TIMEOUT });
     await page.screenshot({ path: join(SCREENSHOTS, 'extensions-registry.png') });
-    await source.getByLabel('Everything from Extension example').uncheck();
+    // The switch follows the server's answer (a controlled checkbox): click, then wait for the state.
+    await source.getByLabel('Everything from Extension example').click();
     await card.getByText('disabled').waitFor({ timeout: STEP_TIMEOUT });
     expect((await stack.client.listTools()).map((tool) => tool.name)).not.toContain('city_weather');
     await card.getByRole('button', { name: 'Enable' }).click();

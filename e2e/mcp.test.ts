@@ -47,6 +47,19 @@ describe('MCP servers in a browser', () => {
     const servers = await stack.client.listMcpServers();
     expect(servers[0]?.status.state).toBe('connected');
 
+    // An image the tool returns is stored and shown in the answer.
+    stack.fake.push(fakeToolCallReply('everything__get-tiny-image', {}), fakeTextReply('Here it is.'));
+    await session.send('Show the tiny image');
+    await session.answerEnds();
+    const image = session.lastAnswer().locator('.attachment-image img');
+    await image.waitFor({ timeout: STEP_TIMEOUT });
+    expect(await image.getAttribute('src')).toMatch(/\/api\/uploads\/[^/]+\/content/);
+    await expect
+      .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth), {
+        timeout: STEP_TIMEOUT,
+      })
+      .toBeGreaterThan(0);
+
     // The server's prompts are / commands: one filled through its form lands in the composer.
     await page.getByRole('button', { name: 'New conversation', exact: true }).click();
     const composer = page.getByTestId('composer-input');

@@ -183,6 +183,43 @@ describe('MCP tools from real servers in conversations', () => {
     expect(links.output).toContain('demo://resource/dynamic/');
   });
 
+  it('an image result is stored as an upload of the conversation and shown after the tool result', async () => {
+    server.fake.push(fakeToolCallReply('everything__get-tiny-image', {}), fakeTextReply('done'));
+    const { conversationId, runId } = await sendFirstMessage(server, 'show me the tiny image');
+    const view = await server.settled(conversationId, runId);
+    const parts = view.messages[1]?.parts ?? [];
+    const resultAt = parts.findIndex((part) => part.type === 'tool_result');
+    const attachment = parts[resultAt + 1];
+    expect(attachment).toMatchObject({
+      type: 'attachment',
+      name: 'everything__get-tiny-image-1.png',
+      media_type: 'image/png',
+      status: 'complete',
+    });
+    const uploadId = attachment?.type === 'attachment' ? attachment.upload_id : '';
+    const upload = await server.call<{ conversation_id: string; size: number }>(
+      'GET',
+      `/api/uploads/${uploadId}`,
+    );
+    expect(upload.conversation_id).toBe(conversationId);
+    const content = await fetch(`${server.url}/api/uploads/${uploadId}/content`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    const bytes = new Uint8Array(await content.arrayBuffer());
+    expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(bytes.byteLength).toBe(upload.size);
+    // The event log keeps the reference, not the base64.
+    const events = await server.call<{ events: { type: string; payload: unknown }[] }>(
+      'GET',
+      `/api/conversations/${conversationId}/event-log`,
+    );
+    const result = events.events.find((event) => event.type === 'tool.result');
+    expect(result?.payload).toMatchObject({
+      attachments: [{ upload_id: uploadId, media_type: 'image/png' }],
+    });
+    expect(JSON.stringify(result).length).toBeLessThan(2000);
+  });
+
   it('a slow tool is cancelled with the run, and the server gets MCP’s cancel notification', async () => {
     server.fake.push(
       fakeToolCallReply('everything__trigger-long-running-operation', { duration: 60, steps: 60 }),

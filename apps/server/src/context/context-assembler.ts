@@ -121,7 +121,7 @@ function renderKnowledge(items: readonly SlotItem[]): string {
   if (items.length === 0) return '';
   return [
     '<knowledge>',
-    "Passages from the project's knowledge that may bear on this message. Cite a passage by its link when you use it.",
+    "Passages from the project's knowledge that may bear on the user's latest message. Cite a passage by its link when you use it.",
     ...items.map((item, index) => `[${index + 1}] ${item.text}`),
     '</knowledge>',
   ].join('\n');
@@ -369,19 +369,15 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   const historyNote = trims.some((item) => item.slot === 'history' && item.kind === 'dropped')
     ? '\n\n(Earlier messages of this conversation were left out of this request to fit the context window; they are not lost.)'
     : '';
+  // Memory and knowledge go into the system prompt (spec §4.10's injection slots sit before the
+  // history); the user's message stays the user's own words.
   const knowledgeText = renderKnowledge(knowledge);
   const outMessages: Message[] = history.map((item) => item.message);
-  if (currentMessage !== undefined) {
-    outMessages.push({
-      role: 'user',
-      content:
-        knowledgeText === '' ? currentBlocks : [{ type: 'text', text: knowledgeText }, ...currentBlocks],
-    });
-  }
+  if (currentMessage !== undefined) outMessages.push({ role: 'user', content: currentBlocks });
   for (const item of toolRound) outMessages.push(item.message);
   const assembled: ChatRequest = {
     ...request,
-    systemPrompt: `${request.systemPrompt}${renderMemory(memory)}${historyNote}`,
+    systemPrompt: `${request.systemPrompt}${renderMemory(memory)}${knowledgeText === '' ? '' : `\n\n${knowledgeText}`}${historyNote}`,
     messages: outMessages,
   };
 

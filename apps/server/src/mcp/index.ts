@@ -6,3 +6,5 @@ export type { McpServerRow } from './mcp-server-repository.ts';
 export { MCP_SETTINGS_SECTION, registerMcpSettings } from './mcp-settings.ts';
 export { mapToolResult } from './mcp-tool-result.ts';
 export type { McpMediaBlock, McpResultMetadata } from './mcp-tool-result.ts';
+export { storingMcpMedia } from './mcp-media.ts';
+export type { StoreMedia, StoredMedia } from './mcp-media.ts';

@@ -320,6 +320,7 @@ export class AgentEventRecorder {
                 success: event.success,
                 duration_ms: event.durationMs,
                 tool_run_id: toolRunId,
+                ...attachmentsOf(event.metadata),
               },
             }),
           ],
@@ -395,4 +396,31 @@ export class AgentEventRecorder {
       })
       .execute();
   }
+}
+
+/** The stored files a tool's output names in `metadata.attachments` (MCP images), checked. */
+function attachmentsOf(metadata: Readonly<Record<string, unknown>> | undefined): {
+  attachments?: { upload_id: string; name: string; media_type: string; size: number }[];
+} {
+  const listed = metadata?.['attachments'];
+  if (!Array.isArray(listed)) return {};
+  const attachments = listed.filter(
+    (entry): entry is { upload_id: string; name: string; media_type: string; size: number } =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof (entry as Record<string, unknown>)['upload_id'] === 'string' &&
+      typeof (entry as Record<string, unknown>)['name'] === 'string' &&
+      typeof (entry as Record<string, unknown>)['media_type'] === 'string' &&
+      typeof (entry as Record<string, unknown>)['size'] === 'number',
+  );
+  return attachments.length === 0
+    ? {}
+    : {
+        attachments: attachments.map(({ upload_id, name, media_type, size }) => ({
+          upload_id,
+          name,
+          media_type,
+          size,
+        })),
+      };
 }

@@ -1,6 +1,6 @@
 import { ContextService, knowledgeSlotOf } from '../context/index.ts';
 import { MemoryService, registerMemorySettings } from '../memory/index.ts';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -17,7 +17,13 @@ import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { createLogger } from '../logging/index.ts';
-import { McpManager, McpServerRepository, registerMcpSettings } from '../mcp/index.ts';
+import {
+  McpManager,
+  McpServerRepository,
+  registerMcpSettings,
+  storingMcpMedia,
+  type StoreMedia,
+} from '../mcp/index.ts';
 import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
@@ -209,6 +215,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
     });
     cleanups.push(() => mcp.shutdown());
+    // An MCP tool's images and audio become uploads of the conversation its run belongs to.
+    const storeToolMedia: StoreMedia = async (context, media) => {
+      const binding = bindings.get(context.sessionId);
+      if (binding === undefined) return undefined;
+      const id = randomUUID();
+      const row = {
+        id,
+        owner: null,
+        project_id: binding.projectId,
+        conversation_id: binding.conversationId,
+        name: media.name,
+        media_type: media.mediaType,
+        size: media.bytes.byteLength,
+        sha256: createHash('sha256').update(media.bytes).digest('hex'),
+        storage_path: await objects.put('uploads', id, media.bytes),
+        created_at: Date.now(),
+      };
+      await new UploadRepository(database.db).insert(row);
+      return { upload_id: id, name: row.name, media_type: row.media_type, size: row.size };
+    };
     const commands = new CommandRegistry();
     const extensions = new ExtensionHost({
       database,
@@ -243,7 +269,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       tools: () => workbenchTools,
       plugins: () => workbenchPlugins,
       componentSources: ({ projectId }) => [
-        catalog.tagSource(mcp.componentSource(projectId), 'mcp'),
+        catalog.tagSource(storingMcpMedia(mcp.componentSource(projectId), storeToolMedia), 'mcp'),
         extensions.componentSource(),
       ],
       // Extension tools join the built-in ones; what extensions provide is part of the fingerprint.

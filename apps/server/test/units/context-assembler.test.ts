@@ -124,7 +124,7 @@ describe('context assembly (spec §4.10)', () => {
     });
     expect(report.trims.map((trim) => trim.slot)).toEqual(['history']);
     expect(assembled.systemPrompt).toContain('Prefers short answers');
-    expect(JSON.stringify(assembled.messages)).toContain('Revenue rose');
+    expect(assembled.systemPrompt).toContain('Revenue rose');
     expect(JSON.stringify(assembled.messages)).toContain('recent');
   });
 

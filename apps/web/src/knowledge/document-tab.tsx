@@ -100,7 +100,7 @@ export function DocumentTab(): ReactElement {
         <strong>{page.item.title}</strong>
         <span className="badge">{t('knowledge.blocks', { count: page.total })}</span>
         <button type="button" className="button" onClick={close}>
-          {t('settings.close')}
+          {t('knowledge.closeViewer')}
         </button>
       </div>
       {page.blocks.map((entry) => (

@@ -44,6 +44,10 @@ export const RUN_EVENT_PAYLOAD_SCHEMAS = {
     success: z.boolean(),
     duration_ms: z.number(),
     tool_run_id: z.string(),
+    /** Files the result produced, stored as uploads of the conversation (an MCP tool's images). */
+    attachments: z
+      .array(z.object({ upload_id: z.string(), name: z.string(), media_type: z.string(), size: z.number() }))
+      .optional(),
   }),
   'context.compacted': z.object({
     strategy: z.enum(['summary', 'truncation']),

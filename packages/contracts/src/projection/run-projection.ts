@@ -134,6 +134,10 @@ function addToolResult(
     duration_ms: payload.duration_ms,
     status: 'complete',
   });
+  // Files the result produced (an MCP tool's images) show after it, as attachments do.
+  for (const attachment of payload.attachments ?? []) {
+    parts.push({ type: 'attachment', ...attachment, status: 'complete' });
+  }
   return withParts(message, parts);
 }
 
