@@ -8,6 +8,7 @@ import type {
   ExtensionPreview,
   InstalledExtension,
   RegistryList,
+  RetrievalResult,
   SettingsSchemaResponse,
   ToolInfo,
   WorkbenchEvent,
@@ -615,6 +616,37 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     );
     const registry = await server.call<RegistryList>('GET', '/api/registry');
     expect(registry.entries.filter((entry) => entry.source === 'extension:example')).toEqual([]);
+  });
+
+  it('a knowledge pack is searched from every project under the extension source; disabling or uninstalling takes it out', async () => {
+    const listed = await server.call<ExtensionList>('GET', '/api/extensions');
+    if (!listed.extensions.some((entry) => entry.id === 'example')) await installExtension(server);
+    const project = await server.call<{ id: string }>('POST', '/api/projects', { name: 'Trips' });
+    const search = async () =>
+      (
+        await server.call<RetrievalResult>('POST', '/api/knowledge/search', {
+          query: 'waterproof shell',
+          project_id: project.id,
+          top_k: 5,
+        })
+      ).hits;
+    await until(async () => (await search()).length > 0, 'the knowledge pack to be indexed');
+    const [hit] = await search();
+    expect(hit?.text).toContain('waterproof shell');
+    expect(hit?.citation).toMatchObject({ source: 'extension', source_id: 'example/knowledge/packing.md' });
+    // The model reads the pack's document like any other (read_document / the viewer).
+    const read = await server.call<{ blocks: { block: { type: string } }[] }>(
+      'GET',
+      `/api/knowledge/read/${hit?.citation.knowledge_id ?? ''}`,
+    );
+    expect(read.blocks.length).toBeGreaterThan(0);
+
+    await server.call('PATCH', '/api/extensions/example', { enabled: false });
+    await until(async () => (await search()).length === 0, 'the pack to leave the index');
+    await server.call('PATCH', '/api/extensions/example', { enabled: true });
+    await until(async () => (await search()).length > 0, 'the pack to come back');
+    await server.call('DELETE', '/api/extensions/example');
+    await until(async () => (await search()).length === 0, 'the uninstalled pack to leave the index');
   });
 
   it('an installed extension loads again after a restart; after uninstall nothing of it comes back', async () => {

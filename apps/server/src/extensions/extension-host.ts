@@ -26,6 +26,7 @@ import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsRegistry, SettingsService } from '../settings/index.ts';
 import type { HitlService } from '../hitl/index.ts';
+import type { KnowledgePackFile } from '../knowledge/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
 import type { RunBindings, ToolCatalog } from '../tools/index.ts';
 import type { UiSurfaceRegistry } from '../ui-surfaces/index.ts';
@@ -58,6 +59,11 @@ export interface ExtensionHostOptions {
     bindings: RunBindings;
     complete: WorkflowServices['complete'];
     planboards?: PlanboardRepository;
+  };
+  /** Where knowledge packs are indexed (the knowledge service); absent: packs are listed only. */
+  knowledge?: {
+    indexPacks(extensionId: string, files: readonly KnowledgePackFile[]): Promise<void>;
+    forgetPacks(extensionId: string): Promise<void>;
   };
   /** Hot reload of declarative assets (default on); the delay gathers an editor's several writes. */
   watch?: boolean;
@@ -496,7 +502,27 @@ export class ExtensionHost {
       );
     }
     this.#registerSurface(entry);
+    this.#indexKnowledge(id, extension);
     this.#generation++;
+  }
+
+  /** The packs' files into the knowledge index, in the background (each item shows its status). */
+  #indexKnowledge(id: string, extension: LoadedExtension): void {
+    const knowledge = this.#options.knowledge;
+    if (knowledge === undefined) return;
+    const files = extension.knowledge.flatMap((pack) =>
+      pack.files.map((relative) => ({
+        pack: pack.id,
+        relative,
+        path: join(extension.directory, relative),
+        root: extension.directory,
+      })),
+    );
+    knowledge
+      .indexPacks(id, files)
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error, extension: id }, 'a knowledge pack is not indexed'),
+      );
   }
 
   /**
@@ -604,6 +630,11 @@ export class ExtensionHost {
     this.#options.settingsRegistry.unregister('extension', id);
     this.#options.commands.unregister(id);
     for (const name of entry.handlers.keys()) this.#options.catalog.forget(name);
+    this.#options.knowledge
+      ?.forgetPacks(id)
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error, extension: id }, 'a knowledge pack is not removed from the index'),
+      );
     this.#generation++;
   }
 

@@ -37,7 +37,9 @@ const BODY = sql`(c.heading_text || ' ' || c.text)`;
 function filterSql(filter: ChunkFilter): RawBuilder<unknown>[] {
   const parts: RawBuilder<unknown>[] = [];
   if (filter.projectId === null) parts.push(sql`c.project_id is null`);
-  else if (filter.projectId !== undefined) parts.push(sql`c.project_id = ${filter.projectId}`);
+  // Extensions' knowledge packs belong to no project and are searched from every one.
+  else if (filter.projectId !== undefined)
+    parts.push(sql`(c.project_id = ${filter.projectId} or c.source = 'extension')`);
   if (filter.knowledgeIds !== undefined)
     parts.push(
       filter.knowledgeIds.length === 0
@@ -163,7 +165,7 @@ async function inverseFrequencies(
   if (terms.length < 2) return terms.map(() => 1);
   const like = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
   const total = await sql<{ total: number | null }>`select sum(chunk_count) as total from knowledge_items c
-    where ${filter.projectId === undefined ? sql`1 = 1` : filter.projectId === null ? sql`c.project_id is null` : sql`c.project_id = ${filter.projectId}`}`.execute(
+    where ${filter.projectId === undefined ? sql`1 = 1` : filter.projectId === null ? sql`c.project_id is null` : sql`(c.project_id = ${filter.projectId} or c.source = 'extension')`}`.execute(
     db,
   );
   const documents = Math.max(1, Number(total.rows[0]?.total ?? 0));

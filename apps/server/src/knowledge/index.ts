@@ -10,7 +10,12 @@ export type { ItemSource, StoredChunk } from './knowledge-repository.ts';
 export { KnowledgeRetriever } from './retriever.ts';
 export type { RetrievalModels } from './retriever.ts';
 export { KnowledgeService } from './knowledge-service.ts';
-export type { DocumentExcerpt, KnowledgeDocuments } from './knowledge-service.ts';
+export type {
+  DocumentExcerpt,
+  KnowledgeDocuments,
+  KnowledgePackFile,
+  KnowledgePackParser,
+} from './knowledge-service.ts';
 export { ChunkEmbedder } from './embedder.ts';
 export type { Embedder } from './embedder.ts';
 export { StoredVectorIndex } from './vector-index.ts';

@@ -329,6 +329,24 @@ export class KnowledgeRepository {
     return rows.map((row) => row.id);
   }
 
+  /** The items whose source id starts with `prefix` (an extension's knowledge packs: a few files). */
+  async withSourcePrefix(
+    source: KnowledgeSource,
+    prefix: string,
+  ): Promise<{ id: string; source_id: string }[]> {
+    const rows = await this.#db
+      .selectFrom('knowledge_items')
+      .select(['id', 'source_id'])
+      .where('source', '=', source)
+      .execute();
+    return rows.filter((row) => row.source_id.startsWith(prefix));
+  }
+
+  async deleteIds(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#db.deleteFrom('knowledge_items').where('id', 'in', ids).execute();
+  }
+
   async deleteSource(source: KnowledgeSource, sourceId: string): Promise<void> {
     await this.#db
       .deleteFrom('knowledge_items')

@@ -1,3 +1,4 @@
+import { readFile, realpath } from 'node:fs/promises';
 import type {
   DocumentBlock,
   DocumentView,
@@ -6,7 +7,7 @@ import type {
   KnowledgeStatus,
   Retriever,
 } from '@youyou/contracts';
-import { KNOWLEDGE_STATUSES } from '@youyou/contracts';
+import { KNOWLEDGE_STATUSES, type ParserInput, type ParseResult } from '@youyou/contracts';
 import type { ArtifactService } from '../artifacts/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { artifactBlocks } from './artifact-blocks.ts';
@@ -26,6 +27,24 @@ export interface KnowledgeDocuments {
   /** Marks the document `indexed` once its chunks are searchable. */
   markIndexed?(documentId: string): Promise<void>;
 }
+
+/** One document of an extension's knowledge pack (spec §4.6 "知识包"). */
+export interface KnowledgePackFile {
+  /** The pack's id in the manifest. */
+  pack: string;
+  /** The file, absolute; it must stay inside `root`. */
+  path: string;
+  /** The extension's folder. */
+  root: string;
+  /** Relative to the extension's folder: what the item is known by. */
+  relative: string;
+}
+
+/** Parses a pack's file the way an upload is parsed (ingest's registry and default policy). */
+export type KnowledgePackParser = (
+  input: Omit<ParserInput, 'format'>,
+  signal: AbortSignal,
+) => Promise<ParseResult>;
 
 /** Logs what indexing could not do; the item's status says it too. */
 interface KnowledgeLogger {
@@ -60,6 +79,9 @@ export class KnowledgeService {
   readonly #embedder: Embedder | undefined;
   #documents: KnowledgeDocuments | undefined;
   #documentsConnected = false;
+  /** Knowledge-pack files by item source id (`<extension id>/<path>`), as the extensions give them. */
+  readonly #packFiles = new Map<string, KnowledgePackFile>();
+  #packParser: KnowledgePackParser | undefined;
   readonly #queue: string[] = [];
   #working: Promise<void> | undefined;
   #stopped = false;
@@ -120,6 +142,83 @@ export class KnowledgeService {
         void this.indexDocument(document).catch((error: unknown) => this.#warn(error, document.id));
       }),
     );
+  }
+
+  /**
+   * Indexes an extension's knowledge packs under the source `extension` (spec §4.6): one item per
+   * file, outside any project, so every project's search finds them. The extension's items that
+   * are no longer in `files` are removed. Files wait for `connectPackParser` when it is not set yet.
+   */
+  async indexPacks(extensionId: string, files: readonly KnowledgePackFile[]): Promise<void> {
+    const prefix = `${extensionId}/`;
+    for (const key of [...this.#packFiles.keys()]) if (key.startsWith(prefix)) this.#packFiles.delete(key);
+    const wanted = new Set<string>();
+    for (const file of files) {
+      const sourceId = `${prefix}${file.relative}`;
+      wanted.add(sourceId);
+      this.#packFiles.set(sourceId, file);
+      const item = await this.#repository.upsert({
+        source: 'extension',
+        source_id: sourceId,
+        project_id: null,
+        document_id: null,
+        title: file.relative.split('/').pop() ?? file.relative,
+        media_type: mediaTypeOf(file.relative),
+        source_version: 1,
+      });
+      this.#changed(item);
+      if (this.#packParser !== undefined) this.#enqueue(item.id);
+    }
+    const stale = (await this.#repository.withSourcePrefix('extension', prefix)).filter(
+      (item) => !wanted.has(item.source_id),
+    );
+    await this.#repository.deleteIds(stale.map((item) => item.id));
+  }
+
+  /** Removes everything an extension's packs put in the index (disabled or uninstalled). */
+  async forgetPacks(extensionId: string): Promise<void> {
+    const prefix = `${extensionId}/`;
+    for (const key of [...this.#packFiles.keys()]) if (key.startsWith(prefix)) this.#packFiles.delete(key);
+    const items = await this.#repository.withSourcePrefix('extension', prefix);
+    await this.#repository.deleteIds(items.map((item) => item.id));
+  }
+
+  /** Connects the parser for pack files and queues the files that waited for it. */
+  async connectPackParser(parser: KnowledgePackParser): Promise<void> {
+    this.#packParser = parser;
+    for (const sourceId of this.#packFiles.keys()) {
+      const item = await this.#repository.bySource('extension', sourceId);
+      if (item !== undefined) this.#enqueue(item.id);
+    }
+  }
+
+  async #packBlocks(item: KnowledgeItem): Promise<DocumentBlock[]> {
+    const file = this.#packFiles.get(item.source_id);
+    const parser = this.#packParser;
+    if (file === undefined || parser === undefined)
+      throw new ApiError(
+        'EXTENSION_REMOVED',
+        `The knowledge pack file ${item.source_id} is not provided now.`,
+        {
+          details: { source_id: item.source_id },
+        },
+      );
+    // The pack's folder was checked at load; a symlink swapped in since must not read elsewhere.
+    const [path, root] = await Promise.all([realpath(file.path), realpath(file.root)]);
+    if (!path.startsWith(`${root}/`))
+      throw new ApiError('EXTENSION_INVALID', `${file.relative} leaves its extension's folder.`, {
+        details: { source_id: item.source_id },
+      });
+    const bytes = new Uint8Array(await readFile(path));
+    const result = await parser(
+      { bytes, name: file.relative, media_type: item.media_type },
+      new AbortController().signal,
+    );
+    if (!result.ok)
+      throw new ApiError('EXTENSION_INVALID', `${file.relative}: ${result.failure.message}`, {
+        details: { reason: result.failure.reason, source_id: item.source_id },
+      });
+    return result.document.blocks;
   }
 
   /** Stops taking work; the item being indexed finishes. */
@@ -260,6 +359,7 @@ export class KnowledgeService {
         });
       return this.#documents.blocks(item.document_id);
     }
+    if (item.source === 'extension') return this.#packBlocks(item);
     if (item.source === 'artifact') {
       const artifact = await this.#artifacts.get(item.source_id);
       const version = await this.#artifacts.version(artifact.id, artifact.version);
@@ -319,4 +419,20 @@ export class KnowledgeService {
   #warn(error: unknown, id: string): void {
     this.#logger.warn({ err: error, id }, 'knowledge indexing could not start');
   }
+}
+
+const PACK_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  txt: 'text/plain',
+  html: 'text/html',
+  htm: 'text/html',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+function mediaTypeOf(name: string): string {
+  return PACK_MEDIA_TYPES[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }

@@ -95,7 +95,13 @@ export class StoredVectorIndex implements VectorIndex {
       .where('v.model', '=', model)
       .where('v.dimensions', '=', vector.length);
     if (filter.project_id === null) query = query.where('v.project_id', 'is', null);
-    else if (filter.project_id !== undefined) query = query.where('v.project_id', '=', filter.project_id);
+    else if (filter.project_id !== undefined) {
+      const projectId = filter.project_id;
+      // Extensions' knowledge packs belong to no project and are searched from every one.
+      query = query.where((where) =>
+        where.or([where('v.project_id', '=', projectId), where('c.source', '=', 'extension')]),
+      );
+    }
     if (filter.document_ids !== undefined)
       query = query.where(
         'v.knowledge_id',

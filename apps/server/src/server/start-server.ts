@@ -9,7 +9,7 @@ import { AgentPool } from '../agents/index.ts';
 import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
-import { DocumentService } from '../documents/index.ts';
+import { DocumentService, parseWithPolicy } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
 import { ExtensionHost } from '../extensions/index.ts';
 import { HitlService, lightweightClassifier } from '../hitl/index.ts';
@@ -27,7 +27,7 @@ import {
 import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
-import { toolDecision } from '@youyou/contracts';
+import { DEFAULT_PARSE_POLICY, documentFormatOf, toolDecision } from '@youyou/contracts';
 import { ProfileService } from '../profiles/index.ts';
 import { endLeftoverProcesses, markProcessOwnership, RunManager, type RunContext } from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
@@ -239,6 +239,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const extensions = new ExtensionHost({
       database,
       dataDirectory: settings.dataDirectory,
+      knowledge,
       settingsRegistry,
       settingsService,
       commands,
@@ -288,6 +289,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     cleanups.push(() => documents.close());
     // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
     knowledge.connectDocuments(documents);
+    // Extensions' knowledge packs are read as uploads are: ingest's parsers under the default policy.
+    await knowledge.connectPackParser(async (input, signal) => {
+      const format = documentFormatOf(input.name, input.media_type);
+      if (format === null)
+        return {
+          ok: false,
+          failure: {
+            reason: 'wrong_type',
+            message: `${input.name} is not a format the workbench reads.`,
+            parser: null,
+            details: {},
+          },
+        };
+      const { result } = await parseWithPolicy({
+        registry: documents.registry,
+        policy: DEFAULT_PARSE_POLICY,
+        input: { ...input, format },
+        signal,
+        progress: () => {},
+      });
+      return result;
+    });
     const profiles = new ProfileService(database.db);
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
