@@ -99,8 +99,9 @@ describe('hostile model output in a browser without CSP', () => {
     // The diagram draws (sanitized) or falls back to its source; either way it settles.
     await answer.locator('.mermaid-diagram svg, .field-error').first().waitFor({ timeout: STEP_TIMEOUT });
     const page = browser.page;
-    // Hover and click everything that could carry a handler or a link.
-    for (const target of await answer.locator('a, g.node, .katex, svg *').all()) {
+    // Hover and click everything of the model's output that could carry a handler or a link (the
+    // message's own buttons open dialogs and regenerate: not model output).
+    for (const target of await answer.locator('.markdown').locator('a, g.node, .katex, svg *').all()) {
       await target.hover({ timeout: 1_000, force: true }).catch(() => undefined);
       await target.click({ timeout: 1_000, force: true, noWaitAfter: true }).catch(() => undefined);
     }

@@ -50,11 +50,30 @@ let project: string;
 let globalPrefix: string;
 const nodes = new Map<number, string>();
 
-/** Every import specifier our packages export: `@youyou/agent`, `@youyou/agent/files`, … */
+/** Every module specifier our packages export: `@youyou/agent`, `@youyou/agent/files`, … */
 function entryPoints(): string[] {
   return workspaces.flatMap(({ manifest }) =>
-    Object.keys(manifest.exports ?? {}).map((key) => `${manifest.name}${key.slice(1)}`),
+    Object.keys(manifest.exports ?? {})
+      .filter((key) => !key.includes('*'))
+      .map((key) => `${manifest.name}${key.slice(1)}`),
   );
+}
+
+/**
+ * Every JSON file a pattern export (`"./schemas/*"`) publishes, as the specifier a consumer
+ * imports it by: `@youyou/contracts/schemas/extension.schema.json`, …
+ */
+async function jsonExports(): Promise<string[]> {
+  const found: string[] = [];
+  for (const { folder, manifest } of workspaces) {
+    for (const key of Object.keys(manifest.exports ?? {}).filter((pattern) => pattern.endsWith('/*'))) {
+      const subfolder = key.slice(2, -2);
+      for (const file of await readdir(join(REPOSITORY, folder, subfolder)).catch(() => [])) {
+        if (file.endsWith('.json')) found.push(`${manifest.name}/${subfolder}/${file}`);
+      }
+    }
+  }
+  return found;
 }
 
 function withNode(major: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -165,6 +184,11 @@ beforeAll(async () => {
       `for (const specifier of specifiers) console.log(specifier, Object.keys(await import(specifier)).length);\n`,
   );
   await writeFile(
+    join(project, 'every-json.mjs'),
+    `const specifiers = ${JSON.stringify(await jsonExports())};\n` +
+      "for (const specifier of specifiers) console.log(specifier, (await import(specifier, { with: { type: 'json' } })).default.$schema);\n",
+  );
+  await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
@@ -205,6 +229,14 @@ describe.each(NODE_MAJORS)('the packed packages on Node %i', (major) => {
     expect(result.code, result.stderr).toBe(0);
     for (const specifier of entryPoints())
       expect(result.stdout).toMatch(new RegExp(`^${specifier} [1-9]`, 'm'));
+  });
+
+  it('import every JSON Schema the packages publish', async () => {
+    const specifiers = await jsonExports();
+    expect(specifiers.length).toBeGreaterThan(0);
+    const result = await run('node', ['every-json.mjs'], { cwd: project, env: withNode(major) });
+    expect(result.code, result.stderr).toBe(0);
+    for (const specifier of specifiers) expect(result.stdout).toMatch(new RegExp(`^${specifier} \\S`, 'm'));
   });
 
   it('type-check a TypeScript consumer with module NodeNext (the README example and every entry point)', async () => {

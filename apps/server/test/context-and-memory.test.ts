@@ -7,7 +7,13 @@ import type {
   MemoryList,
   MemorySettings,
 } from '@youyou/contracts';
-import { lastUserText, type FakeReply, type RecordedRequest } from '@youyou/testing';
+import {
+  fakeTextReply,
+  fakeToolCallReply,
+  lastUserText,
+  type FakeReply,
+  type RecordedRequest,
+} from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORY_CANDIDATE_PROMPT } from '../src/memory/index.ts';
 import { TITLE_SYSTEM_PROMPT } from '../src/models/index.ts';
@@ -150,6 +156,38 @@ for (const kind of DATABASE_KINDS) {
       );
       expect(missing.status).toBe(404);
       expect(missing.body.error.code).toBe('NOT_FOUND');
+    });
+
+    it("the knowledge slot brings passages of the project's knowledge into the request, with their citation link", async () => {
+      const project = await server.call<{ id: string }>('POST', '/api/projects', { name: 'Knowledge slot' });
+      const id = await conversation({ project_id: project.id });
+      server.fake.push(
+        fakeToolCallReply('create_artifact', {
+          title: 'Refund policy',
+          kind: 'markdown',
+          content: '# Refunds\n\nRefunds are granted within 30 days of purchase, with the receipt.\n',
+        }),
+        fakeTextReply('written'),
+      );
+      await send(id, 'write the refund policy');
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const list = await server.call<{ items: { status: string }[] }>(
+          'GET',
+          `/api/projects/${project.id}/knowledge`,
+        );
+        if (list.items.some((item) => item.status === 'indexed')) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const runId = await send(id, 'How many days do refunds take?');
+      const system = systemOf(chats().at(-1) as RecordedRequest);
+      expect(system).toContain('<knowledge>');
+      expect(system).toContain('Refunds are granted within 30 days');
+      expect(system).toContain('youyou-doc:');
+      // The user's message stays the user's own words.
+      expect(lastUserText(chats().at(-1)?.body)).toBe('How many days do refunds take?');
+      const [report] = await reports(runId);
+      expect(report?.off ?? []).not.toContain('knowledge');
+      expect(report?.slots.find((slot) => slot.slot === 'knowledge')?.items).toBeGreaterThan(0);
     });
 
     it('memory is off by default: writes are refused, nothing is injected and nothing is proposed', async () => {

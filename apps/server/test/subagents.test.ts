@@ -214,8 +214,14 @@ describe.each(DATABASE_KINDS)('sub-agents on %s', (kind) => {
     await server.settled(conversationId, runId);
     const node = allNodes(await tree(conversationId))[0];
     expect(node).toMatchObject({ status: 'completed', profile_id: copy.id });
-    // The profile's read_* and list_* take the built-in file tools and the artifact ones.
-    expect(node?.tools.sort()).toEqual(['list_artifacts', 'list_files', 'read_artifact', 'read_file']);
+    // The profile's read_* and list_* take the built-in file, artifact and document tools.
+    expect(node?.tools.sort()).toEqual([
+      'list_artifacts',
+      'list_files',
+      'read_artifact',
+      'read_document',
+      'read_file',
+    ]);
     const request = server.fake.chatRequests.find(
       (candidate) => firstUserText(candidate.body) === 'Read as a reader',
     );
