@@ -284,6 +284,15 @@ describe.each(DATABASE_KINDS)('project knowledge over HTTP on %s', (kind) => {
     );
     expect(page.blocks[0]?.index).toBe(link?.block);
     expect(JSON.stringify(page.blocks)).toContain('逾期');
+    // Deleting the upload takes it out of the knowledge and the search.
+    await server.call('DELETE', `/api/uploads/${upload.id}`);
+    const after = await server.call<KnowledgeList>('GET', `/api/projects/${project.id}/knowledge`);
+    expect(after.items.some((entry) => entry.source_id === upload.id)).toBe(false);
+    const gone = await server.call<RetrievalResult>('POST', '/api/knowledge/search', {
+      query: '逾期',
+      project_id: project.id,
+    });
+    expect(gone.hits).toHaveLength(0);
   });
 
   it('bad requests get structured errors', async () => {

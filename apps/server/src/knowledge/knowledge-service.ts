@@ -406,6 +406,11 @@ export class KnowledgeService {
     if (after !== undefined) this.#changed(after);
   }
 
+  /** Drops the item of a deleted upload or artifact with its chunks and vectors. */
+  async forget(source: 'artifact' | 'upload', sourceId: string): Promise<void> {
+    await this.#repository.deleteSource(source, sourceId);
+  }
+
   async #forget(source: 'artifact' | 'upload', sourceId: string): Promise<void> {
     await this.#repository
       .deleteSource(source, sourceId)

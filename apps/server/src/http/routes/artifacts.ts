@@ -249,6 +249,7 @@ export function artifactRoutes(services: ServerServices) {
     .openapi(deleteArtifact, async (c) => {
       const { id } = c.req.valid('param');
       const { upload } = await artifacts.delete(id);
+      if (upload !== undefined) await services.knowledge?.forget('upload', upload.id);
       if (upload !== undefined) await objects.delete(upload.storage_path);
       return c.body(null, 204);
     });

@@ -140,6 +140,7 @@ export function uploadRoutes(services: ServerServices) {
       const row = await uploads.get(c.req.valid('param').id);
       await uploads.delete(row.id);
       await objects.delete(row.storage_path);
+      await services.knowledge?.forget('upload', row.id);
       return c.body(null, 204);
     });
 }
