@@ -96,17 +96,25 @@ export class ArchiveService {
   readonly #objects: ObjectStore;
   readonly #version: string;
   readonly #limits: ArchiveLimits;
+  readonly #onUploadsImported: ((uploadIds: readonly string[]) => Promise<void>) | undefined;
 
   constructor(options: {
     database: WorkbenchDatabase;
     objects: ObjectStore;
     version: string;
     limits?: Partial<ArchiveLimits>;
+    /**
+     * Called after an import commits, with the new uploads' ids. The parsed documents and the
+     * knowledge index are derived data, so the archive does not carry them: the server parses the
+     * imported files again, as it does new uploads, and they reach the knowledge index from there.
+     */
+    onUploadsImported?: (uploadIds: readonly string[]) => Promise<void>;
   }) {
     this.#database = options.database;
     this.#objects = options.objects;
     this.#version = options.version;
     this.#limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
+    this.#onUploadsImported = options.onUploadsImported;
   }
 
   get limits(): ArchiveLimits {
@@ -336,6 +344,7 @@ export class ArchiveService {
       targetProjectId === undefined
         ? projectRows.settings.map((row) => ({ ...row, scope_id: remap.id(String(row['scope_id'])) }))
         : [];
+    const importedUploads: Row[] = [];
     try {
       const projectUploads = targetProjectId === undefined ? await storeUploads(projectRows.uploads) : [];
       const prepared: { conversation: Row; tables: Record<string, Row[]> }[] = [];
@@ -350,6 +359,8 @@ export class ArchiveService {
         }
         prepared.push({ conversation: withProfile(mapRow(rows.conversation)), tables });
       }
+      importedUploads.push(...projectUploads);
+      for (const { tables } of prepared) importedUploads.push(...(tables['uploads'] ?? []));
       await db.transaction().execute(async (transaction) => {
         await insertRows(transaction, 'projects', newProjects);
         count('projects', newProjects);
@@ -380,6 +391,7 @@ export class ArchiveService {
         },
       );
     }
+    await this.#onUploadsImported?.(importedUploads.map((row) => String(row['id'])));
     return {
       projects: newProjects.map((row, index) => ({
         id: String(row['id']),

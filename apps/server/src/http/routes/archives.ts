@@ -65,6 +65,12 @@ export function archiveRoutes(services: ServerServices) {
     database: services.database,
     objects: services.objects,
     version: services.version,
+    onUploadsImported: async (uploadIds) => {
+      for (const id of uploadIds) {
+        const row = await services.uploads.find(id);
+        if (row !== undefined) await services.documents.createForUpload(row);
+      }
+    },
   });
   const download = async (selection: ArchiveSelection) => {
     const made = await archives.export(selection);
