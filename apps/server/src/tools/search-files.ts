@@ -86,6 +86,12 @@ export async function searchFiles(
     `${options.caseSensitive ? '' : 'i'}${asciiLiteral ? '' : 'u'}`,
   );
   const literal = !options.regex && options.caseSensitive ? Buffer.from(options.pattern) : undefined;
+  // A literal on one line, without context lines, is found in the whole text at once: only the
+  // matching lines are cut out, instead of splitting every matching file into lines.
+  const lineFinder =
+    !options.regex && options.contextLines === 0 && !/[\r\n]/.test(options.pattern)
+      ? matchingLines(new RegExp(expression.source, `${expression.flags}g`))
+      : undefined;
   const matches = globFilter(options.glob);
   const files: string[] = [];
   const relativeOf = new Map<string, string>();
@@ -112,6 +118,12 @@ export async function searchFiles(
     if (literal !== undefined && bytes.indexOf(literal) === -1) continue;
     const text = bytes.toString('utf8');
     if (literal === undefined && !expression.test(text)) continue;
+    if (lineFinder !== undefined) {
+      const results = lineFinder(text, relativeOf.get(file) as string);
+      perFile[index] = results;
+      found += results.length;
+      continue;
+    }
     const lines = text.split(/\r?\n/);
     const results: SearchMatch[] = [];
     for (let number = 0; number < lines.length; number++) {
@@ -139,6 +151,40 @@ export async function searchFiles(
     matches: all.slice(0, options.maxResults),
     filesSearched: searched,
     truncated: all.length > options.maxResults || found >= options.maxResults,
+  };
+}
+
+/**
+ * The lines of `text` that `expression` (global, and never matching across a line break) matches,
+ * numbered as `split(/\r?\n/)` would number them, one result per line.
+ */
+function matchingLines(expression: RegExp): (text: string, path: string) => SearchMatch[] {
+  return (text, path) => {
+    const results: SearchMatch[] = [];
+    let counted = 0;
+    let line = 1;
+    expression.lastIndex = 0;
+    for (let match = expression.exec(text); match !== null; match = expression.exec(text)) {
+      const start = text.lastIndexOf('\n', match.index - 1) + 1;
+      for (let at = text.indexOf('\n', counted); at !== -1 && at < start; at = text.indexOf('\n', at + 1)) {
+        line++;
+        counted = at + 1;
+      }
+      counted = Math.max(counted, start);
+      const newline = text.indexOf('\n', match.index);
+      const end = newline === -1 ? text.length : newline;
+      const value = text.slice(start, end);
+      results.push({
+        path,
+        line,
+        text: clip(value.endsWith('\r') ? value.slice(0, -1) : value),
+        before: [],
+        after: [],
+      });
+      if (newline === -1) break;
+      expression.lastIndex = newline + 1;
+    }
+    return results;
   };
 }
 
