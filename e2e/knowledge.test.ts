@@ -165,4 +165,28 @@ describe('retrieval and @ references in the browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'knowledge-settings.png') });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
   });
+
+  it('the project parse policy is edited there: a bad service URL is refused with the reason, a good one is kept', async () => {
+    await page.goto(`${stack.server.url}/#/settings/knowledge`);
+    const form = page.getByRole('dialog', { name: 'Settings' }).getByTestId('parse-policy');
+    await form.waitFor({ timeout: STEP_TIMEOUT });
+    await form.getByTestId('parse-policy-chain-pdf').selectOption('builtin-then-service');
+    await form.getByRole('checkbox', { name: 'Compare both parsers for pdf' }).check();
+    // The browser lets a URL input hold anything typed; the server is what refuses it.
+    await form.getByTestId('parse-policy-url').evaluate((input) => input.setAttribute('type', 'text'));
+    await form.getByTestId('parse-policy-url').fill('ftp://parser.invalid');
+    await form.getByRole('button', { name: 'Save parse policy' }).click();
+    await form.getByRole('alert').waitFor({ timeout: STEP_TIMEOUT });
+    const projectId = (await stack.client.listProjects())[0]?.id ?? '';
+    expect((await stack.client.getParsePolicy(projectId)).formats.pdf).toBeUndefined();
+
+    await form.getByTestId('parse-policy-url').fill('http://127.0.0.1:8010');
+    await form.getByRole('button', { name: 'Save parse policy' }).click();
+    await form.getByRole('status').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await stack.client.getParsePolicy(projectId)).toMatchObject({
+      formats: { pdf: { chain: ['builtin', 'http-service'], cross_validate: true } },
+      service: { url: 'http://127.0.0.1:8010' },
+    });
+    await page.screenshot({ path: join(SCREENSHOTS, 'parse-policy.png') });
+  });
 });

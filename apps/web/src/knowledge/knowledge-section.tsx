@@ -5,6 +5,7 @@ import { useNavigation } from '../navigation/index.ts';
 import { useProjects } from '../queries/index.ts';
 import { useDocumentViewer } from './document-viewer-store.ts';
 import { useKnowledge, useKnowledgeActions } from './knowledge-queries.ts';
+import { ParsePolicyEditor } from './parse-policy-editor.tsx';
 import './knowledge.css';
 
 /**
@@ -115,6 +116,7 @@ export function KnowledgeSection(): ReactElement {
           </tbody>
         </table>
       )}
+      {projectId !== null && <ParsePolicyEditor key={projectId} projectId={projectId} />}
     </section>
   );
 }
