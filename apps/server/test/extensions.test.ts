@@ -13,7 +13,7 @@ import type {
   ToolInfo,
   WorkbenchEvent,
 } from '@youyou/contracts';
-import { fakeAskUserReply, fakeTextReply, fakeToolCallReply } from '@youyou/testing';
+import { fakeAskUserReply, fakeTextReply, fakeToolCallReply, lastUserText } from '@youyou/testing';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
@@ -576,6 +576,21 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     expect(toolOutputs((await missing.view()).messages, 'workflow_city_report')[0]).toContain(
       'city: Bergen (asked)',
     );
+  });
+
+  it('a / message no skill takes is recognised by an intent: the model gets its request, the conversation keeps what was typed', async () => {
+    const recognised = await turn('/weather report for Oslo', [fakeTextReply('I will run it.')]);
+    const view = await recognised.view();
+    expect(view.messages.at(-2)?.parts[0]).toMatchObject({ type: 'text', text: '/weather report for Oslo' });
+    expect(lastUserText(server.fake.chatRequests.at(-1)?.body)).toContain(
+      'call workflow_city_report) with city = Oslo',
+    );
+    // No intent matches: as with no extension (T0), the agent says there is no such skill.
+    const plain = await turn('/no such thing at all', []);
+    expect((await plain.view()).messages.at(-1)?.parts[0]).toMatchObject({
+      type: 'error',
+      error: { code: 'SKILL_NOT_FOUND' },
+    });
   });
 
   it('a run in flight whose tool is uninstalled fails that step with EXTENSION_REMOVED, visibly', async () => {

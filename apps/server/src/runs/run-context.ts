@@ -50,6 +50,11 @@ export interface RunContext {
   documents?: DocumentService;
   /** Learns which tools each run's agent has (a sub-agent gets a subset of its parent's). */
   subagents?: RunToolRegistry;
+  /**
+   * `/` recognition by installed intents (spec §4.6): for a message that starts with `/` and that
+   * no skill took, the request an intent makes of it, or undefined (T0: the text goes as typed).
+   */
+  slashIntent?: (text: string) => string | undefined;
 }
 
 /** Where runs report the tools their agent was built with. */

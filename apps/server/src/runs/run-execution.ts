@@ -21,6 +21,19 @@ import type { RunContext } from './run-context.ts';
 import { RunBudgetGuard } from './run-budget.ts';
 import { sessionConfigOf, type RunPlan } from './run-plan.ts';
 
+/**
+ * What an installed intent makes of a `/` message no skill took (`/weather report for Oslo`):
+ * the message stays as typed in the conversation; the model gets the intent's request.
+ */
+function slashRequest(
+  input: { text: string; skills: readonly unknown[] },
+  slashIntent: ((text: string) => string | undefined) | undefined,
+): string | undefined {
+  if (slashIntent === undefined || input.skills.length > 0) return undefined;
+  const typed = /^\/(\S[\s\S]*)$/.exec(input.text.trim())?.[1];
+  return typed === undefined ? undefined : slashIntent(typed);
+}
+
 /** The enabled tools of a leased agent. */
 function runToolsOf(lease: AgentLease): string[] {
   return lease.agent
@@ -250,6 +263,11 @@ export class RunExecution {
       allowedRoots: [cwd, context.home],
       ...(context.documents === undefined ? {} : { documents: context.documents }),
     });
+    const intended = slashRequest(input, context.slashIntent);
+    if (intended !== undefined) {
+      const typed = agentInput.findIndex((block) => block.type === 'text' && block.text === input.text);
+      if (typed !== -1) agentInput[typed] = { type: 'text', text: intended };
+    }
     agentInput.push(...(await artifactReferenceBlocks(context.artifacts, this.conversationId, input.text)));
     if (input.references !== undefined)
       agentInput.push(

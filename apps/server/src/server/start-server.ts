@@ -362,6 +362,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       contextAssembly,
       memory,
       documents,
+      // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
+      slashIntent: (text) => extensions.intentRequest(text)?.request,
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
