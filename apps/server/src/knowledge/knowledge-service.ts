@@ -46,6 +46,9 @@ export type KnowledgePackParser = (
   signal: AbortSignal,
 ) => Promise<ParseResult>;
 
+/** How long an artifact must stay unchanged before it is indexed. */
+export const ARTIFACT_SETTLE_MS = 750;
+
 /** Logs what indexing could not do; the item's status says it too. */
 interface KnowledgeLogger {
   warn(object: object, message: string): void;
@@ -72,7 +75,13 @@ export interface DocumentExcerpt {
  * await knowledge.list('p1');
  */
 export class KnowledgeService {
+  /** Searches everything written so far (artifacts still settling are indexed first). */
   readonly retriever: Retriever;
+  /**
+   * Searches what is indexed now, without waiting for artifacts still settling: for the context
+   * assembler's knowledge slot, which runs at every model call and must not index on the way.
+   */
+  readonly indexRetriever: Retriever;
   readonly #repository: KnowledgeRepository;
   readonly #artifacts: ArtifactService;
   readonly #logger: KnowledgeLogger;
@@ -87,6 +96,9 @@ export class KnowledgeService {
   #stopped = false;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #listeners = new Set<(item: KnowledgeItem) => void>();
+  readonly #artifactSettleMs: number;
+  /** Artifacts written but not yet indexed, each waiting for its writes to settle. */
+  readonly #settling = new Map<string, NodeJS.Timeout>();
 
   constructor(options: {
     repository: KnowledgeRepository;
@@ -95,10 +107,21 @@ export class KnowledgeService {
     logger: KnowledgeLogger;
     documents?: KnowledgeDocuments;
     embedder?: Embedder;
+    /** How long an artifact must stay unchanged before it is indexed (default ARTIFACT_SETTLE_MS). */
+    artifactSettleMs?: number;
   }) {
     this.#repository = options.repository;
     this.#artifacts = options.artifacts;
-    this.retriever = options.retriever;
+    const retriever = options.retriever;
+    this.indexRetriever = retriever;
+    // A search sees every artifact written before it: the ones still settling are indexed first.
+    this.retriever = {
+      search: async (query, searchOptions) => {
+        await this.#settlePending();
+        return retriever.search(query, searchOptions);
+      },
+    };
+    this.#artifactSettleMs = options.artifactSettleMs ?? ARTIFACT_SETTLE_MS;
     this.#logger = options.logger;
     this.#documents = options.documents;
     this.#embedder = options.embedder;
@@ -108,11 +131,10 @@ export class KnowledgeService {
   async start(): Promise<void> {
     this.#unsubscribe.push(
       this.#artifacts.onChange((change) => {
+        clearTimeout(this.#settling.get(change.artifactId));
+        this.#settling.delete(change.artifactId);
         if (change.type === 'deleted') void this.#forget('artifact', change.artifactId);
-        else
-          void this.indexArtifact(change.artifactId).catch((error: unknown) =>
-            this.#warn(error, change.artifactId),
-          );
+        else this.#settle(change.artifactId);
       }),
     );
     if (this.#documents !== undefined && !this.#documentsConnected) this.connectDocuments(this.#documents);
@@ -221,8 +243,36 @@ export class KnowledgeService {
     return result.document.blocks;
   }
 
+  /**
+   * Indexes an artifact once it has been left alone for a moment. An agent editing a document
+   * writes version after version; indexing each (SQLite's writes hold the event loop) made every
+   * edit of a 1 MB artifact wait for the index of the one before. A search indexes what is still
+   * settling first, so it never misses a write.
+   */
+  #settle(artifactId: string): void {
+    const timer = setTimeout(() => {
+      this.#settling.delete(artifactId);
+      void this.indexArtifact(artifactId).catch((error: unknown) => this.#warn(error, artifactId));
+    }, this.#artifactSettleMs);
+    timer.unref();
+    this.#settling.set(artifactId, timer);
+  }
+
+  async #settlePending(): Promise<void> {
+    if (this.#settling.size === 0) return;
+    const waiting = [...this.#settling.keys()];
+    for (const artifactId of waiting) {
+      clearTimeout(this.#settling.get(artifactId));
+      this.#settling.delete(artifactId);
+      await this.indexArtifact(artifactId).catch((error: unknown) => this.#warn(error, artifactId));
+    }
+    await this.idle();
+  }
+
   /** Stops taking work; the item being indexed finishes. */
   async stop(): Promise<void> {
+    for (const timer of this.#settling.values()) clearTimeout(timer);
+    this.#settling.clear();
     this.#stopped = true;
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     await this.#working;

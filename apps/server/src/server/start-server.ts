@@ -335,7 +335,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         touch: (ids) => memory.repository.touch(ids),
       },
       // The knowledge slot: passages of the project's knowledge for the turn's message (spec §4.12).
-      knowledge: knowledgeSlotOf(knowledge.retriever),
+      knowledge: knowledgeSlotOf(knowledge.indexRetriever),
     });
     const maxUploadBytes =
       options.maxUploadBytes ?? (await settingsService.value<number>('server.max_upload_mb')) * 1024 * 1024;
