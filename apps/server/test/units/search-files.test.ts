@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,37 @@ describe('search_files finds a literal in the whole text the same as line by lin
     expect(matches.filter((match) => match.path === 'unix.txt').map((match) => match.line)).toEqual([
       1, 3, 4,
     ]);
+  });
+});
+
+describe('the walk search_files uses honours every .gitignore on the way', () => {
+  it('a folder’s .gitignore applies to it and below, not to its parent; VCS folders are skipped', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'youyou-walk-'));
+    try {
+      await mkdir(join(root, 'sub', 'deeper'), { recursive: true });
+      await mkdir(join(root, '.git'), { recursive: true });
+      await writeFile(join(root, '.gitignore'), 'build/\n');
+      await mkdir(join(root, 'build'), { recursive: true });
+      await writeFile(join(root, 'sub', '.gitignore'), 'secret.txt\n');
+      for (const file of [
+        'secret.txt',
+        'sub/secret.txt',
+        'sub/deeper/secret.txt',
+        'build/a.txt',
+        '.git/b.txt',
+        'sub/open.txt',
+      ])
+        await writeFile(join(root, file), 'needle\n');
+      const { matches } = await searchFiles(root, {
+        pattern: 'needle',
+        regex: false,
+        caseSensitive: true,
+        contextLines: 0,
+        maxResults: 100,
+      });
+      expect(matches.map((match) => match.path).sort()).toEqual(['secret.txt', 'sub/open.txt']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
