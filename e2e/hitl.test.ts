@@ -287,11 +287,16 @@ describe('plan and todos in a browser', () => {
     await session.send('Plan the fix');
     await pendingCard().waitFor({ timeout: STEP_TIMEOUT });
     const show = page.getByRole('button', { name: 'Show the workbench' });
-    if (await show.isVisible()) await show.click();
     const workbench = page.getByTestId('right-column');
-    // The Plan tab opened itself with the first plan.
+    // The Plan tab opened itself with the first plan. The right column may still be hidden (its
+    // toggle can render after the card, on a busy machine): open it whenever the toggle shows.
     const plan = workbench.getByTestId('plan-tab');
-    await plan.waitFor({ timeout: STEP_TIMEOUT });
+    const deadline = Date.now() + STEP_TIMEOUT;
+    while (!(await plan.isVisible())) {
+      if (Date.now() > deadline) throw new Error('the Plan tab did not show');
+      if (await show.isVisible()) await show.click();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect(await workbench.getByRole('tab', { name: 'Plan' }).getAttribute('aria-selected')).toBe('true');
     expect(await plan.textContent()).toContain('0 of 3 steps done');
     expect(await plan.textContent()).toContain('Now: Read the code');
