@@ -112,6 +112,22 @@ describe('the columns at three window widths', () => {
     await expect.poll(() => page.getByTestId('left-column').getAttribute('data-collapsed')).toBe('true');
     await page.setViewportSize({ width: 1440, height: 900 });
   }, 60_000);
+
+  it('420 px: the floating workbench leaves the rail and its buttons reachable', async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    await expect.poll(() => page.getByTestId('app-shell').getAttribute('data-viewport')).toBe('narrow');
+    await page.getByRole('button', { name: 'Show the workbench' }).click();
+    await expect.poll(() => page.getByTestId('right-column').getAttribute('class')).toContain('floating');
+    const rail = await page.getByTestId('left-column').evaluate((element) => element.getBoundingClientRect());
+    const workbench = await page
+      .getByTestId('right-column')
+      .evaluate((element) => element.getBoundingClientRect());
+    expect(workbench.left).toBeGreaterThanOrEqual(rail.right - 1);
+    // A rail button takes the click itself (no scrim over it).
+    await page.locator('.rail-item').first().click({ timeout: STEP_TIMEOUT });
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 60_000);
 });
 
 describe('one project tree', () => {

@@ -110,7 +110,11 @@ export function AppShell({ left, middle, right, overlay }: AppShellProps): React
         {!rightCollapsed && right}
       </aside>
       {(leftFloats || rightFloats) && (
-        <div className="column-scrim" aria-hidden="true" onClick={layout.closeOverlays} />
+        <div
+          className={`column-scrim${leftFloats ? '' : ' beside-left'}`}
+          aria-hidden="true"
+          onClick={layout.closeOverlays}
+        />
       )}
       {overlay}
     </div>
