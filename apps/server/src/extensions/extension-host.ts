@@ -21,6 +21,7 @@ import {
 } from '@youyou/contracts';
 import pino from 'pino';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { ParserRegistry } from '../documents/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -36,6 +37,7 @@ import { countsOf, loadExtension, type LoadedExtension, type LoadOptions } from 
 import { ExtensionRepository, type ExtensionRecord } from './extension-repository.ts';
 import { httpToolHandler, type LiveHttpTool } from './http-tool.ts';
 import { matchIntent } from './intent-router.ts';
+import { processParser } from './process-parser.ts';
 import { workflowToolHandler, workflowToolName, type WorkflowServices } from './workflow-tool.ts';
 
 /** A staged preview is kept this long for the install that follows it. */
@@ -128,6 +130,7 @@ export class ExtensionHost {
   readonly #agentDirectories = new Map<string, string>();
   #disabledSources = new Set<string>();
   #surfaces: UiSurfaceRegistry | undefined;
+  #parsers: ParserRegistry | undefined;
   readonly #surfaceRemovers = new Map<string, () => void>();
   #generation = 0;
   /** Runs a workflow command of an extension (set by the workflow runner). */
@@ -502,8 +505,37 @@ export class ExtensionHost {
       );
     }
     this.#registerSurface(entry);
+    this.#registerParsers(entry);
     this.#indexKnowledge(id, extension);
     this.#generation++;
+  }
+
+  /** The extension's document parsers into ingest's registry, under its source tag. */
+  #registerParsers(entry: Installed): void {
+    const registry = this.#parsers;
+    const extension = entry.loaded;
+    if (registry === undefined || extension === undefined) return;
+    const id = entry.record.id;
+    registry.unregisterSource(extensionSource(id));
+    for (const parser of extension.parsers) {
+      try {
+        registry.register(processParser(id, extension.directory, parser));
+      } catch (error) {
+        this.#logger.warn(
+          { err: error, extension: id, parser: parser.id },
+          'an extension parser is not registered',
+        );
+      }
+    }
+  }
+
+  /**
+   * Connects ingest's parser registry (spec §4.11 ParserProvider): every enabled extension's
+   * parsers are registered as `extension:<id>/<parser>`, removed when it is disabled or uninstalled.
+   */
+  attachParsers(registry: ParserRegistry): void {
+    this.#parsers = registry;
+    for (const entry of this.#installed.values()) if (this.#active(entry)) this.#registerParsers(entry);
   }
 
   /** The packs' files into the knowledge index, in the background (each item shows its status). */
@@ -629,6 +661,7 @@ export class ExtensionHost {
     this.#surfaceRemovers.delete(id);
     this.#options.settingsRegistry.unregister('extension', id);
     this.#options.commands.unregister(id);
+    this.#parsers?.unregisterSource(extensionSource(id));
     for (const name of entry.handlers.keys()) this.#options.catalog.forget(name);
     this.#options.knowledge
       ?.forgetPacks(id)
