@@ -261,6 +261,8 @@ export async function runWorkflow(
     const step = workflow.steps[position];
     lines.push(`${count}. ${step?.title ?? step?.id ?? '?'}: failed`);
     if (step !== undefined) status.set(step.id, { status: 'skipped', note: `failed: ${failure.code}` });
+    // The steps after it never run.
+    for (const [id, state] of status) if (state.status === 'pending') status.set(id, { status: 'skipped' });
     await publish(`stopped (${failure.code})`).catch(() => {});
     return toolError(
       failure.code,

@@ -366,6 +366,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       documents,
       // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
       slashIntent: (text) => extensions.intentRequest(text)?.request,
+      // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
+      workflowCommand: (text) => extensions.workflowCommand(text),
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
