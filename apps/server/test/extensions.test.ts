@@ -470,7 +470,7 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     });
     const requestsBefore = server.fake.chatRequests.length;
     // The only model call is the workflow's own prompt step.
-    const { conversationId, view } = await turn('/city-report city=Paris', [
+    const { conversationId, runId, view } = await turn('/city-report city=Paris', [
       fakeTextReply('Paris: sunny, 18 °C.'),
     ]);
     const { card } = await waitingCard(server, conversationId);
@@ -517,6 +517,35 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       'long:skipped',
       'write:done',
     ]);
+    // Each step is the run's current step in its events, in order; the phase stays a RUN_PHASES value.
+    const stepEvents = async (conversation: string, run: string) =>
+      (
+        await readEvents({
+          url: server.url,
+          token: server.token,
+          conversationId: conversation,
+          after: 0,
+          until: (event: WorkbenchEvent) => isRunEnd(event, run),
+        })
+      ).flatMap((event) =>
+        event.type === 'run.step' && event.run_id === run
+          ? [
+              `${event.payload.index}/${event.payload.count} ${event.payload.step_id}:${event.payload.status}${event.payload.code === undefined ? '' : ` ${event.payload.code}`}`,
+            ]
+          : [],
+      );
+    expect(await stepEvents(conversationId, runId)).toEqual([
+      '1/6 weather:running',
+      '1/6 weather:done',
+      '2/6 length:running',
+      '2/6 length:done',
+      '3/6 pick:running',
+      '3/6 pick:done',
+      '4/6 short:running',
+      '4/6 short:done',
+      '5/6 write:running',
+      '5/6 write:done',
+    ]);
 
     await server.call('PUT', '/api/settings/values', {
       layer: 'user',
@@ -530,11 +559,14 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     );
     // Nothing after the failing step ran: no card, no prompt to the model.
     expect(stopped).not.toContain('Ask for the length');
+    expect(await stepEvents(failed.conversationId, failed.runId)).toEqual([
+      '1/6 weather:running',
+      '1/6 weather:failed WORKFLOW_STEP_FAILED',
+    ]);
     expect(server.fake.chatRequests.length - requestsBefore).toBe(1);
-    const failedBoard = await server.call<{ plan: { steps: { id: string; status: string; note?: string }[] } }>(
-      'GET',
-      `/api/conversations/${failed.conversationId}/planboard`,
-    );
+    const failedBoard = await server.call<{
+      plan: { steps: { id: string; status: string; note?: string }[] };
+    }>('GET', `/api/conversations/${failed.conversationId}/planboard`);
     expect(failedBoard.plan.steps[0]).toMatchObject({
       id: 'weather',
       status: 'skipped',

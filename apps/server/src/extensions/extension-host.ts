@@ -990,7 +990,8 @@ export class ExtensionHost {
       for (const parameter of command.parameters) {
         const value = values[parameter.name];
         if (typeof value !== 'string') continue;
-        if (parameter.type === 'number' && Number.isFinite(Number(value))) values[parameter.name] = Number(value);
+        if (parameter.type === 'number' && Number.isFinite(Number(value)))
+          values[parameter.name] = Number(value);
         if (parameter.type === 'boolean') values[parameter.name] = value === 'true';
       }
       return { toolName: workflowToolName(workflow.id), arguments: values };
