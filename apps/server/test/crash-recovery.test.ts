@@ -34,16 +34,11 @@ describeKillNine('kill -9 mid-run', (kind) => {
       },
     );
     let deltas = 0;
-    const acknowledged = await readEvents({
-      url: first.url,
-      token: first.token,
-      conversationId: conversation.id,
-      after: 0,
-      until: (event) => event.type === 'message.delta' && ++deltas >= 12,
-    });
-    await first.kill('SIGKILL');
-
-    const second = await servers.start();
+    const { acknowledged, restarted: second } = await servers.crash(
+      first,
+      conversation.id,
+      (event) => event.type === 'message.delta' && ++deltas >= 12,
+    );
     const run = await callServer<{ status: string }>(second, 'GET', `/api/runs/${sent.run.id}`);
     expect(run.status).toBe('interrupted');
     const stored = await callServer<{ events: WorkbenchEvent[] }>(

@@ -4,7 +4,6 @@ import { expect, it } from 'vitest';
 import type { WorkbenchEvent } from '../src/events/index.ts';
 import { callServer } from './support/child-server.ts';
 import { crashServers, describeKillNine } from './support/crash-servers.ts';
-import { readEvents } from './support/sse.ts';
 
 /** One model response that calls spawn_agent once per task, all at once. */
 function spawnAll(...tasks: string[]): FakeReply {
@@ -84,16 +83,11 @@ describeKillNine('kill -9 with a sub-agent tree running', (kind) => {
     );
     // What a client had seen before the crash, up to the sub-agents' progress.
     let progress = 0;
-    const acknowledged = await readEvents({
-      url: first.url,
-      token: first.token,
-      conversationId: conversation.id,
-      after: 0,
-      until: (event) => event.type === 'agent.progress' && ++progress >= 3,
-    });
-    await first.kill('SIGKILL');
-
-    const second = await servers.start();
+    const { acknowledged, restarted: second } = await servers.crash(
+      first,
+      conversation.id,
+      (event) => event.type === 'agent.progress' && ++progress >= 3,
+    );
     const tree = await callServer<AgentTree>(second, 'GET', `/api/conversations/${conversation.id}/agents`);
     expect(tree.roots).toHaveLength(1);
     expect(tree.roots[0]).toMatchObject({ run_id: sent.run.id, status: 'interrupted' });

@@ -1,5 +1,6 @@
 import { startFakeOpenAI, type FakeServer, type FakeServerOptions } from '@youyou/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
+import type { WorkbenchEvent } from '../../src/events/index.ts';
 import { callServer, startChildServer, type ChildServer } from './child-server.ts';
 import {
   createTestDatabase,
@@ -8,6 +9,7 @@ import {
   type DatabaseKind,
   type TestDatabase,
 } from './databases.ts';
+import { readEvents } from './sse.ts';
 import { createTempDirectories, type TempDirectories } from './temp-directories.ts';
 
 const realPostgres = await postgresServerAnswers();
@@ -38,6 +40,16 @@ export interface CrashServers {
   start(): Promise<ChildServer>;
   /** Registers the fake model server as provider `fake` with model `fake-model`. */
   addFakeProvider(server: ChildServer): Promise<void>;
+  /**
+   * A client reads a conversation's events on `server` from the start until `until`; then the
+   * server is killed with SIGKILL and the next one started on the same data: what the client had
+   * received before the crash, and the server after it.
+   */
+  crash(
+    server: ChildServer,
+    conversationId: string,
+    until: (event: WorkbenchEvent) => boolean,
+  ): Promise<{ acknowledged: WorkbenchEvent[]; restarted: ChildServer }>;
 }
 
 /**
@@ -74,6 +86,18 @@ export function crashServers(options: { kind?: DatabaseKind; fake?: FakeServerOp
     return value;
   };
 
+  const start = async (): Promise<ChildServer> => {
+    const shared = ready(directories, 'the temp directories');
+    const child = await startChildServer({
+      home: shared.home,
+      dataDirectory: shared.dataDirectory,
+      workspaceRoot: shared.root,
+      ...(database?.url === undefined ? {} : { databaseUrl: database.url }),
+    });
+    children.push(child);
+    return child;
+  };
+
   return {
     get directories() {
       return ready(directories, 'the temp directories');
@@ -81,17 +105,7 @@ export function crashServers(options: { kind?: DatabaseKind; fake?: FakeServerOp
     get fake() {
       return ready(fake, 'the fake model server');
     },
-    async start() {
-      const shared = ready(directories, 'the temp directories');
-      const child = await startChildServer({
-        home: shared.home,
-        dataDirectory: shared.dataDirectory,
-        workspaceRoot: shared.root,
-        ...(database?.url === undefined ? {} : { databaseUrl: database.url }),
-      });
-      children.push(child);
-      return child;
-    },
+    start,
     async addFakeProvider(server) {
       await callServer(server, 'POST', '/api/providers', {
         name: 'fake',
@@ -99,6 +113,17 @@ export function crashServers(options: { kind?: DatabaseKind; fake?: FakeServerOp
         base_url: ready(fake, 'the fake model server').url,
         models: [{ id: 'fake-model' }],
       });
+    },
+    async crash(server, conversationId, until) {
+      const acknowledged = await readEvents({
+        url: server.url,
+        token: server.token,
+        conversationId,
+        after: 0,
+        until,
+      });
+      await server.kill('SIGKILL');
+      return { acknowledged, restarted: await start() };
     },
   };
 }
