@@ -118,16 +118,16 @@ export async function buildExecutable(
     stdio: 'inherit',
   });
 
-  const executable = join(outputFolder, name);
-  await rm(executable, { force: true });
-  await copyFile(cross ? await officialNodeBinary(arch, work) : process.execPath, executable);
-  await chmod(executable, 0o755);
+  // Made in the work folder and copied out at the end (see below).
+  const injected = join(work, name);
+  await copyFile(cross ? await officialNodeBinary(arch, work) : process.execPath, injected);
+  await chmod(injected, 0o755);
   const postject = join(dirname(createRequire(import.meta.url).resolve('postject')), 'cli.js');
   execFileSync(
     process.execPath,
     [
       postject,
-      executable,
+      injected,
       'NODE_SEA_BLOB',
       join(work, 'sea-prep.blob'),
       '--sentinel-fuse',
@@ -135,7 +135,16 @@ export async function buildExecutable(
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  await appendPack(executable, pack);
+  await appendPack(injected, pack);
+  // A copy, not the file postject wrote: postject writes the whole binary at once, and on Linux
+  // 6.16+ (ext4's large folios) a file written or read in big sequential chunks sits in the page
+  // cache in large folios, which a process then maps whole: the same binary idled 27 MB heavier
+  // in file pages. A copy is written as install.sh's `cp` writes it
+  // (docs/decisions/0020-executable-startup-and-idle-memory.md).
+  const executable = join(outputFolder, name);
+  await rm(executable, { force: true });
+  await copyFile(injected, executable);
+  await rm(injected, { force: true });
   const sha256 = createHash('sha256')
     .update(await readFile(executable))
     .digest('hex');
