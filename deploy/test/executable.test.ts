@@ -157,7 +157,7 @@ describe('the single executable, copied alone into an empty folder with a fresh 
         const fixture = fixtures.get(name);
         if (fixture === undefined) throw new Error(`no fixture ${name}`);
         const form = new FormData();
-        form.set('file', new Blob([fixture.bytes], { type: fixture.media_type }), name);
+        form.set('file', new Blob([new Uint8Array(fixture.bytes)], { type: fixture.media_type }), name);
         const response = await fetch(`${served.url}/api/uploads`, {
           method: 'POST',
           headers: { authorization: `Bearer ${served.token}` },
