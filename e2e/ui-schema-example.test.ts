@@ -1,6 +1,7 @@
 // Browser test of the example extension's UI (extensions/example): installed through the API, its
 // weather panel is a right-column tab drawn by the UI-schema renderer, and the panel's form calls
-// the extension's declarative HTTP tool against a local weather service through the server.
+// the extension's declarative HTTP tool against a local weather service through the server; the
+// pressed button is in Settings → Tools → audit.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -69,5 +70,20 @@ describe("the example extension's panel", () => {
       .toContain('snow');
     expect(asked).toEqual(['/weather/Oslo?units=metric']);
     await page.screenshot({ path: join(SCREENSHOTS, 'example-panel.png') });
+  });
+
+  it('the button pressed outside any conversation is in the tool audit with the extension, the user and the outcome', async () => {
+    await page.getByRole('button', { name: 'Settings' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Tools', exact: true }).click();
+    const audit = dialog.getByTestId('audit-row').first();
+    await audit.waitFor({ timeout: STEP_TIMEOUT });
+    const row = (await audit.textContent()) ?? '';
+    expect(row).toContain('city_weather');
+    expect(row).toContain('a button of extension:example');
+    expect(row).toContain('Succeeded');
+    expect(row).toContain('outside a conversation');
+    expect(await audit.getByTestId('audit-actor').textContent()).toBe('a button of extension:example');
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
   });
 });

@@ -12,6 +12,7 @@ import { extensionsMigration } from './0070-extensions.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import { artifactTextCompressionMigration } from './0081-artifact-text-compression.ts';
 import { knowledgeHeadingIndexMigration } from './0082-knowledge-heading-index.ts';
+import { uiActionAuditMigration } from './0088-ui-action-audit.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   usageCacheAndCostMigration,
   artifactTextCompressionMigration,
   knowledgeHeadingIndexMigration,
+  uiActionAuditMigration,
 ];
