@@ -491,7 +491,11 @@ export class ExtensionHost {
           ...(workflow === undefined
             ? { template: command.template ?? '' }
             : {
-                template: `/${command.name}${command.parameters.map((parameter) => ` ${parameter.name}={{${parameter.name}}}`).join('')}`,
+                // Without parameters a space ends it, so the composer's `/` palette stays closed.
+                template:
+                  command.parameters.length === 0
+                    ? `/${command.name} `
+                    : `/${command.name}${command.parameters.map((parameter) => ` ${parameter.name}={{${parameter.name}}}`).join('')}`,
               }),
         });
       } catch (error) {
