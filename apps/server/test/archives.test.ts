@@ -1,6 +1,14 @@
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ArchiveImportResult, ArchiveManifest, Artifact } from '@youyou/contracts';
+import type {
+  ArchiveImportResult,
+  ArchiveManifest,
+  Artifact,
+  ContextAssemblyReport,
+  MemoryCandidate,
+  MemoryItem,
+} from '@youyou/contracts';
 import { fakeTextReply, fakeToolCallReply } from '@youyou/testing';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +33,9 @@ function upToIds(value: unknown): unknown {
   ) as unknown;
 }
 
+/** A key-shaped string (the redactor knows the shape) and the test provider's own key. */
+const SECRETS = ['ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'sk-fake-key-for-tests-0001'];
+
 async function filesUnder(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
@@ -36,6 +47,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
   let projectId: string;
   let conversationId: string;
   let archive: Uint8Array;
+  let runIds: string[];
 
   beforeAll(async () => {
     database = await createTestDatabase(kind);
@@ -46,6 +58,8 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
       project_id: projectId,
     });
     conversationId = conversation.id;
+    // Memory on, without candidates proposed after each run (they would take the fake's replies).
+    await server.call('PUT', '/api/memory/settings', { enabled: true, propose_candidates: false });
     const form = new FormData();
     form.set('file', new Blob(['# Notes\nThe venue is Hall B.\n'], { type: 'text/markdown' }), 'notes.md');
     form.set('conversation_id', conversationId);
@@ -87,6 +101,35 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
       {},
     );
     await server.settled(conversationId, again.run.id);
+    runIds = [first.run.id, second.run.id, again.run.id];
+    await server.call('POST', '/api/memories', {
+      scope: 'project',
+      project_id: projectId,
+      type: 'decision',
+      content: 'The launch is in Hall B',
+      source_run_id: first.run.id,
+      tags: ['venue'],
+    });
+    await server.call('POST', '/api/memories', {
+      scope: 'project',
+      project_id: projectId,
+      content: `The deploy token is ${SECRETS[0]} and the model key ${SECRETS[1]}`,
+      tags: [SECRETS[0] ?? ''],
+    });
+    await server.call('POST', '/api/memories', { scope: 'user', content: 'Answers in British English' });
+    // What the lightweight model would propose after a run, accepted from the conversation.
+    const [candidate] = await server.server.services.memory.repository.addCandidates([
+      {
+        conversation_id: conversationId,
+        run_id: second.run.id,
+        scope: 'project',
+        project_id: projectId,
+        type: 'fact',
+        content: 'The plan lists the venue',
+        confidence: 0.8,
+      },
+    ]);
+    await server.call('POST', `/api/memory-candidates/${candidate?.id}/decision`, { accept: true });
     // A conversation outside the project, which a project archive leaves out.
     await server.call('POST', '/api/conversations', {});
     const response = await fetch(`${server.url}/api/projects/${projectId}/archive`, {
@@ -117,11 +160,37 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
       'GET',
       '/api/conversations?limit=200',
     );
+    const { total: memories } = await server.call<{ total: number }>('GET', '/api/memories');
     return {
       projects: projects.length,
       conversations: conversations.length,
+      memories,
       files: (await filesUnder(server.directories.dataDirectory)).length,
     };
+  }
+
+  /** The runs of a conversation, in the order they were created. */
+  async function runsOf(id: string): Promise<string[]> {
+    const { events } = await server.call<{ events: { type: string; run_id: string | null }[] }>(
+      'GET',
+      `/api/conversations/${id}/event-log`,
+    );
+    return events.filter((event) => event.type === 'run.created').map((event) => String(event.run_id));
+  }
+
+  async function reportsOf(runs: readonly string[]): Promise<ContextAssemblyReport[][]> {
+    const reports = [];
+    for (const run of runs) {
+      reports.push(
+        (await server.call<{ reports: ContextAssemblyReport[] }>('GET', `/api/runs/${run}/context`)).reports,
+      );
+    }
+    return reports;
+  }
+
+  async function memoriesOf(query: string): Promise<MemoryItem[]> {
+    return (await server.call<{ memories: MemoryItem[] }>('GET', `/api/memories?limit=500&${query}`))
+      .memories;
   }
 
   /** What a person sees of a conversation: the Query, the branch tree, artifacts and their versions. */
@@ -160,7 +229,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     const manifest = JSON.parse(strFromU8(entries['manifest.json'] ?? new Uint8Array())) as ArchiveManifest;
     expect(manifest).toMatchObject({
       format: 'youyou.archive',
-      format_version: 1,
+      format_version: 2,
       scope: 'project',
       projects: [{ id: projectId, name: 'Launch' }],
       conversations: [{ id: conversationId, project_id: projectId }],
@@ -172,6 +241,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     expect(manifest.items.map((item) => item.kind).sort()).toEqual([
       'conversation',
       'markdown',
+      'memories',
       'object',
       'projects',
     ]);
@@ -184,7 +254,113 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
       '# Notes\nThe venue is Hall B.\n',
     );
     expect(JSON.stringify(manifest)).not.toContain('sk-fake-key');
-    expect(strFromU8(archive, true)).not.toContain('sk-fake-key');
+    for (const bytes of Object.values(entries)) {
+      for (const secret of SECRETS) expect(strFromU8(bytes, true)).not.toContain(secret);
+    }
+  });
+
+  it('a project archive carries the project’s memories, secrets redacted, and not the user’s', () => {
+    const entries = unzipSync(archive);
+    const { memories } = JSON.parse(strFromU8(entries['memories.json'] ?? new Uint8Array())) as {
+      memories: { scope: string; project_id: string; content: string; tags: string; owner: unknown }[];
+    };
+    expect(memories.map((memory) => memory.content).sort()).toEqual([
+      'The deploy token is [redacted] and the model key [redacted]',
+      'The launch is in Hall B',
+      'The plan lists the venue',
+    ]);
+    expect(memories.every((memory) => memory.scope === 'project' && memory.project_id === projectId)).toBe(
+      true,
+    );
+    expect(memories.map((memory) => memory.owner)).toEqual([null, null, null]);
+    expect(memories.map((memory) => JSON.parse(memory.tags) as string[])).toContainEqual(['[redacted]']);
+  });
+
+  it('a project round trip brings its memories and the conversation’s context reports and memory candidates, with new ids', async () => {
+    const sourceReports = await reportsOf(runIds);
+    expect(sourceReports.every((reports) => reports.length > 0)).toBe(true);
+    const sourceMemories = await memoriesOf(`scope=project&project_id=${projectId}`);
+    const users = (await memoriesOf('scope=user')).length;
+    const imported = await importArchive(archive);
+    expect(imported.status).toBe(201);
+    const result = imported.body as ArchiveImportResult;
+    const newProject = result.projects[0]?.id ?? '';
+    const copy = result.conversations[0]?.id ?? '';
+    expect(result.counts).toMatchObject({ memories: 3, memory_candidates: 1 });
+    expect(result.counts['context_reports']).toBe(sourceReports.flat().length);
+
+    const copyRuns = await runsOf(copy);
+    expect(copyRuns).toHaveLength(runIds.length);
+    expect(copyRuns.filter((id) => runIds.includes(id))).toEqual([]);
+    expect(upToIds(await reportsOf(copyRuns))).toEqual(upToIds(sourceReports));
+
+    const memories = await memoriesOf(`scope=project&project_id=${newProject}`);
+    const byContent = (items: readonly MemoryItem[]) =>
+      [...items].sort((a, b) => a.content.localeCompare(b.content));
+    expect(
+      byContent(memories).map(({ id: _id, project_id: _project, source_run_id: _run, ...rest }) => rest),
+    ).toEqual(
+      byContent(sourceMemories).map(({ id: _id, project_id: _project, source_run_id: _run, ...rest }) => ({
+        ...rest,
+        content: rest.content.includes('deploy token')
+          ? 'The deploy token is [redacted] and the model key [redacted]'
+          : rest.content,
+        tags: rest.tags.map((tag) => (SECRETS.includes(tag) ? '[redacted]' : tag)),
+      })),
+    );
+    expect(memories.filter((memory) => sourceMemories.some((source) => source.id === memory.id))).toEqual([]);
+    // The memory made from the first run points at the copy's first run.
+    expect(memories.find((memory) => memory.content === 'The launch is in Hall B')?.source_run_id).toBe(
+      copyRuns[0],
+    );
+    // The accepted candidate names the imported memory it became.
+    const { candidates } = await server.call<{ candidates: MemoryCandidate[] }>(
+      'GET',
+      `/api/conversations/${copy}/memory-candidates`,
+    );
+    const accepted = memories.find((memory) => memory.content === 'The plan lists the venue');
+    expect(candidates).toMatchObject([
+      { status: 'accepted', run_id: copyRuns[1], project_id: newProject, memory_id: accepted?.id },
+    ]);
+    // The user's memory stays the user's one: a project archive does not carry it.
+    expect(await memoriesOf('scope=user')).toHaveLength(users);
+  });
+
+  it('an archive of the old format (version 1: no memories, no context reports) still imports', async () => {
+    const entries = unzipSync(archive);
+    const manifest = manifestOf(entries);
+    const files = manifest.items
+      .filter((item) => item.kind !== 'memories')
+      .map((item) => {
+        const bytes = entries[item.path] ?? new Uint8Array();
+        if (item.kind !== 'conversation') return { ...item, bytes };
+        const rows = JSON.parse(strFromU8(bytes)) as { tables: Record<string, unknown> };
+        const { context_reports: _reports, memory_candidates: _candidates, ...tables } = rows.tables;
+        return { ...item, bytes: strToU8(JSON.stringify({ ...rows, tables })) };
+      });
+    const version1 = zipSync({
+      'manifest.json': strToU8(
+        JSON.stringify({
+          ...manifest,
+          format_version: 1,
+          items: files.map(({ path, kind, bytes }) => ({
+            path,
+            kind,
+            size: bytes.byteLength,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+          })),
+        }),
+      ),
+      ...Object.fromEntries(files.map((file) => [file.path, file.bytes])),
+    });
+    const before = await seen(conversationId);
+    const imported = await importArchive(version1);
+    expect(imported.status).toBe(201);
+    const result = imported.body as ArchiveImportResult;
+    const copy = result.conversations[0]?.id ?? '';
+    expect(upToIds(await seen(copy))).toEqual(upToIds(before));
+    expect(result.counts).toMatchObject({ memories: 0, context_reports: 0, memory_candidates: 0 });
+    expect(await memoriesOf(`project_id=${result.projects[0]?.id}`)).toEqual([]);
   });
 
   it('a project round trip gives a new project whose conversation reads the same, branches, artifacts and upload included, with new ids', async () => {
@@ -268,6 +444,16 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
   }
 
   const tampered: [string, string, () => Uint8Array][] = [
+    [
+      'a memory entry changed after export',
+      'ARCHIVE_CHECKSUM_MISMATCH',
+      () =>
+        rezip((entries) => {
+          entries['memories.json'] = strToU8(
+            strFromU8(entries['memories.json'] ?? new Uint8Array()).replace('Hall B', 'Hall C'),
+          );
+        }),
+    ],
     [
       'an entry changed after export',
       'ARCHIVE_CHECKSUM_MISMATCH',
@@ -370,6 +556,67 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('memories that fail at the last insert (one id twice) import nothing at all, conversations and reports included', async () => {
+    const entries = unzipSync(archive);
+    const manifest = manifestOf(entries);
+    const { memories } = JSON.parse(strFromU8(entries['memories.json'] ?? new Uint8Array())) as {
+      memories: unknown[];
+    };
+    const files: ArchiveFile[] = manifest.items.map((item) => ({
+      path: item.path,
+      kind: item.kind,
+      bytes:
+        item.kind === 'memories'
+          ? strToU8(JSON.stringify({ memories: [...memories, memories[0]] }))
+          : (entries[item.path] ?? new Uint8Array()),
+    }));
+    const bytes = writeArchive(
+      {
+        app_version: manifest.app_version,
+        scope: 'project',
+        projects: manifest.projects,
+        conversations: manifest.conversations,
+      },
+      files,
+    );
+    const before = await snapshot();
+    const response = await importArchive(bytes);
+    expect(response).toMatchObject({ status: 422, body: { error: { code: 'ARCHIVE_INVALID' } } });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a project memory whose project the archive does not hold is ARCHIVE_INVALID', async () => {
+    const entries = unzipSync(archive);
+    const manifest = manifestOf(entries);
+    const { memories } = JSON.parse(strFromU8(entries['memories.json'] ?? new Uint8Array())) as {
+      memories: Record<string, unknown>[];
+    };
+    const stray = { ...memories[0], project_id: '99999999-2222-4333-8444-555555555555' };
+    const bytes = writeArchive(
+      {
+        app_version: manifest.app_version,
+        scope: 'project',
+        projects: manifest.projects,
+        conversations: [],
+      },
+      [
+        {
+          path: 'projects.json',
+          kind: 'projects',
+          bytes: entries['projects.json'] ?? new Uint8Array(),
+        },
+        { path: 'memories.json', kind: 'memories', bytes: strToU8(JSON.stringify({ memories: [stray] })) },
+      ],
+    );
+    const before = await snapshot();
+    const response = await importArchive(bytes);
+    expect(response).toMatchObject({
+      status: 422,
+      body: { error: { code: 'ARCHIVE_INVALID', details: { path: 'memories.json' } } },
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('exporting what is not there is NOT_FOUND', async () => {
     expect(await server.request('GET', '/api/projects/nope/archive')).toMatchObject({
       status: 404,
@@ -391,10 +638,20 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     expect(manifest.scope).toBe('everything');
     expect(manifest.projects).toHaveLength(before.projects);
     expect(manifest.conversations).toHaveLength(before.conversations);
+    const users = await memoriesOf('scope=user');
+    expect(users.map((memory) => memory.content)).toEqual(['Answers in British English']);
     const imported = await importArchive(bytes);
     expect(imported.status).toBe(201);
     const after = await snapshot();
     expect(after.projects).toBe(before.projects * 2);
     expect(after.conversations).toBe(before.conversations * 2);
+    // Every memory came along: the user's too, as a user memory with an id of its own.
+    expect(after.memories).toBe(before.memories * 2);
+    const usersAfter = await memoriesOf('scope=user');
+    expect(usersAfter.map((memory) => memory.content)).toEqual([
+      'Answers in British English',
+      'Answers in British English',
+    ]);
+    expect(new Set(usersAfter.map((memory) => memory.id)).size).toBe(2);
   });
 });

@@ -8,11 +8,13 @@ type Row = Record<string, unknown>;
 
 /**
  * The tables that hold a conversation, in the order an import inserts them (foreign keys point
- * backwards). Each is read by its `conversation_id`, except `artifact_versions` (by the
- * conversation's artifacts) and `settings` (scope `conversation`).
+ * backwards). Each is read by its `conversation_id`, except `context_reports` (by the
+ * conversation's runs), `artifact_versions` (by its artifacts) and `settings` (scope
+ * `conversation`).
  */
 export const CONVERSATION_TABLES = [
   'runs',
+  'context_reports',
   'events',
   'agent_sessions',
   'uploads',
@@ -25,8 +27,12 @@ export const CONVERSATION_TABLES = [
   'tool_grants',
   'planboards',
   'settings',
+  'memory_candidates',
 ] as const;
 export type ConversationTable = (typeof CONVERSATION_TABLES)[number];
+
+/** The tables format version 2 added to a conversation's rows: a version 1 archive has none. */
+const ADDED_IN_VERSION_2: ReadonlySet<ConversationTable> = new Set(['context_reports', 'memory_candidates']);
 
 const rowsSchema = z.array(z.record(z.string(), z.unknown())).max(1_000_000);
 
@@ -34,13 +40,32 @@ const rowsSchema = z.array(z.record(z.string(), z.unknown())).max(1_000_000);
 export const conversationRowsSchema = z.object({
   conversation: z.record(z.string(), z.unknown()),
   tables: z.object(
-    Object.fromEntries(CONVERSATION_TABLES.map((table) => [table, rowsSchema])) as Record<
-      ConversationTable,
-      typeof rowsSchema
-    >,
+    Object.fromEntries(
+      CONVERSATION_TABLES.map((table) => [
+        table,
+        ADDED_IN_VERSION_2.has(table) ? rowsSchema.default([]) : rowsSchema,
+      ]),
+    ) as Record<ConversationTable, typeof rowsSchema>,
   ),
 });
 export type ConversationRows = z.infer<typeof conversationRowsSchema>;
+
+/**
+ * A memory row as `memories.json` holds it: the columns an import decides on are checked, the
+ * rest goes to the database as it is (and fails the transaction there if it does not fit).
+ */
+const memoryRowSchema = z.looseObject({
+  id: z.string().min(1),
+  scope: z.enum(['user', 'project']),
+  project_id: z.string().min(1).nullable(),
+  source_run_id: z.string().nullable(),
+  content: z.string(),
+  tags: z.string(),
+});
+
+/** The memories of an archive (format version 2), as `memories.json` holds them. */
+export const memoryRowsSchema = z.object({ memories: z.array(memoryRowSchema).max(1_000_000) });
+export type MemoryRows = z.infer<typeof memoryRowsSchema>;
 
 /** The projects' rows and their project-scoped settings and uploads, as `projects.json` holds them. */
 export const projectRowsSchema = z.object({
@@ -59,6 +84,7 @@ export type ProjectRows = z.infer<typeof projectRowsSchema>;
 export async function readConversationRows(
   db: Kysely<Schema>,
   conversationId: string,
+  redact: (text: string) => string,
 ): Promise<ConversationRows> {
   const conversation = await db
     .selectFrom('conversations')
@@ -70,13 +96,15 @@ export async function readConversationRows(
       details: { resource: 'conversation', id: conversationId },
     });
   }
-  const byConversation = (table: Exclude<ConversationTable, 'artifact_versions' | 'settings'>) =>
+  const byConversation = (
+    table: Exclude<ConversationTable, 'artifact_versions' | 'context_reports' | 'settings'>,
+  ) =>
     (db as unknown as Kysely<Record<string, { conversation_id: string }>>)
       .selectFrom(table)
       .selectAll()
       .where('conversation_id', '=', conversationId)
       .execute() as Promise<Row[]>;
-  const [runs, events, sessions, uploads, artifacts, tasks, usage, cards, audit, grants, boards] =
+  const [runs, events, sessions, uploads, artifacts, tasks, usage, cards, audit, grants, boards, candidates] =
     await Promise.all([
       db
         .selectFrom('runs')
@@ -100,7 +128,25 @@ export async function readConversationRows(
       byConversation('tool_audit'),
       byConversation('tool_grants'),
       byConversation('planboards'),
+      db
+        .selectFrom('memory_candidates')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     ]);
+  const runIds = runs.map((run) => run.id);
+  const reports =
+    runIds.length === 0
+      ? []
+      : await db
+          .selectFrom('context_reports')
+          .selectAll()
+          .where('run_id', 'in', runIds)
+          .orderBy('run_id')
+          .orderBy('call_index')
+          .execute();
   const artifactIds = artifacts.map((artifact) => String(artifact['id']));
   const versions =
     artifactIds.length === 0
@@ -122,6 +168,7 @@ export async function readConversationRows(
     conversation: { ...conversation, owner: null },
     tables: {
       runs: runs.map((run) => ({ ...run, instance_id: null })),
+      context_reports: reports,
       events,
       agent_sessions: sessions,
       uploads,
@@ -134,7 +181,50 @@ export async function readConversationRows(
       tool_grants: grants,
       planboards: boards,
       settings,
+      // What the lightweight model proposed to remember: a memory never carries a secret.
+      memory_candidates: candidates.map((candidate) => ({
+        ...candidate,
+        content: redact(candidate.content),
+      })),
     },
+  };
+}
+
+/**
+ * The memories an archive carries: the user's when `user` (the whole-instance archive) and those
+ * of `projectIds`. A memory row holds no secret column, but its text is the user's or a model's:
+ * `redact` takes out every known secret and key-shaped string, and the owner is left out like
+ * everywhere else.
+ *
+ * @example
+ * const rows = await readMemoryRows(db, { user: false, projectIds: [projectId] }, redact);
+ */
+export async function readMemoryRows(
+  db: Kysely<Schema>,
+  selection: { user: boolean; projectIds: readonly string[] },
+  redact: (text: string) => string,
+): Promise<MemoryRows> {
+  const ids = [...selection.projectIds];
+  if (!selection.user && ids.length === 0) return { memories: [] };
+  const rows = await db
+    .selectFrom('memories')
+    .selectAll()
+    .where((eb) => {
+      const user = eb('scope', '=', 'user');
+      if (ids.length === 0) return user;
+      const ofProjects = eb.and([eb('scope', '=', 'project'), eb('project_id', 'in', ids)]);
+      return selection.user ? eb.or([user, ofProjects]) : ofProjects;
+    })
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return {
+    memories: rows.map((row) => ({
+      ...row,
+      owner: null,
+      content: redact(row.content),
+      tags: JSON.stringify((JSON.parse(row.tags) as string[]).map(redact)),
+    })),
   };
 }
 

@@ -9,16 +9,21 @@ import type { z } from 'zod';
 import { conversationMarkdown, exportConversation } from '../conversations/index.ts';
 import { IN_FLIGHT_STATUSES, type WorkbenchDatabase } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
+import { namespaceOf } from '../memory/index.ts';
+import { redactKeyShaped } from '../security/index.ts';
 import { conversationOfRow, type ConversationRow, type ObjectStore } from '../storage/index.ts';
 import {
   CONVERSATION_TABLES,
   conversationRowsSchema,
   IdRemapper,
   insertRows,
+  memoryRowsSchema,
   projectRowsSchema,
   readConversationRows,
+  readMemoryRows,
   readProjectRows,
   type ConversationRows,
+  type MemoryRows,
   type ProjectRows,
 } from './archive-rows.ts';
 import {
@@ -32,6 +37,7 @@ import {
 type Row = Record<string, unknown>;
 
 const PROJECTS_PATH = 'projects.json';
+const MEMORIES_PATH = 'memories.json';
 const conversationPath = (id: string) => `conversations/${id}.json`;
 const uploadObjectPath = (id: string) => `objects/uploads/${id}`;
 
@@ -97,6 +103,7 @@ export class ArchiveService {
   readonly #version: string;
   readonly #limits: ArchiveLimits;
   readonly #onUploadsImported: ((uploadIds: readonly string[]) => Promise<void>) | undefined;
+  readonly #redact: (text: string) => string;
 
   constructor(options: {
     database: WorkbenchDatabase;
@@ -109,12 +116,18 @@ export class ArchiveService {
      * imported files again, as it does new uploads, and they reach the knowledge index from there.
      */
     onUploadsImported?: (uploadIds: readonly string[]) => Promise<void>;
+    /**
+     * Takes every secret out of a memory's text before it is exported (the server's redactor:
+     * the secrets it knows and every key-shaped string). Default: key-shaped strings only.
+     */
+    redact?: (text: string) => string;
   }) {
     this.#database = options.database;
     this.#objects = options.objects;
     this.#version = options.version;
     this.#limits = { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits };
     this.#onUploadsImported = options.onUploadsImported;
+    this.#redact = options.redact ?? redactKeyShaped;
   }
 
   get limits(): ArchiveLimits {
@@ -177,9 +190,18 @@ export class ArchiveService {
     const projectRows = await readProjectRows(db, projectIds);
     if (projectIds.length > 0)
       files.push({ path: PROJECTS_PATH, kind: 'projects', bytes: jsonBytes(projectRows) });
+    // A project's memories travel with it; the user's only in the whole-instance archive.
+    if (selection.scope !== 'conversation') {
+      const memories = await readMemoryRows(
+        db,
+        { user: selection.scope === 'everything', projectIds },
+        this.#redact,
+      );
+      files.push({ path: MEMORIES_PATH, kind: 'memories', bytes: jsonBytes(memories) });
+    }
     const objectUploads = [...projectRows.uploads];
     for (const conversation of conversations) {
-      const rows = await readConversationRows(db, conversation.id);
+      const rows = await readConversationRows(db, conversation.id, this.#redact);
       files.push({ path: conversationPath(conversation.id), kind: 'conversation', bytes: jsonBytes(rows) });
       objectUploads.push(...rows.tables.uploads);
       const exported = await exportConversation(db, this.#database.dialect, conversationOfRow(conversation));
@@ -232,6 +254,11 @@ export class ArchiveService {
       projectsFile === undefined
         ? { projects: [], settings: [], uploads: [] }
         : parseEntry(projectRowsSchema, projectsFile, PROJECTS_PATH);
+    const memoriesFile = files.get(MEMORIES_PATH);
+    const memoryRows: MemoryRows =
+      memoriesFile === undefined
+        ? { memories: [] }
+        : parseEntry(memoryRowsSchema, memoriesFile, MEMORIES_PATH);
     const conversations: ConversationRows[] = manifest.conversations.map((entry) => {
       const path = conversationPath(entry.id);
       const content = files.get(path);
@@ -344,6 +371,30 @@ export class ArchiveService {
       targetProjectId === undefined
         ? projectRows.settings.map((row) => ({ ...row, scope_id: remap.id(String(row['scope_id'])) }))
         : [];
+    const archiveRunIds = new Set(
+      conversations.flatMap((rows) => rows.tables.runs.map((run) => String(run['id']))),
+    );
+    const archiveMemoryIds = new Set(memoryRows.memories.map((row) => row.id));
+    /** A reference the archive resolves: renamed with it, or none when the archive lacks it. */
+    const within = (ids: ReadonlySet<string>, value: unknown): string | null =>
+      typeof value === 'string' && ids.has(value) ? remap.id(value) : null;
+    const memories = memoryRows.memories.map((row): Row => {
+      const projectId = row.scope === 'project' ? projectOf(row.project_id) : null;
+      if (row.scope === 'project' && projectId === null) {
+        throw new ApiError(
+          'ARCHIVE_INVALID',
+          `The archive holds a project memory whose project it does not hold.`,
+          { details: { path: MEMORIES_PATH, memory_id: row.id } },
+        );
+      }
+      return {
+        ...remap.row(row),
+        owner: null,
+        project_id: projectId,
+        namespace: namespaceOf(row.scope, projectId),
+        source_run_id: within(archiveRunIds, row.source_run_id),
+      };
+    });
     const importedUploads: Row[] = [];
     try {
       const projectUploads = targetProjectId === undefined ? await storeUploads(projectRows.uploads) : [];
@@ -357,6 +408,11 @@ export class ArchiveService {
               ? await storeUploads(source)
               : source.map((row) => withProfile(mapRow(table === 'runs' ? settledRun(row, now) : row)));
         }
+        // An accepted candidate names its memory only when the archive carries that memory.
+        tables['memory_candidates'] = rows.tables.memory_candidates.map((row, index) => ({
+          ...tables['memory_candidates']?.[index],
+          memory_id: within(archiveMemoryIds, row['memory_id']),
+        }));
         prepared.push({ conversation: withProfile(mapRow(rows.conversation)), tables });
       }
       importedUploads.push(...projectUploads);
@@ -376,6 +432,8 @@ export class ArchiveService {
             count(table, rows);
           }
         }
+        await insertRows(transaction, 'memories', memories);
+        count('memories', memories);
       });
     } catch (error) {
       await Promise.all(written.map((path) => this.#objects.delete(path).catch(() => {})));

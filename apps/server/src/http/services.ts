@@ -102,6 +102,8 @@ export interface ServerServices {
   /** Context assembly (spec §4.10): the reports of what the model saw. */
   contextAssembly: ContextService;
   logger: ServerLogger;
+  /** `text` with every secret the server knows and every key-shaped string redacted. */
+  redact(text: string): string;
   instanceId: string;
   version: string;
   startedAt: number;

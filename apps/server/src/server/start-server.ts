@@ -503,6 +503,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       memory,
       contextAssembly,
       logger,
+      redact: (text) => redactor.redact(text),
       instanceId,
       version: SERVER_VERSION,
       startedAt: Date.now(),

@@ -699,7 +699,7 @@ export const en = {
   // Export/import archives (spec §4.16)
   'settings.data': 'Data',
   'archive.intro':
-    'Archives hold projects and conversations whole — every branch, run, artifact version and upload — with Markdown copies to read. Secrets and providers are never exported. An import gets new ids and changes nothing that is already here.',
+    'Archives hold projects and conversations whole — every branch, run, artifact version and upload, what the model saw, and the projects’ memories (the whole-instance archive your own memories too) — with Markdown copies to read. Secrets and providers are never exported. An import gets new ids and changes nothing that is already here.',
   'archive.exportEverything': 'Export everything',
   'archive.export': 'Export archive',
   'archive.exportProject': 'Export project',

@@ -691,7 +691,7 @@ export const zhCn: Record<MessageKey, string> = {
   // 导出/导入归档（规范 §4.16）
   'settings.data': '数据',
   'archive.intro':
-    '归档完整保存项目与会话——所有分支、运行、工件版本与上传文件——并附可阅读的 Markdown 副本。密钥与模型服务配置从不导出。导入时分配新的 ID，不改动已有数据。',
+    '归档完整保存项目与会话——所有分支、运行、工件版本与上传文件、模型所见的上下文，以及项目的记忆（导出全部时也包括你自己的记忆）——并附可阅读的 Markdown 副本。密钥与模型服务配置从不导出。导入时分配新的 ID，不改动已有数据。',
   'archive.exportEverything': '导出全部',
   'archive.export': '导出归档',
   'archive.exportProject': '导出项目',

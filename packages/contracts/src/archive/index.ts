@@ -2,21 +2,24 @@ import { z } from 'zod';
 
 /**
  * Export/import archives (spec agent-system-skeleton-design-r4 §4.16): a zip holding
- * `manifest.json`, one JSON file of rows per conversation, the project rows, the stored objects
- * (uploads) and a Markdown rendering per conversation for people. The manifest lists every other
- * entry with its size and SHA-256; an import checks all of them before it writes anything.
+ * `manifest.json`, one JSON file of rows per conversation (its context reports and memory
+ * candidates among them), the project rows, the memories, the stored objects (uploads) and a
+ * Markdown rendering per conversation for people. The manifest lists every other entry with its
+ * size and SHA-256; an import checks all of them before it writes anything.
  */
 
 /** The manifest's `format` marker. */
 export const ARCHIVE_FORMAT = 'youyou.archive';
 
 /**
- * The newest archive format this build writes and reads.
+ * The newest archive format this build writes and reads; it reads every older one too. Version 2
+ * added the `memories` entry and, in a conversation's rows, `context_reports` and
+ * `memory_candidates` (absent from a version 1 archive: read as none).
  *
  * @example
  * manifest.format_version <= ARCHIVE_FORMAT_VERSION;
  */
-export const ARCHIVE_FORMAT_VERSION = 1;
+export const ARCHIVE_FORMAT_VERSION = 2;
 
 /** The manifest's own entry name, at the archive's root. */
 export const ARCHIVE_MANIFEST_PATH = 'manifest.json';
@@ -25,8 +28,11 @@ export const ARCHIVE_MANIFEST_PATH = 'manifest.json';
 export const ARCHIVE_SCOPES = ['conversation', 'project', 'everything'] as const;
 export type ArchiveScope = (typeof ARCHIVE_SCOPES)[number];
 
-/** What an entry holds: rows (JSON), a stored object's bytes, or a Markdown rendering. */
-export const ARCHIVE_ITEM_KINDS = ['projects', 'conversation', 'object', 'markdown'] as const;
+/**
+ * What an entry holds: rows (JSON: projects, a conversation, memories), a stored object's bytes,
+ * or a Markdown rendering.
+ */
+export const ARCHIVE_ITEM_KINDS = ['projects', 'conversation', 'memories', 'object', 'markdown'] as const;
 export type ArchiveItemKind = (typeof ARCHIVE_ITEM_KINDS)[number];
 
 /**

@@ -27,7 +27,7 @@ const exportProjectArchive = createRoute({
   method: 'get',
   path: '/projects/{id}/archive',
   tags,
-  summary: 'A project and all its conversations as an archive',
+  summary: 'A project, its memories and all its conversations as an archive',
   request: { params: IdParameter },
   responses: { 200: zipResponse, ...errorResponses(404) },
 });
@@ -36,7 +36,8 @@ const exportEverything = createRoute({
   method: 'get',
   path: '/archive',
   tags,
-  summary: 'Every project and conversation as one archive (secrets and providers are never exported)',
+  summary:
+    'Every project, conversation and memory (the user’s too) as one archive (secrets and providers are never exported)',
   responses: { 200: zipResponse, ...errorResponses() },
 });
 
@@ -65,6 +66,7 @@ export function archiveRoutes(services: ServerServices) {
     database: services.database,
     objects: services.objects,
     version: services.version,
+    redact: (text) => services.redact(text),
     onUploadsImported: async (uploadIds) => {
       for (const id of uploadIds) {
         const row = await services.uploads.find(id);
