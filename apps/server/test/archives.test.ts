@@ -128,6 +128,15 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
         content: 'The plan lists the venue',
         confidence: 0.8,
       },
+      {
+        conversation_id: conversationId,
+        run_id: second.run.id,
+        scope: 'user',
+        project_id: null,
+        type: 'fact',
+        content: `The staging token is ${SECRETS[0]}`,
+        confidence: 0.5,
+      },
     ]);
     await server.call('POST', `/api/memory-candidates/${candidate?.id}/decision`, { accept: true });
     // A conversation outside the project, which a project archive leaves out.
@@ -286,7 +295,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     const result = imported.body as ArchiveImportResult;
     const newProject = result.projects[0]?.id ?? '';
     const copy = result.conversations[0]?.id ?? '';
-    expect(result.counts).toMatchObject({ memories: 3, memory_candidates: 1 });
+    expect(result.counts).toMatchObject({ memories: 3, memory_candidates: 2 });
     expect(result.counts['context_reports']).toBe(sourceReports.flat().length);
 
     const copyRuns = await runsOf(copy);
@@ -321,6 +330,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     const accepted = memories.find((memory) => memory.content === 'The plan lists the venue');
     expect(candidates).toMatchObject([
       { status: 'accepted', run_id: copyRuns[1], project_id: newProject, memory_id: accepted?.id },
+      { status: 'pending', content: 'The staging token is [redacted]', memory_id: null },
     ]);
     // The user's memory stays the user's one: a project archive does not carry it.
     expect(await memoriesOf('scope=user')).toHaveLength(users);

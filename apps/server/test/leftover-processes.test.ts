@@ -1,10 +1,10 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fakeToolCallReply, startFakeOpenAI, type FakeServer } from '@youyou/testing';
+import { fakeToolCallReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callServer, startChildServer, type ChildServer } from './support/child-server.ts';
-import { createTempDirectories, type TempDirectories } from './support/temp-directories.ts';
+import { callServer } from './support/child-server.ts';
+import { crashServers } from './support/crash-servers.ts';
 
 /** Alive and not a zombie (a container's init may not reap what it inherits). */
 async function isRunning(pid: number): Promise<boolean> {
@@ -32,16 +32,12 @@ const readPid = (path: string) => async (): Promise<number | undefined> => {
 };
 
 describe.runIf(process.platform === 'linux')('tool processes and a kill -9 of the server', () => {
-  let directories: TempDirectories;
-  let fake: FakeServer;
+  const servers = crashServers({ fake: { fallback: 'echo' } });
   let toolDirectory: string;
-  const children: ChildServer[] = [];
   const strays: number[] = [];
 
   beforeAll(async () => {
-    directories = await createTempDirectories();
-    fake = await startFakeOpenAI({ fallback: 'echo' });
-    toolDirectory = join(directories.home, 'tools', 'slow_write');
+    toolDirectory = join(servers.directories.home, 'tools', 'slow_write');
     await mkdir(toolDirectory, { recursive: true });
     await writeFile(
       join(toolDirectory, 'index.md'),
@@ -55,8 +51,8 @@ describe.runIf(process.platform === 'linux')('tool processes and a kill -9 of th
     await chmod(join(toolDirectory, 'run.sh'), 0o755);
   });
 
-  afterAll(async () => {
-    for (const child of children) await child.kill('SIGKILL');
+  // Runs before the servers' own cleanup: the strays go before their directories do.
+  afterAll(() => {
     for (const pid of strays) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -64,30 +60,13 @@ describe.runIf(process.platform === 'linux')('tool processes and a kill -9 of th
         // Already ended: the behaviour under test.
       }
     }
-    await fake?.close();
-    await directories?.remove();
   });
 
-  const start = async (): Promise<ChildServer> => {
-    const child = await startChildServer({
-      home: directories.home,
-      dataDirectory: directories.dataDirectory,
-      workspaceRoot: directories.root,
-    });
-    children.push(child);
-    return child;
-  };
-
   it('a running tool and its children do not outlive a kill -9 of the server: the next start ends them', async () => {
-    const first = await start();
-    await callServer(first, 'POST', '/api/providers', {
-      name: 'fake',
-      kind: 'openai-compatible',
-      base_url: fake.url,
-      models: [{ id: 'fake-model' }],
-    });
+    const first = await servers.start();
+    await servers.addFakeProvider(first);
     const conversation = await callServer<{ id: string }>(first, 'POST', '/api/conversations', {});
-    fake.push(fakeToolCallReply('slow_write', {}));
+    servers.fake.push(fakeToolCallReply('slow_write', {}));
     const sent = await callServer<{ run: { id: string } }>(
       first,
       'POST',
@@ -107,7 +86,7 @@ describe.runIf(process.platform === 'linux')('tool processes and a kill -9 of th
     expect(await isRunning(tool)).toBe(true);
     expect(await isRunning(grandchild)).toBe(true);
 
-    const second = await start();
+    const second = await servers.start();
     await waitFor(async () => ((await isRunning(tool)) ? undefined : true), 'the tool to be ended');
     await waitFor(async () => ((await isRunning(grandchild)) ? undefined : true), 'its child to be ended');
     expect(second.logs()).toContain('ended processes left running by a server that was killed');

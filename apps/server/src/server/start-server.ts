@@ -287,6 +287,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const documents = new DocumentService({ database, eventLog, objects, logger });
     cleanups.push(() => documents.close());
+    // Parsers extensions ship join ingest's registry under their source tags.
+    extensions.attachParsers(documents.registry);
     // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
     knowledge.connectDocuments(documents);
     // Extensions' knowledge packs are read as uploads are: ingest's parsers under the default policy.
@@ -364,6 +366,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       documents,
       // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
       slashIntent: (text) => extensions.intentRequest(text)?.request,
+      // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
+      workflowCommand: (text) => extensions.workflowCommand(text),
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({

@@ -566,6 +566,8 @@ export const en = {
   'tools.audit.duration': 'Duration',
   'tools.audit.conversation': 'Conversation',
   'tools.audit.open': 'Open',
+  'tools.audit.byUser': 'a button of {source}',
+  'tools.audit.noConversation': 'outside a conversation',
   'tools.audit.older': 'Show older calls',
   'tools.default': 'default: {policy}',
   'tools.none': 'No tools are known yet; tools from component folders appear after the first run.',

@@ -560,6 +560,8 @@ export const zhCn: Record<MessageKey, string> = {
   'tools.audit.duration': '耗时',
   'tools.audit.conversation': '会话',
   'tools.audit.open': '打开',
+  'tools.audit.byUser': '{source} 的按钮',
+  'tools.audit.noConversation': '不在对话中',
   'tools.audit.older': '显示更早的调用',
   'tools.default': '默认：{policy}',
   'tools.none': '还没有已知的工具；组件文件夹里的工具在第一次运行后出现。',

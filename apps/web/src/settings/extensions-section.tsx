@@ -10,7 +10,7 @@ import { useState, type ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
 import { useResolvedLanguage, useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useServices } from '../services/index.ts';
-import { ConfirmDialog } from '../ui/index.ts';
+import { CardActions, ConfirmRemove } from './card-actions.tsx';
 
 const EXTENSIONS_KEY = ['extensions'] as const;
 const REGISTRY_KEY = ['registry'] as const;
@@ -255,17 +255,18 @@ function ExtensionCard({
           {errorMessage(toggle.error ?? reload.error)}
         </p>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
-          {enabled ? t('extensions.disable') : t('extensions.enable')}
-        </button>
-        <button type="button" className="button" onClick={() => reload.mutate()} disabled={reload.isPending}>
-          {t('extensions.reload')}
-        </button>
-        <button type="button" className="button danger" onClick={onRemove}>
-          {t('extensions.uninstall')}
-        </button>
-      </div>
+      <CardActions
+        actions={[
+          {
+            label: enabled ? t('extensions.disable') : t('extensions.enable'),
+            onClick: () => toggle.mutate(),
+            disabled: toggle.isPending,
+          },
+          { label: t('extensions.reload'), onClick: () => reload.mutate(), disabled: reload.isPending },
+        ]}
+        removeLabel={t('extensions.uninstall')}
+        onRemove={onRemove}
+      />
     </li>
   );
 }
@@ -398,18 +399,12 @@ export function ExtensionsSection(): ReactElement {
       <h3>{t('extensions.registry')}</h3>
       <p className="settings-intro">{t('extensions.registryIntro')}</p>
       <RegistryView />
-      <ConfirmDialog
-        open={removing !== undefined}
-        title={t('extensions.uninstall')}
+      <ConfirmRemove
+        item={removing}
+        label={t('extensions.uninstall')}
         message={t('extensions.confirmUninstall', { name: removing?.id ?? '' })}
-        confirmLabel={t('extensions.uninstall')}
-        cancelLabel={t('nav.cancel')}
-        danger
-        onCancel={() => setRemoving(undefined)}
-        onConfirm={() => {
-          if (removing !== undefined) remove.mutate(removing.id);
-          setRemoving(undefined);
-        }}
+        onRemove={(extension) => remove.mutate(extension.id)}
+        onClose={() => setRemoving(undefined)}
       />
     </section>
   );

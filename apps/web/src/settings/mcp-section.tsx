@@ -6,7 +6,7 @@ import { COMMANDS_KEY } from '../customise/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useProjects } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
-import { ConfirmDialog } from '../ui/index.ts';
+import { CardActions, ConfirmRemove } from './card-actions.tsx';
 import { EMPTY_MCP_DRAFT, isMcpDraftValid, mcpCreateOf, type McpDraft } from './mcp-draft.ts';
 
 const MCP_SERVERS_KEY = ['mcp-servers'] as const;
@@ -243,22 +243,22 @@ function McpServerCard({ server, onRemove }: { server: McpServer; onRemove: () =
           <pre>{status.stderr_tail.join('\n')}</pre>
         </details>
       )}
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={() => toggle.mutate()} disabled={toggle.isPending}>
-          {server.enabled ? t('mcp.disable') : t('mcp.enable')}
-        </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => connect.mutate()}
-          disabled={!server.enabled || connect.isPending}
-        >
-          {connect.isPending ? t('mcp.connecting') : t('mcp.connect')}
-        </button>
-        <button type="button" className="button danger" onClick={onRemove}>
-          {t('mcp.remove')}
-        </button>
-      </div>
+      <CardActions
+        actions={[
+          {
+            label: server.enabled ? t('mcp.disable') : t('mcp.enable'),
+            onClick: () => toggle.mutate(),
+            disabled: toggle.isPending,
+          },
+          {
+            label: connect.isPending ? t('mcp.connecting') : t('mcp.connect'),
+            onClick: () => connect.mutate(),
+            disabled: !server.enabled || connect.isPending,
+          },
+        ]}
+        removeLabel={t('mcp.remove')}
+        onRemove={onRemove}
+      />
     </li>
   );
 }
@@ -305,18 +305,12 @@ export function McpSection(): ReactElement {
           {t('mcp.add')}
         </button>
       )}
-      <ConfirmDialog
-        open={removing !== undefined}
-        title={t('mcp.remove')}
+      <ConfirmRemove
+        item={removing}
+        label={t('mcp.remove')}
         message={t('mcp.confirmRemove', { name: removing?.name ?? '' })}
-        confirmLabel={t('mcp.remove')}
-        cancelLabel={t('nav.cancel')}
-        danger
-        onCancel={() => setRemoving(undefined)}
-        onConfirm={() => {
-          if (removing !== undefined) remove.mutate(removing.id);
-          setRemoving(undefined);
-        }}
+        onRemove={(server) => remove.mutate(server.id)}
+        onClose={() => setRemoving(undefined)}
       />
     </section>
   );

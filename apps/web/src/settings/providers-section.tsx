@@ -8,7 +8,7 @@ type TestOutcome = Omit<ProviderTest, 'latency_ms'> & { latency_ms?: number };
 import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
-import { ConfirmDialog } from '../ui/index.ts';
+import { CardActions, ConfirmRemove } from './card-actions.tsx';
 import { ConnectionFields, isProviderUrl } from './connection-fields.tsx';
 import { ProviderEditor } from './provider-editor.tsx';
 import { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
@@ -235,22 +235,18 @@ export function ProvidersSection(): ReactElement {
                     : t('providers.testFailed', { reason: result.error?.message ?? '' })}
                 </p>
               )}
-              <div className="dialog-actions">
-                <button type="button" className="button" onClick={() => test.mutate(provider.id)}>
-                  {t('providers.test')}
-                </button>
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={`${t('providers.edit')} · ${provider.name}`}
-                  onClick={() => setEditing(provider.id)}
-                >
-                  {t('providers.edit')}
-                </button>
-                <button type="button" className="button danger" onClick={() => setRemoving(provider)}>
-                  {t('providers.remove')}
-                </button>
-              </div>
+              <CardActions
+                actions={[
+                  { label: t('providers.test'), onClick: () => test.mutate(provider.id) },
+                  {
+                    label: t('providers.edit'),
+                    ariaLabel: `${t('providers.edit')} · ${provider.name}`,
+                    onClick: () => setEditing(provider.id),
+                  },
+                ]}
+                removeLabel={t('providers.remove')}
+                onRemove={() => setRemoving(provider)}
+              />
             </li>
           );
         })}
@@ -262,18 +258,12 @@ export function ProvidersSection(): ReactElement {
           {t('providers.add')}
         </button>
       )}
-      <ConfirmDialog
-        open={removing !== undefined}
-        title={t('providers.remove')}
+      <ConfirmRemove
+        item={removing}
+        label={t('providers.remove')}
         message={t('providers.confirmRemove', { name: removing?.name ?? '' })}
-        confirmLabel={t('providers.remove')}
-        cancelLabel={t('nav.cancel')}
-        danger
-        onCancel={() => setRemoving(undefined)}
-        onConfirm={() => {
-          if (removing !== undefined) remove.mutate(removing.id);
-          setRemoving(undefined);
-        }}
+        onRemove={(provider) => remove.mutate(provider.id)}
+        onClose={() => setRemoving(undefined)}
       />
     </section>
   );
