@@ -1,4 +1,5 @@
 import { AgentError, stopKindOf, stopReason, type Session } from '@youyou/agent';
+import { contextPolicyOf } from '@youyou/contracts';
 import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease, RunShaping } from '../agents/index.ts';
@@ -101,6 +102,8 @@ export class RunExecution {
       runId: options.run.id,
       conversationId: options.run.conversation_id,
       projectId: options.run.project_id,
+      // The profile's slot priorities and shares (spec §4.10 "画像可调"), else the default policy.
+      policy: contextPolicyOf(options.plan.profile.context.assembly),
     });
   }
 

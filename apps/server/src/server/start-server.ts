@@ -27,7 +27,7 @@ import {
 import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
-import { DEFAULT_PARSE_POLICY, documentFormatOf, toolDecision } from '@youyou/contracts';
+import { contextPolicyOf, DEFAULT_PARSE_POLICY, documentFormatOf, toolDecision } from '@youyou/contracts';
 import { ProfileService } from '../profiles/index.ts';
 import { endLeftoverProcesses, markProcessOwnership, RunManager, type RunContext } from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
@@ -385,6 +385,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ...(profile.systemPrompt.trim() === '' ? {} : { instructions: profile.systemPrompt }),
         ...('id' in profile.model ? { model_id: profile.model.id } : {}),
         allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
+        context: contextPolicyOf(profile.context.assembly),
       };
     });
     const spawnTool = subagents.spawnTool();

@@ -1,3 +1,4 @@
+import { contextEn } from './context-messages.ts';
 import { knowledgeEn } from './knowledge-messages.ts';
 import { memoryEn } from './memory-messages.ts';
 
@@ -5,6 +6,7 @@ import { memoryEn } from './memory-messages.ts';
 export const en = {
   ...memoryEn,
   ...knowledgeEn,
+  ...contextEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',

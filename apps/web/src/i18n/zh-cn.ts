@@ -1,4 +1,5 @@
 import type { MessageKey } from './en.ts';
+import { contextZhCn } from './context-messages.ts';
 import { knowledgeZhCn } from './knowledge-messages.ts';
 import { memoryZhCn } from './memory-messages.ts';
 
@@ -6,6 +7,7 @@ import { memoryZhCn } from './memory-messages.ts';
 export const zhCn: Record<MessageKey, string> = {
   ...memoryZhCn,
   ...knowledgeZhCn,
+  ...contextZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',
