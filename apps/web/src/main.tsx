@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createHttpClient } from './api/index.ts';
 import { syncDocuments } from './documents/index.ts';
-import { parseTrackerHash } from './agent-tracker/index.ts';
 import { App } from './app/index.ts';
 import { watchQuestions } from './hitl/index.ts';
 import { startPreferencesSync } from './preferences-sync/index.ts';
@@ -10,14 +9,17 @@ import { conversationKey } from './conversation-state/index.ts';
 import { createServices } from './services/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
 import { syncPlanboards } from './workbench/planboard-sync.ts';
-import { syncMemoryCandidates } from './memory/index.ts';
+import { syncMemoryCandidates } from './memory/memory-queries.ts';
 import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';
 
 const services = createServices(createHttpClient());
 // The tracker's own window (`#/tracker/…`) shows only the tracker; the workbench follows the hash.
-const tracker = parseTrackerHash(window.location.hash);
+// The tracker's code is a chunk of its own, loaded first only in that window.
+const tracker = window.location.hash.startsWith('#/tracker/')
+  ? (await import('./agent-tracker/agent-tracker.tsx')).parseTrackerHash(window.location.hash)
+  : undefined;
 if (tracker === undefined) {
   syncNavigationWithLocation(window);
   // The opened conversation's Query is asked for now, beside the session check, not after it.

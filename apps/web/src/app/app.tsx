@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useWorkbenchEvents } from '../customise/index.ts';
+import { useWorkbenchEvents } from '../customise/customise-queries.ts';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { useQuestionTitle } from '../hitl/index.ts';
 import { isApiError } from '../api/index.ts';

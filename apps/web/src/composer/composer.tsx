@@ -11,7 +11,8 @@ import {
 } from 'react';
 import { errorMessage } from '../api/index.ts';
 import { useServices } from '../services/index.ts';
-import { MEMORY_KEY, memoryErrorText } from '../memory/index.ts';
+import { MEMORY_KEY } from '../memory/memory-queries.ts';
+import { memoryErrorText } from '../memory/message-memory-actions.tsx';
 import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
@@ -23,7 +24,8 @@ import {
   type ReferenceCandidate,
 } from '@youyou/contracts';
 import { mentionQuery, ReferencePicker, ReferenceTray, useReferenceCandidates } from '../knowledge/index.ts';
-import { customiseApi, useCommands, useMacros, useProfiles, useSnippets } from '../customise/index.ts';
+import { customiseApi } from '../customise/customise-api.ts';
+import { useCommands, useMacros, useProfiles, useSnippets } from '../customise/customise-queries.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 import { download } from '../archive/index.ts';

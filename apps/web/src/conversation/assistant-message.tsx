@@ -16,7 +16,8 @@ import {
   ToolIcon,
 } from '../icons/index.ts';
 import { useCopy } from '../markdown/index.ts';
-import { MemoryCandidateCards, MessageMemoryActions } from '../memory/index.ts';
+import { MemoryCandidateCards } from '../memory/memory-candidate-cards.tsx';
+import { MessageMemoryActions } from '../memory/message-memory-actions.tsx';
 import { Parts } from '../parts/index.ts';
 import { usePreferences } from '../preferences/index.ts';
 import { BranchSwitcher } from './branch-switcher.tsx';

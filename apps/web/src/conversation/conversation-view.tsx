@@ -4,7 +4,7 @@ import type { SendMessage } from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 import { Composer, type ComposerSubmission } from '../composer/index.ts';
 import { CONVERSATIONS_KEY, frameBatched, type RunView } from '../conversation-state/index.ts';
-import { NewConversationProfilePicker, ProfilePicker } from '../customise/index.ts';
+import { NewConversationProfilePicker, ProfilePicker } from '../customise/profile-picker.tsx';
 import { FirstRun } from '../first-run/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { PanelRightIcon } from '../icons/index.ts';
