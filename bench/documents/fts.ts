@@ -1,5 +1,5 @@
-// Full-text search over 100,000 knowledge chunks (issue 12, spec §4.12), on SQLite (FTS5 trigram,
-// bm25) and PostgreSQL (pg_trgm, bm25 in SQL), through YouYou's Retriever (ranking, filters,
+// Full-text search over 100,000 knowledge chunks (issue 12, spec §4.12), on SQLite (FTS5 trigram)
+// and PostgreSQL (pg_trgm), both ranked by bm25 in SQL over bounded candidates (decision 0021), through YouYou's Retriever (ranking, filters,
 // citations with highlighted snippets) side by side with a raw baseline on the same rows: the bare
 // FTS5 MATCH … ORDER BY rank on SQLite, the bare indexed ILIKE on PostgreSQL (no ranking, no
 // citation). Three queries: a rare phrase, an id-like term, a term in most chunks — each in Latin

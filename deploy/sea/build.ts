@@ -10,6 +10,7 @@ import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/p
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { BuildOptions, Plugin } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from '@youyou/server';
 import { isWebAppCurrent } from '@youyou/web';
@@ -70,30 +71,29 @@ export async function buildExecutable(
     uiHash,
   };
   const { build } = await import('esbuild');
+  const assets: Record<string, string> = {};
+  for (const [name, contents] of Object.entries(LAZY_PACKAGES)) {
+    const file = join(work, assetKeyOf(name));
+    const chunk = await build({
+      stdin: {
+        contents,
+        resolveDir: join(REPOSITORY, 'apps/server/src'),
+        sourcefile: assetKeyOf(name),
+        loader: 'js',
+      },
+      ...COMMON_OPTIONS,
+    });
+    const [text] = chunk.outputFiles;
+    if (text === undefined) throw new Error(`esbuild wrote no bundle of ${name}`);
+    await writeFile(file, escapeNonAscii(text.text));
+    assets[assetKeyOf(name)] = file;
+  }
   const bundled = await build({
     entryPoints: [join(REPOSITORY, 'deploy/sea/entry.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node24',
     outfile: join(work, 'youyou.cjs'),
-    conditions: ['development', 'module'],
-    // pg-native: an optional addon pg never needs here; pino-pretty: loaded only in a terminal,
-    // and the executable logs JSON instead (logging/logger.ts).
-    external: ['pg-native', 'pino-pretty'],
-    define: {
-      __YOUYOU_BUILD__: JSON.stringify(manifest),
-      // CommonJS has no import.meta; the sources use it to find files beside themselves.
-      'import.meta.url': '__youyouImportMetaUrl',
-      'import.meta.dirname': '__dirname',
-    },
-    banner: { js: "const __youyouImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    legalComments: 'none',
-    // As the npm start bundle (apps/server/src/bundle/build-bundle.ts says why).
-    minifyWhitespace: true,
-    minifySyntax: true,
-    write: false,
-    logLevel: 'warning',
+    ...COMMON_OPTIONS,
+    define: { ...COMMON_OPTIONS.define, __YOUYOU_BUILD__: JSON.stringify(manifest) },
+    plugins: [lazyPackages],
   });
   const [script] = bundled.outputFiles;
   if (script === undefined) throw new Error('esbuild wrote no bundle');
@@ -104,6 +104,7 @@ export async function buildExecutable(
     JSON.stringify({
       main: join(work, 'youyou.cjs'),
       output: join(work, 'sea-prep.blob'),
+      assets,
       disableExperimentalSEAWarning: true,
       // V8's code cache is made by this binary's V8 for this CPU; another architecture's binary
       // would reject it, so a cross build compiles at start instead.
@@ -118,16 +119,16 @@ export async function buildExecutable(
     stdio: 'inherit',
   });
 
-  const executable = join(outputFolder, name);
-  await rm(executable, { force: true });
-  await copyFile(cross ? await officialNodeBinary(arch, work) : process.execPath, executable);
-  await chmod(executable, 0o755);
+  // Made in the work folder and copied out at the end (see below).
+  const injected = join(work, name);
+  await copyFile(cross ? await officialNodeBinary(arch, work) : process.execPath, injected);
+  await chmod(injected, 0o755);
   const postject = join(dirname(createRequire(import.meta.url).resolve('postject')), 'cli.js');
   execFileSync(
     process.execPath,
     [
       postject,
-      executable,
+      injected,
       'NODE_SEA_BLOB',
       join(work, 'sea-prep.blob'),
       '--sentinel-fuse',
@@ -135,7 +136,16 @@ export async function buildExecutable(
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  await appendPack(executable, pack);
+  await appendPack(injected, pack);
+  // A copy, not the file postject wrote: postject writes the whole binary at once, and on Linux
+  // 6.16+ (ext4's large folios) a file written or read in big sequential chunks sits in the page
+  // cache in large folios, which a process then maps whole: the same binary idled 27 MB heavier
+  // in file pages. A copy is written as install.sh's `cp` writes it
+  // (docs/decisions/0020-executable-startup-and-idle-memory.md).
+  const executable = join(outputFolder, name);
+  await rm(executable, { force: true });
+  await copyFile(injected, executable);
+  await rm(injected, { force: true });
   const sha256 = createHash('sha256')
     .update(await readFile(executable))
     .digest('hex');
@@ -144,6 +154,67 @@ export async function buildExecutable(
   await writeFile(checksumFile, `${sha256}  ${name}\n`);
   return { executable, checksumFile, sha256, bytes: (await stat(executable)).size };
 }
+
+/** esbuild's options shared by the main script and the lazy packages' chunks. */
+const COMMON_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node24',
+  conditions: ['development', 'module'],
+  // pg-native: an optional addon pg never needs here; pino-pretty: loaded only in a terminal,
+  // and the executable logs JSON instead (logging/logger.ts); esbuild: only the npm start
+  // bundle's build (buildServerBundle) loads it, which the executable never runs.
+  external: ['pg-native', 'pino-pretty', 'esbuild'],
+  define: {
+    // CommonJS has no import.meta; the sources use it to find files beside themselves.
+    'import.meta.url': '__youyouImportMetaUrl',
+    'import.meta.dirname': '__dirname',
+  },
+  banner: { js: "const __youyouImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  legalComments: 'none',
+  // As the npm start bundle (apps/server/src/bundle/build-bundle.ts says why).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  write: false,
+  logLevel: 'warning',
+} satisfies BuildOptions;
+
+/**
+ * Large packages the server loads only for one kind of document (pdf.js: 1.7 MB of the 6.5 MB
+ * script; mammoth and its zip and XML libraries: 0.4 MB). They travel as SEA assets and are
+ * compiled the first time a PDF or a Word file is read. Node copies the whole main script into
+ * the V8 heap at every start and keeps it there, so every byte left out of it is a byte less of
+ * idle memory (docs/decisions/0020-executable-startup-and-idle-memory.md).
+ */
+const LAZY_PACKAGES: Record<string, string> = {
+  // ESM only: its exports, as the namespace the importer's `await import()` reads.
+  'unpdf/pdfjs': "export * from 'unpdf/pdfjs';",
+  // CommonJS: its exports object, which `import mammoth from 'mammoth'` takes as the default.
+  mammoth: "module.exports = require('mammoth');",
+};
+
+const assetKeyOf = (name: string): string => `lazy-${name.replaceAll('/', '-')}.cjs`;
+
+/** Resolves each of LAZY_PACKAGES to a module that compiles its asset when first required. */
+const lazyPackages: Plugin = {
+  name: 'youyou-lazy-packages',
+  setup(build) {
+    const names = new Set(Object.keys(LAZY_PACKAGES));
+    build.onResolve({ filter: /^[@a-z]/ }, (args) =>
+      names.has(args.path) ? { path: args.path, namespace: 'youyou-lazy' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'youyou-lazy' }, (args) => ({
+      loader: 'js',
+      contents: `const { getAsset } = require('node:sea');
+const { compileFunction, constants } = require('node:vm');
+compileFunction(getAsset(${JSON.stringify(assetKeyOf(args.path))}, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], {
+  filename: ${JSON.stringify(assetKeyOf(args.path))},
+  importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+})(module.exports, require, module, __filename, __dirname);`,
+    }));
+  },
+};
 
 /**
  * The official Node binary of this very version for `arch`, from the npm registry's

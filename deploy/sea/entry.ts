@@ -6,11 +6,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isSea } from 'node:sea';
 import { main } from '@youyou/cli';
-import { BUILD_MANIFEST } from '@youyou/server';
 import { readAppendedPack, unpackFolder } from './web-pack.ts';
 
 /** The embedded UI, written once per UI hash under the user's cache folder. */
 async function unpackWebUi(): Promise<string | undefined> {
+  // Imported here, not at the top: only serve needs the server, and doctor, components and help
+  // then start without evaluating it.
+  const { BUILD_MANIFEST } = await import('@youyou/server');
   if (!isSea() || BUILD_MANIFEST === undefined) return undefined;
   const cache = process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache');
   const folder = join(cache, 'youyou', `web-${BUILD_MANIFEST.uiHash.slice(0, 16)}`);

@@ -23,6 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startFakeOpenAI, type FakeServer } from '@youyou/testing';
+import { documentFixtures } from '@youyou/testing/documents';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openBrowser } from '../../e2e/support/browser.ts';
 import { buildExecutable } from '../sea/build.ts';
@@ -136,6 +137,49 @@ describe('the single executable, copied alone into an empty folder with a fresh 
     );
     expect(migrate.code, migrate.stderr).toBe(0);
     expect(migrate.stdout).toMatch(/applied: 0001-initial/);
+  });
+
+  it('reads an uploaded PDF and Word file with pdf.js and mammoth, which it carries outside its main script', async () => {
+    const home = join(root, 'home-documents');
+    const cwd = join(root, 'empty-documents');
+    await mkdir(home);
+    await mkdir(cwd);
+    const fixtures = await documentFixtures();
+    const served = await serveExecutable(executable, ['--workspace-root', cwd], {
+      cwd,
+      env: environment(home),
+    });
+    try {
+      for (const [name, sentence] of [
+        ['summary-en.pdf', 'The pipeline reads every page in order.'],
+        ['report-en.docx', 'Revenue grew by twelve percent in the third quarter.'],
+      ] as const) {
+        const fixture = fixtures.get(name);
+        if (fixture === undefined) throw new Error(`no fixture ${name}`);
+        const form = new FormData();
+        form.set('file', new Blob([new Uint8Array(fixture.bytes)], { type: fixture.media_type }), name);
+        const response = await fetch(`${served.url}/api/uploads`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${served.token}` },
+          body: form,
+        });
+        expect(response.status, await response.clone().text()).toBe(201);
+        const upload = (await response.json()) as { id: string };
+        let document = { id: '', status: 'queued', failure: null as unknown };
+        for (let attempt = 0; attempt < 400 && ['queued', 'parsing'].includes(document.status); attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          document = await api(served.url, served.token, 'GET', `/api/uploads/${upload.id}/document`);
+        }
+        expect(document, name).toMatchObject({
+          status: expect.stringMatching(/^(parsed|indexed)$/),
+          failure: null,
+        });
+        const blocks = await api(served.url, served.token, 'GET', `/api/documents/${document.id}/blocks`);
+        expect(JSON.stringify(blocks)).toContain(sentence);
+      }
+    } finally {
+      await served.stop();
+    }
   });
 
   it('serves a conversation against the fake model over HTTP and its embedded UI in a browser', async () => {

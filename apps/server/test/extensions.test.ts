@@ -454,7 +454,7 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     expect((await tools()).find((tool) => tool.name === 'read_file')?.enabled).toBe(true);
   });
 
-  it('a workflow runs its steps in the run: tool, HITL card, branch, variable, prompt; a failing step stops it with a stable code', async () => {
+  it('a workflow command starts its workflow directly, no model deciding: tool, HITL card, branch, variable and prompt steps in order; a failing step stops it with its reason', async () => {
     await server.call('PUT', '/api/settings/values', {
       layer: 'user',
       values: { 'example.endpoint': weather.url, 'example.api_key': SECRET },
@@ -463,16 +463,15 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       'GET',
       '/api/commands',
     );
+    // The composer fills `/city-report` with its parameters in as itself; sending it starts the run.
     expect(commands.commands.find((command) => command.name === 'city-report')).toMatchObject({
       source: 'extension',
-      template: expect.stringContaining('workflow_city_report') as unknown as string,
+      template: '/city-report city={{city}}',
     });
-    // The composer expands `/city-report` with its parameters into this text (what the user sends).
-    const template = commands.commands.find((command) => command.name === 'city-report')?.template ?? '';
-    const { conversationId, view } = await turn(template.replace('{{city}}', 'Paris'), [
-      fakeToolCallReply('workflow_city_report', { city: 'Paris' }),
+    const requestsBefore = server.fake.chatRequests.length;
+    // The only model call is the workflow's own prompt step.
+    const { conversationId, runId, view } = await turn('/city-report city=Paris', [
       fakeTextReply('Paris: sunny, 18 °C.'),
-      fakeTextReply('Here is your report.'),
     ]);
     const { card } = await waitingCard(server, conversationId);
     expect(card.question).toBe('How long should the report on Paris be?');
@@ -480,12 +479,32 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
     await server.call('POST', `/api/conversations/${conversationId}/cards/${card.id}/answer`, {
       answer: { type: 'choice', choice_id: 'short' },
     });
-    const [output] = toolOutputs((await view()).messages, 'workflow_city_report');
+    const settled = await view();
+    const [output] = toolOutputs(settled.messages, 'workflow_city_report');
     expect(output).toContain("The workflow 'City weather report' finished.");
-    expect(output).toContain('1. Look up the weather: done');
-    expect(output).toContain("3. pick: 'short' → short");
-    expect(output).toContain('4. short: style = in one line');
-    expect(output).toContain('5. Write the report: Paris: sunny, 18 °C.');
+    const order = [
+      '1. Look up the weather: done',
+      '2. Ask for the length: length = short',
+      "3. pick: 'short' → short",
+      '4. short: style = in one line',
+      '5. Write the report: Paris: sunny, 18 °C.',
+    ];
+    expect(order.map((line) => output?.indexOf(line))).toEqual(
+      [...order.map((line) => output?.indexOf(line) ?? -1)].sort((a, b) => a - b),
+    );
+    expect(order.every((line) => output?.includes(line))).toBe(true);
+    // The answer is the workflow's result; the conversation keeps the command as typed.
+    const answerText = (settled.messages.at(-1)?.parts ?? [])
+      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+      .join('');
+    expect(answerText).toContain("The workflow 'City weather report' finished.");
+    const typed = settled.messages
+      .filter((message) => message.role === 'user')
+      .flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])));
+    expect(typed).toEqual(['/city-report city=Paris']);
+    expect(server.fake.chatRequests.length - requestsBefore).toBe(1);
+    const prompt = server.fake.chatRequests.at(-1)?.body as { messages: { content: unknown }[] };
+    expect(JSON.stringify(prompt.messages)).toContain('Write a weather report for Paris in one line.');
     const board = await server.call<{ plan: { steps: { id: string; status: string }[] } }>(
       'GET',
       `/api/conversations/${conversationId}/planboard`,
@@ -498,21 +517,68 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       'long:skipped',
       'write:done',
     ]);
-    const prompt = server.fake.chatRequests.at(-2)?.body as { messages: { content: unknown }[] };
-    expect(JSON.stringify(prompt.messages)).toContain('Write a weather report for Paris in one line.');
+    // Each step is the run's current step in its events, in order; the phase stays a RUN_PHASES value.
+    const stepEvents = async (conversation: string, run: string) =>
+      (
+        await readEvents({
+          url: server.url,
+          token: server.token,
+          conversationId: conversation,
+          after: 0,
+          until: (event: WorkbenchEvent) => isRunEnd(event, run),
+        })
+      ).flatMap((event) =>
+        event.type === 'run.step' && event.run_id === run
+          ? [
+              `${event.payload.index}/${event.payload.count} ${event.payload.step_id}:${event.payload.status}${event.payload.code === undefined ? '' : ` ${event.payload.code}`}`,
+            ]
+          : [],
+      );
+    expect(await stepEvents(conversationId, runId)).toEqual([
+      '1/6 weather:running',
+      '1/6 weather:done',
+      '2/6 length:running',
+      '2/6 length:done',
+      '3/6 pick:running',
+      '3/6 pick:done',
+      '4/6 short:running',
+      '4/6 short:done',
+      '5/6 write:running',
+      '5/6 write:done',
+    ]);
 
     await server.call('PUT', '/api/settings/values', {
       layer: 'user',
       values: { 'example.endpoint': 'http://192.0.2.10:9' },
     });
-    const failed = await turn('again', [
-      fakeToolCallReply('workflow_city_report', { city: 'Rome' }),
-      fakeTextReply('It failed.'),
-    ]);
-    const [stopped] = toolOutputs((await failed.view()).messages, 'workflow_city_report');
+    const failed = await turn('/city-report Rome', []);
+    const failedView = await failed.view();
+    const [stopped] = toolOutputs(failedView.messages, 'workflow_city_report');
     expect(stopped).toMatch(
       /^Error \[WORKFLOW_STEP_FAILED\]: The workflow 'city-report' stopped at step 'weather': Error \[EXTENSION_DOMAIN_NOT_ALLOWED\]/,
     );
+    // Nothing after the failing step ran: no card, no prompt to the model.
+    expect(stopped).not.toContain('Ask for the length');
+    expect(await stepEvents(failed.conversationId, failed.runId)).toEqual([
+      '1/6 weather:running',
+      '1/6 weather:failed WORKFLOW_STEP_FAILED',
+    ]);
+    expect(server.fake.chatRequests.length - requestsBefore).toBe(1);
+    const failedBoard = await server.call<{
+      plan: { steps: { id: string; status: string; note?: string }[] };
+    }>('GET', `/api/conversations/${failed.conversationId}/planboard`);
+    expect(failedBoard.plan.steps[0]).toMatchObject({
+      id: 'weather',
+      status: 'skipped',
+      note: 'failed: WORKFLOW_STEP_FAILED',
+    });
+    expect(failedBoard.plan.steps.slice(1).map((step) => step.status)).toEqual([
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
     await server.call('PUT', '/api/settings/values', {
       layer: 'user',
       values: { 'example.endpoint': weather.url },

@@ -164,6 +164,46 @@ describe.each(DATABASE_KINDS)('UI surfaces on %s', (kind) => {
     calls.length = 0;
   });
 
+  it("a panel's buttons pressed outside any conversation are in the tool audit with their source, the user as actor, the action and its outcome", async () => {
+    const ran = await action({ action: { tool: 'weather_lookup', arguments: { city: 'Tromsø' } } });
+    expect(ran.status).toBe(200);
+    await server.call('PUT', '/api/tools/weather_alert_subscribe', { enabled: false });
+    const denied = await action({
+      action: { tool: 'weather_alert_subscribe', arguments: { city: 'Tromsø' } },
+    });
+    expect(denied.body.error?.code).toBe('ACTION_DENIED');
+    await server.call('PUT', '/api/tools/weather_alert_subscribe', { enabled: null });
+    const { calls: audited } = await server.call<{ calls: Record<string, unknown>[] }>(
+      'GET',
+      '/api/tool-calls?source=extension:weather',
+    );
+    expect(audited.slice(0, 2)).toEqual([
+      expect.objectContaining({
+        tool_name: 'weather_alert_subscribe',
+        conversation_id: null,
+        run_id: 'ui:panel:weather.today',
+        source: 'extension:weather',
+        actor: 'user',
+        outcome: 'denied',
+        error_code: 'ACTION_DENIED',
+        decided_by: 'settings',
+      }),
+      expect.objectContaining({
+        tool_name: 'weather_lookup',
+        conversation_id: null,
+        project_id: null,
+        run_id: 'ui:panel:weather.today',
+        arguments_summary: 'city="Tromsø"',
+        source: 'extension:weather',
+        actor: 'user',
+        outcome: 'success',
+        policy: 'auto',
+        started_at: expect.any(String),
+      }),
+    ]);
+    calls.length = 0;
+  });
+
   it("a card's tool call is written to its conversation's tool audit; a card of a missing conversation is refused", async () => {
     server.fake.push(fakeTextReply('Hi.'));
     const { conversationId, runId } = await sendFirstMessage(server, 'Hello');

@@ -134,13 +134,14 @@ describe('extension author schemas', () => {
   });
 
   it('every author schema is also in the contract-wide JSON Schema set', () => {
-    expect(Object.keys(EXTENSION_AUTHOR_SCHEMAS)).toHaveLength(6);
+    expect(Object.keys(EXTENSION_AUTHOR_SCHEMAS)).toHaveLength(7);
     expect(Object.keys(jsonSchemas())).toEqual(
       expect.arrayContaining([
         'ExtensionManifest',
         'DeclarativeHttpTool',
         'Workflow',
         'Intent',
+        'ExtensionParser',
         'RegistryList',
       ]),
     );

@@ -1,4 +1,4 @@
-import type { ChatRequest, ModelInfo, ModelProvider, Plugin, Usage } from '@youyou/agent';
+import type { ChatEvent, ChatRequest, ModelInfo, ModelProvider, Plugin, Usage } from '@youyou/agent';
 
 /**
  * What the server changes about one run's model calls and tool calls: the tools the model sees
@@ -15,6 +15,11 @@ export interface RunShaping {
    * §4.10): slots, budget, trims. Absent: the request goes as it is.
    */
   assemble?(request: ChatRequest, model: ModelInfo | undefined, signal: AbortSignal): Promise<ChatRequest>;
+  /**
+   * A reply the workbench gives in place of the model (a workflow command drives its run without
+   * one); undefined lets the model answer this request.
+   */
+  respond?(request: ChatRequest): AsyncIterable<ChatEvent> | undefined;
 }
 
 /** The run an agent of the pool is executing now (one at a time per agent). */
@@ -50,6 +55,11 @@ export function shapedProvider(provider: ModelProvider, slot: RunShapingSlot): M
         shaping === undefined
           ? request
           : { ...request, tools: request.tools.filter((tool) => shaping.toolVisible(tool.name)) };
+      const scripted = shaping?.respond?.(visible);
+      if (scripted !== undefined) {
+        yield* scripted;
+        return;
+      }
       const shaped =
         shaping?.assemble === undefined
           ? visible

@@ -21,7 +21,8 @@ export interface HitlCardsTable {
 
 export interface ToolAuditTable {
   id: string;
-  conversation_id: string;
+  /** Null for a panel's button pressed outside any conversation. */
+  conversation_id: string | null;
   project_id: string | null;
   run_id: string;
   call_id: string;
@@ -35,6 +36,10 @@ export interface ToolAuditTable {
   card_id: string | null;
   started_at: number;
   ended_at: number;
+  /** The registry source of what ran (`extension:<id>`); null for a run's ordinary tool call. */
+  source: string | null;
+  /** Who asked: `agent` (a run's call) or `user` (a panel's or card's button). */
+  actor: string;
 }
 
 export interface ToolGrantsTable {

@@ -5,6 +5,6 @@ export { ParserRegistry } from './parser-registry.ts';
 export { effectiveLimits, parseWithPolicy, statsOf, textAgreement } from './parse-pipeline.ts';
 export type { PipelineResult } from './parse-pipeline.ts';
 export { BUILTIN_PARSERS, HTTP_SERVICE_PARSER_ID, httpServiceParser } from './parsers/index.ts';
-export { ParseFailedError, guessLanguage, wordCount } from './document-builder.ts';
+export { failure, finishDocument, ParseFailedError, guessLanguage, wordCount } from './document-builder.ts';
 export { decodeText } from './text-decoding.ts';
 export { readZip } from './safe-zip.ts';

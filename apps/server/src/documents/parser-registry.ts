@@ -12,7 +12,9 @@ import { BUILTIN_PARSERS, HTTP_SERVICE_PARSER_ID, httpServiceParser } from './pa
  * The ParserProvider registry (spec §4.1 principle 4, §4.11): every parser with its source tag
  * (`builtin`, `user`, `extension:<id>`), listable and removable by source. Policies name parsers
  * by id; `builtin` names the built-in parser of the format and `http-service` the external
- * service of the policy.
+ * service of the policy. An extension's parser has the id `extension:<extension id>/<parser id>`
+ * (`rtf: extension:example/rtf → builtin`); a format without a built-in parser and without a
+ * policy entry is read by the parsers registered for it.
  *
  * @example
  * const registry = new ParserRegistry();
@@ -96,6 +98,12 @@ export class ParserRegistry {
     const entry = policy.formats[format] ?? { chain: ['builtin'], cross_validate: false };
     const parsers: ParserProvider[] = [];
     const skipped: string[] = [];
+    // A format no built-in parser reads (rtf) and no policy names: the parsers registered for it
+    // (an installed extension's), in the order they came.
+    if (policy.formats[format] === undefined && this.builtin(format) === undefined) {
+      const registered = [...this.#parsers.values()].filter((parser) => parser.formats.includes(format));
+      if (registered.length > 0) return { parsers: registered, skipped };
+    }
     for (const name of entry.chain) {
       let parser: ParserProvider | undefined;
       if (name === 'builtin') parser = this.builtin(format);

@@ -21,6 +21,7 @@ import {
 } from '@youyou/contracts';
 import pino from 'pino';
 import type { WorkbenchDatabase } from '../database/index.ts';
+import type { ParserRegistry } from '../documents/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
@@ -36,7 +37,33 @@ import { countsOf, loadExtension, type LoadedExtension, type LoadOptions } from 
 import { ExtensionRepository, type ExtensionRecord } from './extension-repository.ts';
 import { httpToolHandler, type LiveHttpTool } from './http-tool.ts';
 import { matchIntent } from './intent-router.ts';
+import { processParser } from './process-parser.ts';
 import { workflowToolHandler, workflowToolName, type WorkflowServices } from './workflow-tool.ts';
+
+/**
+ * A command's arguments from what follows its name: `name=value` pairs (a value runs to the next
+ * pair; quotes around it are dropped), or the whole text as the first parameter's value.
+ */
+function commandArguments(names: readonly string[], text: string): Record<string, unknown> {
+  const known = names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const trimmed = text.trim();
+  if (trimmed === '') return {};
+  const values: Record<string, unknown> = {};
+  if (known !== '') {
+    const pairs = [...trimmed.matchAll(new RegExp(`(?:^|\\s)(${known})=`, 'g'))];
+    pairs.forEach((pair, index) => {
+      const start = (pair.index ?? 0) + pair[0].length;
+      const end = pairs[index + 1]?.index ?? trimmed.length;
+      values[pair[1] ?? ''] = trimmed
+        .slice(start, end)
+        .trim()
+        .replace(/^(["'])(.*)\1$/s, '$2');
+    });
+    if (pairs.length > 0) return values;
+  }
+  const first = names[0];
+  return first === undefined ? {} : { [first]: trimmed };
+}
 
 /** A staged preview is kept this long for the install that follows it. */
 const STAGING_TTL_MS = 60 * 60 * 1000;
@@ -128,6 +155,7 @@ export class ExtensionHost {
   readonly #agentDirectories = new Map<string, string>();
   #disabledSources = new Set<string>();
   #surfaces: UiSurfaceRegistry | undefined;
+  #parsers: ParserRegistry | undefined;
   readonly #surfaceRemovers = new Map<string, () => void>();
   #generation = 0;
   /** Runs a workflow command of an extension (set by the workflow runner). */
@@ -458,11 +486,16 @@ export class ExtensionHost {
           description: command.description,
           parameters: command.parameters,
           source_id: id,
-          // A workflow command asks the run to start the workflow's tool with the parameters.
+          // A workflow command fills in as itself with its parameters (`/city-report city=Oslo`):
+          // sent, it starts the workflow's run directly (workflowCommand), no model in between.
           ...(workflow === undefined
             ? { template: command.template ?? '' }
             : {
-                template: `Run the workflow “${workflow.title}” (call ${workflowToolName(workflow.id)}) with ${command.parameters.map((parameter) => `${parameter.name} = {{${parameter.name}}}`).join(', ')}.`,
+                // Without parameters a space ends it, so the composer's `/` palette stays closed.
+                template:
+                  command.parameters.length === 0
+                    ? `/${command.name} `
+                    : `/${command.name}${command.parameters.map((parameter) => ` ${parameter.name}={{${parameter.name}}}`).join('')}`,
               }),
         });
       } catch (error) {
@@ -502,8 +535,37 @@ export class ExtensionHost {
       );
     }
     this.#registerSurface(entry);
+    this.#registerParsers(entry);
     this.#indexKnowledge(id, extension);
     this.#generation++;
+  }
+
+  /** The extension's document parsers into ingest's registry, under its source tag. */
+  #registerParsers(entry: Installed): void {
+    const registry = this.#parsers;
+    const extension = entry.loaded;
+    if (registry === undefined || extension === undefined) return;
+    const id = entry.record.id;
+    registry.unregisterSource(extensionSource(id));
+    for (const parser of extension.parsers) {
+      try {
+        registry.register(processParser(id, extension.directory, parser));
+      } catch (error) {
+        this.#logger.warn(
+          { err: error, extension: id, parser: parser.id },
+          'an extension parser is not registered',
+        );
+      }
+    }
+  }
+
+  /**
+   * Connects ingest's parser registry (spec §4.11 ParserProvider): every enabled extension's
+   * parsers are registered as `extension:<id>/<parser>`, removed when it is disabled or uninstalled.
+   */
+  attachParsers(registry: ParserRegistry): void {
+    this.#parsers = registry;
+    for (const entry of this.#installed.values()) if (this.#active(entry)) this.#registerParsers(entry);
   }
 
   /** The packs' files into the knowledge index, in the background (each item shows its status). */
@@ -629,6 +691,7 @@ export class ExtensionHost {
     this.#surfaceRemovers.delete(id);
     this.#options.settingsRegistry.unregister('extension', id);
     this.#options.commands.unregister(id);
+    this.#parsers?.unregisterSource(extensionSource(id));
     for (const name of entry.handlers.keys()) this.#options.catalog.forget(name);
     this.#options.knowledge
       ?.forgetPacks(id)
@@ -907,6 +970,37 @@ export class ExtensionHost {
     const command = extension.commands.find((item) => item.name === intent.command);
     if (command?.template === undefined) return undefined;
     return { match, request: fillTemplate(command.template, match.slots) };
+  }
+
+  /**
+   * A message that is an enabled extension's workflow command — `/city-report city=Oslo`, or
+   * `/city-report Oslo` for its first parameter — as the workflow tool's call; undefined for any
+   * other text (T0: nothing installed, nothing recognised).
+   */
+  workflowCommand(text: string): { toolName: string; arguments: Record<string, unknown> } | undefined {
+    if (this.#options.workflows === undefined) return undefined;
+    const typed = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    if (typed === null) return undefined;
+    const [, name = '', rest = ''] = typed;
+    for (const extension of this.activeExtensions()) {
+      const command = extension.commands.find((item) => item.name === name && item.workflow !== undefined);
+      const workflow = extension.workflows.find((item) => item.id === command?.workflow);
+      if (command === undefined || workflow === undefined) continue;
+      const values = commandArguments(
+        command.parameters.map((parameter) => parameter.name),
+        rest,
+      );
+      // Typed text is text: a number or boolean parameter gets its value as one.
+      for (const parameter of command.parameters) {
+        const value = values[parameter.name];
+        if (typeof value !== 'string') continue;
+        if (parameter.type === 'number' && Number.isFinite(Number(value)))
+          values[parameter.name] = Number(value);
+        if (parameter.type === 'boolean') values[parameter.name] = value === 'true';
+      }
+      return { toolName: workflowToolName(workflow.id), arguments: values };
+    }
+    return undefined;
   }
 
   /** Ids of the installed extensions, for the registry. */

@@ -6,6 +6,7 @@ import {
   EXTENSION_API_VERSION,
   ExtensionCommandSchema,
   ExtensionManifestSchema,
+  ExtensionParserSchema,
   IntentSchema,
   MacroInputSchema,
   MANIFEST_FILE,
@@ -16,6 +17,7 @@ import {
   type DeclarativeHttpTool,
   type ExtensionCommand,
   type ExtensionManifest,
+  type ExtensionParser,
   type ExtensionProblem,
   type Intent,
   type KnowledgePack,
@@ -57,6 +59,8 @@ export interface LoadedExtension {
   workflows: Workflow[];
   intents: Intent[];
   knowledge: LoadedKnowledgePack[];
+  /** Document parsers, each with its script's absolute path. */
+  parsers: (ExtensionParser & { scriptPath: string })[];
   prompts: { id: string; text: string }[];
   profileTemplates: ProfileInput[];
   macros: MacroInput[];
@@ -79,6 +83,7 @@ export function countsOf(extension: LoadedExtension): Record<string, number> {
     workflows: extension.workflows.length,
     intents: extension.intents.length,
     knowledge: extension.knowledge.length,
+    parsers: extension.parsers.length,
     prompts: extension.prompts.length,
     profile_templates: extension.profileTemplates.length,
     macros: extension.macros.length,
@@ -385,6 +390,21 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
   const macros = await loadAll(provides.macros, MacroInputSchema);
   unique('macro', macros, (macro) => macro.name);
 
+  const parsers: LoadedExtension['parsers'] = [];
+  const parserFiles = await loadAll(provides.parsers, ExtensionParserSchema);
+  unique('parser', parserFiles, (parser) => parser.id);
+  for (const { path, value: parser } of parserFiles) {
+    const scriptPath = inside(parser.script);
+    const isFile =
+      scriptPath !== undefined &&
+      (await stat(scriptPath).then(
+        (found) => found.isFile(),
+        () => false,
+      ));
+    if (!isFile) problem(path, `the parser script '${parser.script}' is missing`, 'script');
+    else parsers.push({ ...parser, scriptPath });
+  }
+
   let agentDirectory: string | undefined;
   if (provides.agent !== undefined) {
     const absolute = inside(provides.agent);
@@ -412,6 +432,7 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
       workflows: workflows.map(({ value }) => value),
       intents: intents.map(({ value }) => value),
       knowledge,
+      parsers,
       prompts,
       profileTemplates,
       macros: macros.map(({ value }) => value),

@@ -121,6 +121,31 @@ export async function runWorkflow(
       }),
     );
   };
+  // Each step is also the run's current step, in the run's events (run.step): the tracker and
+  // the run row show "step 2 of 6: …" while the run's phase stays `acting`.
+  const announce = async (
+    step: WorkflowStep,
+    index: number,
+    state: 'running' | 'done' | 'failed',
+    code?: string,
+  ): Promise<void> => {
+    await binding.append([
+      {
+        run_id: binding.runId,
+        type: 'run.step',
+        payload: {
+          workflow_id: workflow.id,
+          workflow_title: workflow.title,
+          step_id: step.id,
+          title: step.title ?? step.id,
+          index,
+          count: workflow.steps.length,
+          status: state,
+          ...(code === undefined ? {} : { code }),
+        },
+      },
+    ]);
+  };
   await publish('started');
   try {
     // A missing slot of the intent that started it becomes a HITL question (spec §4.6).
@@ -165,8 +190,10 @@ export async function runWorkflow(
       let jump: string | undefined = step.next;
       status.set(step.id, { status: 'in_progress' });
       await publish(label);
+      await announce(step, count, 'running');
       const outcome = await runStep(step);
       status.set(step.id, { status: 'done' });
+      await announce(step, count, 'done');
       lines.push(`${count}. ${label}: ${outcome}`);
       position = jump === undefined ? position + 1 : (index.get(jump) ?? workflow.steps.length);
 
@@ -260,7 +287,12 @@ export async function runWorkflow(
         : new StepFailure('WORKFLOW_STEP_FAILED', error instanceof Error ? error.message : String(error));
     const step = workflow.steps[position];
     lines.push(`${count}. ${step?.title ?? step?.id ?? '?'}: failed`);
-    if (step !== undefined) status.set(step.id, { status: 'skipped', note: `failed: ${failure.code}` });
+    if (step !== undefined) {
+      status.set(step.id, { status: 'skipped', note: `failed: ${failure.code}` });
+      if (count > 0) await announce(step, count, 'failed', failure.code).catch(() => {});
+    }
+    // The steps after it never run.
+    for (const [id, state] of status) if (state.status === 'pending') status.set(id, { status: 'skipped' });
     await publish(`stopped (${failure.code})`).catch(() => {});
     return toolError(
       failure.code,

@@ -34,7 +34,7 @@ export class StoredVectorIndex implements VectorIndex {
   readonly id = 'stored-exact-scan';
   readonly #db: Kysely<Schema>;
   readonly #dialect: DialectName;
-  #pgvector: Promise<boolean> | undefined;
+  #pgvector: Promise<string | undefined> | undefined;
 
   constructor(db: Kysely<Schema>, dialect: DialectName) {
     this.#db = db;
@@ -42,14 +42,18 @@ export class StoredVectorIndex implements VectorIndex {
   }
 
   /** Whether PostgreSQL has pgvector installed (asked once). */
-  hasPgvector(): Promise<boolean> {
-    if (this.#dialect !== 'postgres') return Promise.resolve(false);
-    this.#pgvector ??= sql<{
-      found: number;
-    }>`select count(*) as found from pg_extension where extname = 'vector'`
+  async hasPgvector(): Promise<boolean> {
+    return (await this.#pgvectorSchema()) !== undefined;
+  }
+
+  /** The schema pgvector is installed in (its type and operator are named through it), if it is. */
+  #pgvectorSchema(): Promise<string | undefined> {
+    if (this.#dialect !== 'postgres') return Promise.resolve(undefined);
+    this.#pgvector ??= sql<{ schema: string }>`select n.nspname as schema from pg_extension e
+      join pg_namespace n on n.oid = e.extnamespace where e.extname = 'vector'`
       .execute(this.#db)
-      .then((result) => Number(result.rows[0]?.found ?? 0) > 0)
-      .catch(() => false);
+      .then((result) => result.rows[0]?.schema)
+      .catch(() => undefined);
     return this.#pgvector;
   }
 
@@ -110,11 +114,15 @@ export class StoredVectorIndex implements VectorIndex {
       );
     if (filter.sources !== undefined && filter.sources.length > 0)
       query = query.where('c.source', 'in', [...filter.sources]);
-    if (await this.hasPgvector()) {
-      const literal = `[${Array.from(vector).join(',')}]`;
+    const schema = await this.#pgvectorSchema();
+    if (schema !== undefined) {
+      // Named through its schema, so an extension installed outside the search path still works.
+      const type = sql`${sql.id(schema)}.vector`;
+      const distance = sql`cast(v.vector as ${type}) operator(${sql.id(schema)}.<=>) cast(${`[${Array.from(vector).join(',')}]`} as ${type})`;
       const rows = await query
-        .select(['v.chunk_id', sql<number>`1 - (v.vector::vector <=> ${literal}::vector)`.as('score')])
-        .orderBy(sql`v.vector::vector <=> ${literal}::vector`)
+        .select(['v.chunk_id', sql<number>`1 - (${distance})`.as('score')])
+        .orderBy(distance)
+        .orderBy('v.chunk_id')
         .limit(options.top_k)
         .execute();
       return rows.map((row) => ({ chunk_id: String(row.chunk_id), score: Number(row.score) }));

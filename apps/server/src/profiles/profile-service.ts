@@ -63,6 +63,28 @@ function problemsOf(issues: readonly { path: readonly PropertyKey[]; message: st
 }
 
 /**
+ * The error for a profile zod refused: CONTEXT_SHARES_INVALID when its slot shares are the problem
+ * (out of 0–1, or more than the whole budget together), else INVALID_INPUT.
+ */
+function invalidProfile(
+  issues: readonly { path: readonly PropertyKey[]; message: string; params?: unknown }[],
+  message: string,
+  details: Record<string, unknown> = {},
+): ApiError {
+  const shares = issues.filter(
+    (issue) => (issue.params as { code?: unknown } | undefined)?.code === 'CONTEXT_SHARES_INVALID',
+  );
+  if (shares.length > 0) {
+    return new ApiError(
+      'CONTEXT_SHARES_INVALID',
+      `The context slot shares are not valid: ${shares.map((issue) => issue.message).join('; ')}.`,
+      { details: { ...details, problems: problemsOf(shares) } },
+    );
+  }
+  return new ApiError('INVALID_INPUT', message, { details: { ...details, problems: problemsOf(issues) } });
+}
+
+/**
  * Agent profiles (spec §4.7): the built-in default and the user's own, created, edited,
  * duplicated, deleted, imported and exported as JSON. An import is checked whole before anything
  * is stored: a bad file is one structured error and imports nothing.
@@ -112,11 +134,7 @@ export class ProfileService {
       );
     }
     const parsed = ProfileInputSchema.safeParse({ ...inputOf(current), ...patch });
-    if (!parsed.success) {
-      throw new ApiError('INVALID_INPUT', 'The profile is not valid.', {
-        details: { problems: problemsOf(parsed.error.issues) },
-      });
-    }
+    if (!parsed.success) throw invalidProfile(parsed.error.issues, 'The profile is not valid.');
     await this.#db
       .updateTable('profiles')
       .set({ name: parsed.data.name, definition: JSON.stringify(parsed.data), updated_at: Date.now() })
@@ -185,12 +203,10 @@ export class ProfileService {
         : data;
     const parsed = ProfileFileSchema.safeParse(candidate);
     if (!parsed.success) {
-      throw new ApiError(
-        'INVALID_INPUT',
+      throw invalidProfile(
+        parsed.error.issues,
         `This is not a profile file: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
-        {
-          details: { reason: 'invalid_profile_file', problems: problemsOf(parsed.error.issues) },
-        },
+        { reason: 'invalid_profile_file' },
       );
     }
     const taken = new Set((await this.list()).map((profile) => profile.name));
@@ -207,11 +223,7 @@ export class ProfileService {
     const rows: Selectable<ProfilesTable>[] = [];
     for (const input of inputs) {
       const parsed = ProfileInputSchema.safeParse(input);
-      if (!parsed.success) {
-        throw new ApiError('INVALID_INPUT', 'The profile is not valid.', {
-          details: { problems: problemsOf(parsed.error.issues) },
-        });
-      }
+      if (!parsed.success) throw invalidProfile(parsed.error.issues, 'The profile is not valid.');
       const now = Date.now();
       rows.push({
         id: randomUUID(),

@@ -14,6 +14,7 @@ import type { HitlService } from '../hitl/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ObjectStore, SettingsRepository, WorkbenchSessionStorage } from '../storage/index.ts';
 import type { RunBindings } from '../tools/index.ts';
+import type { WorkflowCommandCall } from './workflow-command.ts';
 
 /** What runs need from the server. */
 export interface RunContext {
@@ -55,6 +56,11 @@ export interface RunContext {
    * no skill took, the request an intent makes of it, or undefined (T0: the text goes as typed).
    */
   slashIntent?: (text: string) => string | undefined;
+  /**
+   * An installed extension's workflow command (`/city-report city=Oslo`): the workflow's tool and
+   * its arguments, which the run calls without asking the model; undefined for any other text.
+   */
+  workflowCommand?: (text: string) => WorkflowCommandCall | undefined;
 }
 
 /** Where runs report the tools their agent was built with. */

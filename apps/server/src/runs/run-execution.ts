@@ -1,4 +1,5 @@
 import { AgentError, stopKindOf, stopReason, type Session } from '@youyou/agent';
+import { contextPolicyOf } from '@youyou/contracts';
 import type { RunStatus } from '../database/index.ts';
 import type { ConversationWriter, MessageInput, NewEvent } from '../events/index.ts';
 import type { AgentLease, RunShaping } from '../agents/index.ts';
@@ -20,6 +21,7 @@ import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
 import { RunBudgetGuard } from './run-budget.ts';
 import { sessionConfigOf, type RunPlan } from './run-plan.ts';
+import { workflowCommandReply, type WorkflowCommandCall } from './workflow-command.ts';
 
 /**
  * What an installed intent makes of a `/` message no skill took (`/weather report for Oslo`):
@@ -86,9 +88,13 @@ export class RunExecution {
   #recorder: AgentEventRecorder | undefined;
   readonly #budget: RunBudgetGuard;
   readonly #assembly: RunAssembly | undefined;
+  /** Set when the message is a workflow command: the run calls the workflow, not the model. */
+  readonly #workflow: WorkflowCommandCall | undefined;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
+    this.#workflow =
+      options.input.skills.length > 0 ? undefined : options.context.workflowCommand?.(options.input.text);
     this.#budget = new RunBudgetGuard(options.plan, () =>
       this.#controller.abort(new AgentError('REQUEST_CANCELLED', 'The run passed its budget.')),
     );
@@ -96,6 +102,8 @@ export class RunExecution {
       runId: options.run.id,
       conversationId: options.run.conversation_id,
       projectId: options.run.project_id,
+      // The profile's slot priorities and shares (spec §4.10 "画像可调"), else the default policy.
+      policy: contextPolicyOf(options.plan.profile.context.assembly),
     });
   }
 
@@ -103,9 +111,14 @@ export class RunExecution {
   #shaping(): RunShaping {
     const assembly = this.#assembly;
     const { shaping } = this.#budget;
-    return assembly === undefined
-      ? shaping
-      : { ...shaping, assemble: (...args) => assembly.assemble(...args) };
+    const workflow = this.#workflow;
+    return {
+      ...shaping,
+      ...(assembly === undefined ? {} : { assemble: (...args) => assembly.assemble(...args) }),
+      ...(workflow === undefined
+        ? {}
+        : { respond: workflowCommandReply(workflow, `workflow-${this.#options.run.id}`) }),
+    };
   }
 
   get runId(): string {
@@ -263,7 +276,11 @@ export class RunExecution {
       allowedRoots: [cwd, context.home],
       ...(context.documents === undefined ? {} : { documents: context.documents }),
     });
-    const intended = slashRequest(input, context.slashIntent);
+    // A workflow command is not a skill's `/name`: the history says which command ran.
+    const intended =
+      this.#workflow === undefined
+        ? slashRequest(input, context.slashIntent)
+        : `(The command ${input.text.trim()} starts its workflow, ${this.#workflow.toolName}.)`;
     if (intended !== undefined) {
       const typed = agentInput.findIndex((block) => block.type === 'text' && block.text === input.text);
       if (typed !== -1) agentInput[typed] = { type: 'text', text: intended };

@@ -4,6 +4,8 @@ import { ApiError } from '../errors/index.ts';
 const DOCUMENT_TYPES: ReadonlySet<string> = new Set([
   'application/json',
   'application/pdf',
+  // Rich Text Format: read by a parser an extension ships (the example's); no browser runs it.
+  'application/rtf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -27,7 +27,7 @@ import {
 import { ProviderRegistry } from '../providers/index.ts';
 import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
-import { DEFAULT_PARSE_POLICY, documentFormatOf, toolDecision } from '@youyou/contracts';
+import { contextPolicyOf, DEFAULT_PARSE_POLICY, documentFormatOf, toolDecision } from '@youyou/contracts';
 import { ProfileService } from '../profiles/index.ts';
 import { endLeftoverProcesses, markProcessOwnership, RunManager, type RunContext } from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
@@ -287,6 +287,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
     const documents = new DocumentService({ database, eventLog, objects, logger });
     cleanups.push(() => documents.close());
+    // Parsers extensions ship join ingest's registry under their source tags.
+    extensions.attachParsers(documents.registry);
     // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
     knowledge.connectDocuments(documents);
     // Extensions' knowledge packs are read as uploads are: ingest's parsers under the default policy.
@@ -364,6 +366,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       documents,
       // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
       slashIntent: (text) => extensions.intentRequest(text)?.request,
+      // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
+      workflowCommand: (text) => extensions.workflowCommand(text),
     };
     const runs = new RunManager(runContext);
     const subagents = new SubagentManager({
@@ -381,6 +385,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ...(profile.systemPrompt.trim() === '' ? {} : { instructions: profile.systemPrompt }),
         ...('id' in profile.model ? { model_id: profile.model.id } : {}),
         allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
+        context: contextPolicyOf(profile.context.assembly),
       };
     });
     const spawnTool = subagents.spawnTool();

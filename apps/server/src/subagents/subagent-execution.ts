@@ -6,7 +6,14 @@ import {
   type ModelProvider,
   type Session,
 } from '@youyou/agent';
-import type { AgentProgressPayload, AgentResultPayload, SubagentBudget } from '@youyou/contracts';
+import {
+  DEFAULT_CONTEXT_ASSEMBLY_POLICY,
+  type AgentProgressPayload,
+  type AgentResultPayload,
+  type ContextAssemblyPolicy,
+  type SubagentBudget,
+} from '@youyou/contracts';
+import { assembledProvider, type RunAssembly } from '../context/index.ts';
 import type { RunStatus } from '../database/index.ts';
 import type { EventError, NewEvent, RunUsage } from '../events/index.ts';
 import {
@@ -47,6 +54,8 @@ export interface SubagentExecutionOptions {
   tools: ReadonlySet<string>;
   cwd: string;
   budget: SubagentBudget;
+  /** Its slot priorities and shares: its profile's, else the default policy. */
+  contextPolicy?: ContextAssemblyPolicy;
   progressIntervalMs: number;
   /** Builds its own agent (the core allows one running session per agent). */
   buildAgent: (options: {
@@ -87,9 +96,20 @@ export class SubagentExecution {
   #progressTimer: NodeJS.Timeout | undefined;
   /** Tokens of finished model calls, and an estimate of the call streaming now. */
   #tokens = { input: 0, output: 0, streaming: 0 };
+  /**
+   * Its own context assembly (spec §4.10): every model request of the sub-agent is built by the
+   * same assembler as a turn's, within its own model's window, and reported under its run id.
+   */
+  readonly #assembly: RunAssembly | undefined;
 
   constructor(options: SubagentExecutionOptions) {
     this.#options = options;
+    this.#assembly = options.context.contextAssembly?.forRun({
+      runId: options.run.id,
+      conversationId: options.run.conversation_id,
+      projectId: options.run.project_id,
+      policy: options.contextPolicy ?? DEFAULT_CONTEXT_ASSEMBLY_POLICY,
+    });
     this.#progress = {
       parent_run_id: options.run.parent_run_id ?? '',
       phase: 'pending',
@@ -178,7 +198,10 @@ export class SubagentExecution {
       this.#controller.signal.throwIfAborted();
       agent = await this.#options.buildAgent({
         allowTool: (name) => this.#options.tools.has(name),
-        wrapProvider: (provider) => this.#metered(provider),
+        wrapProvider: (provider) =>
+          this.#metered(
+            this.#assembly === undefined ? provider : assembledProvider(provider, this.#assembly),
+          ),
       });
       await context.sessionStorage.append(run.id, [
         {
@@ -237,6 +260,8 @@ export class SubagentExecution {
     if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
       outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
     }
+    // Its reports are stored before its end is, so "what the model saw" is there once it ended.
+    await this.#assembly?.flush();
     const end = await this.#finish(recorder, outcome);
     context.eventLog.release(run.conversation_id);
     return end;

@@ -5,6 +5,7 @@ import {
   type AgentNode,
   type AgentSpawnPayload,
   type AgentTree,
+  type ContextAssemblyPolicy,
   type SubagentBudget,
 } from '@youyou/contracts';
 import { toolError } from '../artifacts/index.ts';
@@ -21,6 +22,8 @@ export interface SubagentProfile {
   model_id?: string;
   /** The profile's tool lists: only parent tools this passes are the default set. */
   allowTool?: (name: string) => boolean;
+  /** The profile's context-assembly policy (slot priorities and shares). */
+  context?: ContextAssemblyPolicy;
 }
 
 /** Looks a profile up by id; undefined when there is none. */
@@ -312,6 +315,7 @@ export class SubagentManager implements RunToolRegistry {
       tools,
       cwd: parentCwd ?? cwd,
       budget,
+      ...(profile?.context === undefined ? {} : { contextPolicy: profile.context }),
       progressIntervalMs: this.#options.progressIntervalMs,
       buildAgent: (options) =>
         this.#buildAgent({ cwd: parentCwd ?? cwd, projectId: child.project_id, ...options }),

@@ -50,6 +50,7 @@ function recordOfRow(row: Selectable<ToolAuditTable>): ToolAuditRecord {
     outcome: row.outcome as ToolCallOutcome,
     policy: row.policy as ToolAuditRecord['policy'],
     decided_by: row.decided_by as ToolAuditRecord['decided_by'],
+    actor: row.actor === 'user' ? 'user' : 'agent',
     duration_ms: Number(row.duration_ms),
     started_at: new Date(Number(row.started_at)).toISOString(),
     ended_at: new Date(Number(row.ended_at)).toISOString(),
@@ -69,8 +70,16 @@ export class ToolAuditRepository {
     this.#db = db;
   }
 
-  async insert(row: Selectable<ToolAuditTable>, db: Kysely<Schema> = this.#db): Promise<void> {
-    await db.insertInto('tool_audit').values(row).execute();
+  /** Writes one call; `actor` defaults to `agent` and `source` to none (a run's ordinary call). */
+  async insert(
+    row: Omit<Selectable<ToolAuditTable>, 'source' | 'actor'> &
+      Partial<Pick<Selectable<ToolAuditTable>, 'source' | 'actor'>>,
+    db: Kysely<Schema> = this.#db,
+  ): Promise<void> {
+    await db
+      .insertInto('tool_audit')
+      .values({ ...row, source: row.source ?? null, actor: row.actor ?? 'agent' })
+      .execute();
   }
 
   async list(options: {
@@ -78,6 +87,8 @@ export class ToolAuditRepository {
     projectId?: string;
     callId?: string;
     toolName?: string;
+    /** Only calls of one registry source (`extension:<id>`). */
+    source?: string;
     limit: number;
     /** Only calls that started before this (ms), for paging back. */
     before?: number;
@@ -88,6 +99,7 @@ export class ToolAuditRepository {
     if (options.projectId !== undefined) query = query.where('project_id', '=', options.projectId);
     if (options.callId !== undefined) query = query.where('call_id', '=', options.callId);
     if (options.toolName !== undefined) query = query.where('tool_name', '=', options.toolName);
+    if (options.source !== undefined) query = query.where('source', '=', options.source);
     if (options.before !== undefined) query = query.where('started_at', '<', options.before);
     const rows = await query
       .orderBy('started_at', 'desc')

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolHandler } from '@youyou/agent';
-import type { UiActionRequest, UiActionResult } from '@youyou/contracts';
+import type { ToolDecider, ToolPolicy, UiActionRequest, UiActionResult } from '@youyou/contracts';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ApiError } from '../errors/index.ts';
 import type { ConversationRepository } from '../storage/index.ts';
@@ -41,9 +41,10 @@ export class UiActionRunner {
     | undefined;
 
   /**
-   * With `audit`, a tool call from a card in a conversation is written to that conversation's tool
-   * audit (spec §4.8), like a call in a run, and the conversation's grants ("allow for this
-   * conversation") count as confirmation; a panel's calls belong to no conversation.
+   * With `audit`, every pressed button (a tool or a command, allowed or denied) is written to the
+   * tool audit (spec §4.8) with its source and the user as the actor: a card's into its
+   * conversation, a panel's outside any; the conversation's grants ("allow for this
+   * conversation") count as confirmation.
    */
   constructor(options: {
     registry: UiSurfaceRegistry;
@@ -66,21 +67,62 @@ export class UiActionRunner {
   async run(request: UiActionRequest, signal: AbortSignal): Promise<UiActionResult> {
     const started = performance.now();
     const argumentsMap = request.action.arguments ?? {};
+    // A card's conversation must exist (its calls go into that conversation's audit).
+    const conversation =
+      this.#audit !== undefined && request.conversation_id !== undefined
+        ? await this.#audit.conversations.get(request.conversation_id)
+        : undefined;
+    const where = { request, conversation };
     if ('command' in request.action) {
       const command = this.#registry.command(request.source, request.action.command);
       if (command === undefined) throw this.#undeclared(request, 'command', request.action.command);
-      const result = await command.run(argumentsMap, { conversationId: request.conversation_id, signal });
-      return {
-        output: cut(result.output),
-        is_error: result.isError === true,
-        duration_ms: Math.round(performance.now() - started),
-      };
+      const startedAt = Date.now();
+      let result: UiActionResult;
+      try {
+        const ran = await command.run(argumentsMap, { conversationId: request.conversation_id, signal });
+        result = {
+          output: cut(ran.output),
+          is_error: ran.isError === true,
+          duration_ms: Math.round(performance.now() - started),
+        };
+      } catch (error) {
+        await this.#record(where, {
+          name: `/${request.action.command}`,
+          argumentsMap,
+          output: `Error [INTERNAL]: ${error instanceof Error ? error.message : String(error)}`,
+          success: false,
+          policy: 'auto',
+          decidedBy: 'policy',
+          startedAt,
+        });
+        throw error;
+      }
+      await this.#record(where, {
+        name: `/${request.action.command}`,
+        argumentsMap,
+        output: result.output,
+        success: !result.is_error,
+        policy: 'auto',
+        decidedBy: 'policy',
+        startedAt,
+      });
+      return result;
     }
     const name = request.action.tool;
     const tool = this.#registry.tool(request.source, name);
     if (tool === undefined) throw this.#undeclared(request, 'tool', name);
     const { policy, disabled } = await this.#catalog.policyOf(name);
     if (policy === 'deny') {
+      await this.#record(where, {
+        name,
+        argumentsMap,
+        output: `Error [ACTION_DENIED]: the policy of ${name} is deny.`,
+        success: false,
+        denied: true,
+        policy,
+        decidedBy: disabled ? 'settings' : 'policy',
+        startedAt: Date.now(),
+      });
       throw new ApiError(
         'ACTION_DENIED',
         disabled ? `The tool ${name} is turned off in Settings.` : `The policy of ${name} is deny.`,
@@ -115,10 +157,6 @@ export class UiActionRunner {
         },
       });
     }
-    const conversation =
-      this.#audit !== undefined && request.conversation_id !== undefined
-        ? await this.#audit.conversations.get(request.conversation_id)
-        : undefined;
     const callId = `ui-${randomUUID()}`;
     const startedAt = Date.now();
     const stop = AbortSignal.any([signal, AbortSignal.timeout(tool.timeoutMs ?? this.#timeoutMs)]);
@@ -155,29 +193,63 @@ export class UiActionRunner {
         duration_ms: Math.round(performance.now() - started),
       };
     }
-    if (conversation !== undefined && this.#audit !== undefined) {
-      const { outcome, errorCode } = outcomeOf(result.output, !result.is_error, false);
-      await this.#audit.repository.insert({
-        id: randomUUID(),
-        conversation_id: conversation.id,
-        project_id: conversation.project_id,
-        // Not a run: the surface the user pressed, so the audit says where the call came from.
-        run_id: `ui:${request.surface.kind}:${request.surface.id}`,
-        call_id: callId,
-        tool_name: name,
-        arguments_summary: summarizeArguments(JSON.stringify(argumentsMap)),
-        outcome,
-        error_code: errorCode,
-        duration_ms: result.duration_ms,
-        policy,
-        decided_by: policy !== 'confirm' ? 'policy' : granted ? 'conversation_grant' : 'user',
-        card_id: null,
-        started_at: startedAt,
-        ended_at: Date.now(),
-      });
-    }
+    await this.#record(where, {
+      name,
+      argumentsMap,
+      output: result.output,
+      success: !result.is_error,
+      policy,
+      decidedBy: policy !== 'confirm' ? 'policy' : granted ? 'conversation_grant' : 'user',
+      startedAt,
+      callId,
+    });
     if (timedOut) throw new ApiError('TOOL_TIMEOUT', `${name} did not answer in time.`, { retryable: true });
     return result;
+  }
+
+  /**
+   * Writes one pressed button into the tool audit (spec §4.8), in a conversation or outside any
+   * (a panel's): the surface as the run, the source and `user` as the actor.
+   */
+  async #record(
+    where: { request: UiActionRequest; conversation: { id: string; project_id: string | null } | undefined },
+    call: {
+      name: string;
+      argumentsMap: Readonly<Record<string, unknown>>;
+      output: string;
+      success: boolean;
+      denied?: boolean;
+      policy: ToolPolicy;
+      decidedBy: ToolDecider;
+      startedAt: number;
+      callId?: string;
+    },
+  ): Promise<void> {
+    const audit = this.#audit;
+    if (audit === undefined) return;
+    const { request, conversation } = where;
+    const { outcome, errorCode } = outcomeOf(call.output, call.success, call.denied === true);
+    const endedAt = Date.now();
+    await audit.repository.insert({
+      id: randomUUID(),
+      conversation_id: conversation?.id ?? null,
+      project_id: conversation?.project_id ?? null,
+      // Not a run: the surface the user pressed, so the audit says where the call came from.
+      run_id: `ui:${request.surface.kind}:${request.surface.id}`,
+      call_id: call.callId ?? `ui-${randomUUID()}`,
+      tool_name: call.name,
+      arguments_summary: summarizeArguments(JSON.stringify(call.argumentsMap)),
+      outcome,
+      error_code: errorCode,
+      duration_ms: endedAt - call.startedAt,
+      policy: call.policy,
+      decided_by: call.decidedBy,
+      card_id: null,
+      started_at: call.startedAt,
+      ended_at: endedAt,
+      source: request.source,
+      actor: 'user',
+    });
   }
 
   #validator(tool: ToolHandler): ValidateFunction {

@@ -4,6 +4,7 @@ import { openEventStream, type ApiClient } from '../api/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { CloseIcon, FileIcon, UsersIcon } from '../icons/index.ts';
 import { Markdown } from '../markdown/index.ts';
+import { ContextReportDialog } from '../memory/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { Parts } from '../parts/index.ts';
 import { useServices } from '../services/index.ts';
@@ -153,6 +154,7 @@ function NodeDetail({
   const openArtifact = useWorkbenchUi((state) => state.openArtifact);
   const closeTracker = useWorkbenchUi((state) => state.closeTracker);
   const running = IN_FLIGHT.has(node.status);
+  const [report, setReport] = useState(false);
   return (
     <section className="agent-detail" aria-label={t('agents.detail')} data-testid="agent-detail">
       <header className="agent-detail-header">
@@ -168,6 +170,16 @@ function NodeDetail({
             {t('agents.cancel')}
           </button>
         )}
+        {/* Its own assembly reports: the sub-agent's requests pass the same assembler (spec §4.10). */}
+        <button
+          type="button"
+          className="button small"
+          onClick={() => setReport(true)}
+          data-testid="agent-what-the-model-saw"
+        >
+          {t('context.whatModelSaw')}
+        </button>
+        <ContextReportDialog runId={node.run_id} open={report} onClose={() => setReport(false)} />
       </header>
       <dl className="agent-facts">
         <dt>{t('agents.phaseLabel')}</dt>

@@ -4,6 +4,7 @@ import { useState, type ReactElement } from 'react';
 import { errorMessage, isApiError } from '../api/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { useModels } from '../queries/index.ts';
+import { ContextSlotsEditor } from './context-slots-editor.tsx';
 import { customiseApi } from './customise-api.ts';
 import { PROFILES_KEY, useProfiles } from './customise-queries.ts';
 
@@ -238,7 +239,12 @@ function ProfileEditor({
             disabled={readOnly}
             value={draft.context.policy}
             onChange={(event) =>
-              set({ context: { policy: event.target.value as ProfileInput['context']['policy'] } })
+              set({
+                context: {
+                  ...draft.context,
+                  policy: event.target.value as ProfileInput['context']['policy'],
+                },
+              })
             }
           >
             <option value="default">{t('profiles.context.default')}</option>
@@ -262,6 +268,14 @@ function ProfileEditor({
           { min: 1, step: 1 },
         )}
       </div>
+      <ContextSlotsEditor
+        value={draft.context.assembly}
+        readOnly={readOnly}
+        onChange={(assembly) => {
+          const { assembly: _previous, ...rest } = draft.context;
+          set({ context: assembly === undefined ? rest : { ...rest, assembly } });
+        }}
+      />
       {error !== undefined && (
         <p className="field-error profile-error" role="alert">
           {error}

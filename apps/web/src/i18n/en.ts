@@ -1,3 +1,4 @@
+import { contextEn } from './context-messages.ts';
 import { knowledgeEn } from './knowledge-messages.ts';
 import { memoryEn } from './memory-messages.ts';
 
@@ -5,6 +6,7 @@ import { memoryEn } from './memory-messages.ts';
 export const en = {
   ...memoryEn,
   ...knowledgeEn,
+  ...contextEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',
@@ -564,6 +566,8 @@ export const en = {
   'tools.audit.duration': 'Duration',
   'tools.audit.conversation': 'Conversation',
   'tools.audit.open': 'Open',
+  'tools.audit.byUser': 'a button of {source}',
+  'tools.audit.noConversation': 'outside a conversation',
   'tools.audit.older': 'Show older calls',
   'tools.default': 'default: {policy}',
   'tools.none': 'No tools are known yet; tools from component folders appear after the first run.',

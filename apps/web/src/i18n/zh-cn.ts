@@ -1,4 +1,5 @@
 import type { MessageKey } from './en.ts';
+import { contextZhCn } from './context-messages.ts';
 import { knowledgeZhCn } from './knowledge-messages.ts';
 import { memoryZhCn } from './memory-messages.ts';
 
@@ -6,6 +7,7 @@ import { memoryZhCn } from './memory-messages.ts';
 export const zhCn: Record<MessageKey, string> = {
   ...memoryZhCn,
   ...knowledgeZhCn,
+  ...contextZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',
@@ -558,6 +560,8 @@ export const zhCn: Record<MessageKey, string> = {
   'tools.audit.duration': '耗时',
   'tools.audit.conversation': '会话',
   'tools.audit.open': '打开',
+  'tools.audit.byUser': '{source} 的按钮',
+  'tools.audit.noConversation': '不在对话中',
   'tools.audit.older': '显示更早的调用',
   'tools.default': '默认：{policy}',
   'tools.none': '还没有已知的工具；组件文件夹里的工具在第一次运行后出现。',

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import type { KnowledgeDocumentPage, KnowledgeList, ReferenceCandidate } from '@youyou/contracts';
+import type {
+  KnowledgeDocumentPage,
+  KnowledgeList,
+  ReferenceCandidate,
+  RetrievalResult,
+} from '@youyou/contracts';
 import { useServices } from '../services/index.ts';
 
 const KNOWLEDGE_KEY = 'knowledge';
@@ -62,5 +67,15 @@ export function useReferenceCandidates(options: {
     enabled: options.enabled,
     staleTime: 5_000,
     placeholderData: (previous) => previous,
+  });
+}
+
+/** A search over a project's knowledge (full text, hybrid when configured); runs when `query` is set. */
+export function useKnowledgeSearch(projectId: string | null, query: string): UseQueryResult<RetrievalResult> {
+  const { api } = useServices();
+  return useQuery({
+    queryKey: [KNOWLEDGE_KEY, 'search', projectId, query],
+    queryFn: () => api.searchKnowledge({ query, project_id: projectId, top_k: 10 }),
+    enabled: query.trim() !== '',
   });
 }

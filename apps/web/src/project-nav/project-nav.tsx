@@ -9,6 +9,7 @@ import {
   ChevronIcon,
   DownloadIcon,
   FolderIcon,
+  ListIcon,
   PlusIcon,
   SearchIcon,
   SettingsIcon,
@@ -21,6 +22,7 @@ import { useNavigation } from '../navigation/index.ts';
 import { PROJECTS_KEY, useConversationList, useProjects } from '../queries/index.ts';
 import { ConfirmDialog } from '../ui/index.ts';
 import { download } from '../archive/index.ts';
+import { ProjectKnowledgeDialog } from '../knowledge/index.ts';
 import { ConversationUsageDialog } from '../usage/index.ts';
 import { ConversationItem } from './conversation-item.tsx';
 import { NewProjectForm } from './new-project-form.tsx';
@@ -53,6 +55,8 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
   const [creatingProject, setCreatingProject] = useState(false);
   const [closedProjects, setClosedProjects] = useState<ReadonlySet<string>>(new Set());
   const [pendingDelete, setPendingDelete] = useState<PendingDelete>();
+  /** The project whose knowledge page is open. */
+  const [knowledgeProject, setKnowledgeProject] = useState<Project>();
   const projects = useProjects();
   const list = useConversationList(search);
   const running = useSyncExternalStore(live.subscribe, live.getRunning);
@@ -318,6 +322,16 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
                   <button
                     type="button"
                     className="icon-button small"
+                    aria-label={`${t('knowledge.openProjectPage')} · ${project.name}`}
+                    title={t('knowledge.openProjectPage')}
+                    data-testid="open-project-knowledge"
+                    onClick={() => setKnowledgeProject(project)}
+                  >
+                    <ListIcon size={15} />
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button small"
                     aria-label={`${t('archive.exportProject')} · ${project.name}`}
                     title={t('archive.exportProject')}
                     onClick={() => download(api.archiveUrl({ projectId: project.id }))}
@@ -412,6 +426,13 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
           conversationId={usageOf.id}
           title={usageOf.title === '' ? t('nav.untitled') : usageOf.title}
           onClose={() => setUsageOf(undefined)}
+        />
+      )}
+      {knowledgeProject !== undefined && (
+        <ProjectKnowledgeDialog
+          project={knowledgeProject}
+          open
+          onClose={() => setKnowledgeProject(undefined)}
         />
       )}
     </nav>

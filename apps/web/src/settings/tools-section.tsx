@@ -83,6 +83,11 @@ function AuditRow({ call }: { call: ToolAuditRecord }): ReactElement {
       </td>
       <td>
         <code>{call.tool_name}</code>
+        {call.actor === 'user' && (
+          <div className="tool-default" data-testid="audit-actor">
+            {t('tools.audit.byUser', { source: call.source ?? '' })}
+          </div>
+        )}
       </td>
       <td className="audit-arguments">
         <code>{call.arguments_summary}</code>
@@ -97,9 +102,13 @@ function AuditRow({ call }: { call: ToolAuditRecord }): ReactElement {
       </td>
       <td>{t('tool.duration', { milliseconds: Math.round(call.duration_ms) })}</td>
       <td>
-        <a href={hashOf({ conversationId: call.conversation_id, settings: undefined })}>
-          {t('tools.audit.open')}
-        </a>
+        {call.conversation_id === null ? (
+          t('tools.audit.noConversation')
+        ) : (
+          <a href={hashOf({ conversationId: call.conversation_id, settings: undefined })}>
+            {t('tools.audit.open')}
+          </a>
+        )}
       </td>
     </tr>
   );

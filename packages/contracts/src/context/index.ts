@@ -146,3 +146,130 @@ export const RunContextReportsSchema = z.object({
   reports: z.array(ContextAssemblyReportSchema),
 });
 export type RunContextReports = z.infer<typeof RunContextReportsSchema>;
+
+/**
+ * The codes of context-policy errors: `CONTEXT_SHARES_INVALID` — a profile's slot shares are out
+ * of 0–1 or add up to more than the whole budget.
+ */
+export const CONTEXT_ERROR_CODES = ['CONTEXT_SHARES_INVALID'] as const;
+export type ContextErrorCode = (typeof CONTEXT_ERROR_CODES)[number];
+
+/** The version of a profile's slot settings; a later version only adds fields. */
+export const PROFILE_CONTEXT_SLOTS_VERSION = 1;
+
+/**
+ * One slot as a profile sets it: its priority (a higher number is trimmed first when the request
+ * does not fit) and its share of the budget — null: no share of its own, the slot takes what the
+ * others leave (the history, the current turn, tool results by default).
+ */
+export const ProfileSlotSettingSchema = z.object({
+  priority: z.number().int().min(0).max(100),
+  share: z.number().nullable(),
+});
+export type ProfileSlotSetting = z.infer<typeof ProfileSlotSettingSchema>;
+
+/** The slots a profile may set; the system prompt is always kept whole, so it has no setting. */
+export const PROFILE_CONTEXT_SLOTS = [
+  'memory',
+  'knowledge',
+  'history',
+  'current_turn',
+  'tool_results',
+] as const satisfies readonly ContextSlot[];
+export type ProfileContextSlot = (typeof PROFILE_CONTEXT_SLOTS)[number];
+
+/** One problem of a profile's slot settings, as `details.problems` of CONTEXT_SHARES_INVALID lists it. */
+export interface ContextSharesProblem {
+  /** "/slots/knowledge/share", relative to the profile's `context.assembly`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * What is wrong with a set of slot settings: each share must be within 0–1, and the shares given
+ * must add up to at most 1 (the whole budget). Empty when they are fine.
+ *
+ * @example
+ * contextSharesProblems({ knowledge: { priority: 4, share: 0.9 }, memory: { priority: 3, share: 0.3 } });
+ * // [{ path: '/slots', message: 'the shares add up to 1.2, more than the whole budget (1)' }]
+ */
+export function contextSharesProblems(
+  slots: Partial<Record<ProfileContextSlot, ProfileSlotSetting>>,
+): ContextSharesProblem[] {
+  const problems: ContextSharesProblem[] = [];
+  let sum = 0;
+  for (const slot of PROFILE_CONTEXT_SLOTS) {
+    const share = slots[slot]?.share;
+    if (share === null || share === undefined) continue;
+    if (!Number.isFinite(share) || share < 0 || share > 1) {
+      problems.push({ path: `/slots/${slot}/share`, message: `the ${slot} share must be between 0 and 1` });
+    } else sum += share;
+  }
+  // Shares are fractions of the budget: 0.1 + 0.2 may not pass 1 by a rounding error.
+  if (sum > 1 + 1e-9) {
+    problems.push({
+      path: '/slots',
+      message: `the shares add up to ${Math.round(sum * 1000) / 1000}, more than the whole budget (1)`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * A profile's context-assembly settings (spec §4.10 "画像可调"), versioned: per slot its priority
+ * and share. A slot it leaves out keeps the default policy's rule. Shares outside 0–1 or adding up
+ * to more than 1 are refused with CONTEXT_SHARES_INVALID (the issue's `params.code`).
+ *
+ * @example
+ * const assembly: ProfileContextAssembly = { version: 1, slots: { knowledge: { priority: 4, share: 0.05 } } };
+ */
+export const ProfileContextAssemblySchema = z
+  .object({
+    version: z.literal(PROFILE_CONTEXT_SLOTS_VERSION),
+    slots: z.partialRecord(z.enum(PROFILE_CONTEXT_SLOTS), ProfileSlotSettingSchema),
+  })
+  .superRefine((value, context) => {
+    for (const problem of contextSharesProblems(value.slots)) {
+      context.addIssue({
+        code: 'custom',
+        message: problem.message,
+        path: problem.path.split('/').filter((part) => part !== ''),
+        params: { code: 'CONTEXT_SHARES_INVALID' },
+      });
+    }
+  });
+export type ProfileContextAssembly = z.infer<typeof ProfileContextAssemblySchema>;
+
+/**
+ * The assembly policy a profile's runs use: the default policy with the profile's slot settings
+ * laid over it (a null share is no cap: 1).
+ *
+ * @example
+ * contextPolicyOf({ version: 1, slots: { knowledge: { priority: 4, share: 0.05 } } }).slots.knowledge;
+ * // { priority: 4, share: 0.05 }
+ */
+export function contextPolicyOf(
+  assembly: ProfileContextAssembly | undefined,
+  base: ContextAssemblyPolicy = DEFAULT_CONTEXT_ASSEMBLY_POLICY,
+): ContextAssemblyPolicy {
+  if (assembly === undefined) return base;
+  const slots = { ...base.slots };
+  for (const slot of PROFILE_CONTEXT_SLOTS) {
+    const setting = assembly.slots[slot];
+    if (setting !== undefined) slots[slot] = { priority: setting.priority, share: setting.share ?? 1 };
+  }
+  return { ...base, slots };
+}
+
+/**
+ * The slot settings a profile editor starts from: the default policy's, with a share of 1 shown
+ * as no share (null).
+ */
+export function defaultProfileSlots(): Record<ProfileContextSlot, ProfileSlotSetting> {
+  const slots = {} as Record<ProfileContextSlot, ProfileSlotSetting>;
+  for (const slot of PROFILE_CONTEXT_SLOTS) {
+    const rule = DEFAULT_CONTEXT_ASSEMBLY_POLICY.slots[slot] ?? { priority: 0, share: 1 };
+    slots[slot] = { priority: rule.priority, share: rule.share >= 1 ? null : rule.share };
+  }
+  return slots;
+}

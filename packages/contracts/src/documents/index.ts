@@ -16,8 +16,11 @@ import { IsoDateSchema } from '../runs/index.ts';
  */
 export const PARSED_DOCUMENT_VERSION = 1;
 
-/** The formats the built-in parsers read. */
-export const DOCUMENT_FORMATS = ['md', 'txt', 'html', 'docx', 'pptx', 'xlsx', 'csv', 'pdf'] as const;
+/**
+ * The formats documents are read as. The built-in parsers read all but `rtf`, which only a
+ * parser an extension ships reads (the example extension's).
+ */
+export const DOCUMENT_FORMATS = ['md', 'txt', 'html', 'docx', 'pptx', 'xlsx', 'csv', 'pdf', 'rtf'] as const;
 export const DocumentFormatSchema = z.enum(DOCUMENT_FORMATS);
 export type DocumentFormat = z.infer<typeof DocumentFormatSchema>;
 
@@ -35,6 +38,7 @@ const EXTENSION_FORMATS: Readonly<Record<string, DocumentFormat>> = {
   xlsx: 'xlsx',
   csv: 'csv',
   pdf: 'pdf',
+  rtf: 'rtf',
 };
 
 const MEDIA_TYPE_FORMATS: Readonly<Record<string, DocumentFormat>> = {
@@ -48,6 +52,8 @@ const MEDIA_TYPE_FORMATS: Readonly<Record<string, DocumentFormat>> = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
   'text/csv': 'csv',
   'application/pdf': 'pdf',
+  'application/rtf': 'rtf',
+  'text/rtf': 'rtf',
 };
 
 /**

@@ -27,6 +27,23 @@ export const RUN_EVENT_PAYLOAD_SCHEMAS = {
     regenerated_from: z.string().optional(),
   }),
   'run.phase': z.object({ phase: RunPhaseSchema, status: RunStatusSchema }),
+  /**
+   * One step of an extension's workflow in this run (spec §4.6 "each step visible as a run
+   * phase"): the run's phase stays `acting` (the closed RUN_PHASES); this says which step it is
+   * at, as each starts and ends. `code` is the stable error code of a step that failed.
+   */
+  'run.step': z.object({
+    workflow_id: z.string(),
+    workflow_title: z.string(),
+    step_id: z.string(),
+    title: z.string(),
+    /** From 1, in the order the steps ran (a loop through `next` counts again). */
+    index: z.number().int().positive(),
+    /** The workflow's declared steps. */
+    count: z.number().int().positive(),
+    status: z.enum(['running', 'done', 'failed']),
+    code: z.string().optional(),
+  }),
   'message.delta': z.object({ message_id: z.string(), text: z.string() }),
   'thinking.delta': z.object({ message_id: z.string(), text: z.string() }),
   'tool.call': z.object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeclarativeHttpToolSchema } from './http-tool.ts';
 import { IntentSchema } from './intent.ts';
 import { ExtensionCommandSchema, ExtensionManifestSchema, UiAssetSchema } from './manifest.ts';
+import { ExtensionParserSchema } from './parser.ts';
 import { WorkflowSchema } from './workflow.ts';
 
 /**
@@ -15,6 +16,7 @@ export const EXTENSION_AUTHOR_SCHEMAS = {
   'intent.schema.json': IntentSchema,
   'command.schema.json': ExtensionCommandSchema,
   'ui-asset.schema.json': UiAssetSchema,
+  'parser.schema.json': ExtensionParserSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 /**
@@ -36,6 +38,7 @@ export function extensionAuthorSchemas(): Record<
     'intent.schema.json': 'YouYou extension intent',
     'command.schema.json': 'YouYou extension command',
     'ui-asset.schema.json': 'YouYou extension panel, card or form',
+    'parser.schema.json': 'YouYou extension document parser',
   };
   const output = {} as Record<keyof typeof EXTENSION_AUTHOR_SCHEMAS, Record<string, unknown>>;
   for (const [file, schema] of Object.entries(EXTENSION_AUTHOR_SCHEMAS) as [

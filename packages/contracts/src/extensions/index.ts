@@ -46,6 +46,8 @@ export type {
   KnowledgePack,
   UiAsset,
 } from './manifest.ts';
+export { EXTENSION_PARSER_LIMITS, ExtensionParserSchema, extensionParserId } from './parser.ts';
+export type { ExtensionParser } from './parser.ts';
 export {
   WORKFLOW_ERROR_CODES,
   WORKFLOW_ID_PATTERN,

@@ -101,6 +101,8 @@ export const ExtensionProvidesSchema = z
     workflows: z.array(AssetPathSchema).default([]),
     intents: z.array(AssetPathSchema).default([]),
     knowledge: z.array(KnowledgePackSchema).default([]),
+    /** Document parsers (`ExtensionParser`): scripts run as child processes, one per file. */
+    parsers: z.array(AssetPathSchema).default([]),
     /** Prompt templates (`.md`, the file name without `.md` is the prompt's id). */
     prompts: z.array(AssetPathSchema).default([]),
     /** Agent profile templates (`ProfileInput` JSON). */

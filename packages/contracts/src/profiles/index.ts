@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileContextAssemblySchema } from '../context/index.ts';
 import { ModelKindSchema, RunBudgetSchema, RunParametersSchema } from '../settings/index.ts';
 
 /** The built-in profile's id: the T0 baseline every conversation falls back to. */
@@ -29,8 +30,14 @@ export const ProfileModelSchema = z.union([
 ]);
 export type ProfileModel = z.infer<typeof ProfileModelSchema>;
 
+/**
+ * A profile's context policy: when the agent core compacts the history (`policy`), and — optional,
+ * versioned — each slot's priority and share of the budget in the context assembly (`assembly`,
+ * spec §4.10); absent, the default policy's slots.
+ */
 export const ContextPolicySchema = z.object({
   policy: z.enum(['default', 'compact-early', 'no-compaction']),
+  assembly: ProfileContextAssemblySchema.optional(),
 });
 
 export const HitlPolicySchema = z.object({

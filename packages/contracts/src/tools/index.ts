@@ -40,7 +40,8 @@ export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
 /** One audited tool call (spec §4.8). */
 export interface ToolAuditRecord {
   id: string;
-  conversation_id: string;
+  /** Null for a panel's button pressed outside any conversation. */
+  conversation_id: string | null;
   project_id: string | null;
   run_id: string;
   call_id: string;
@@ -57,4 +58,11 @@ export interface ToolAuditRecord {
   card_id: string | null;
   started_at: string;
   ended_at: string;
+  /** The registry source of what ran (`extension:<id>` for an extension's panel or card); null for a run's call. */
+  source: string | null;
+  /** Who asked for the call: the agent in a run, or the user pressing a panel's or card's button. */
+  actor: ToolAuditActor;
 }
+
+/** Who asked for an audited call. */
+export type ToolAuditActor = 'agent' | 'user';

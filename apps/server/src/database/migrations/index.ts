@@ -11,6 +11,8 @@ import { contextReportsAndMemoryMigration } from './0060-context-reports-and-mem
 import { extensionsMigration } from './0070-extensions.ts';
 import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import { artifactTextCompressionMigration } from './0081-artifact-text-compression.ts';
+import { knowledgeHeadingIndexMigration } from './0082-knowledge-heading-index.ts';
+import { uiActionAuditMigration } from './0088-ui-action-audit.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -30,4 +32,6 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   extensionsMigration,
   usageCacheAndCostMigration,
   artifactTextCompressionMigration,
+  knowledgeHeadingIndexMigration,
+  uiActionAuditMigration,
 ];

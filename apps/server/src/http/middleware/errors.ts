@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { ApiError, type ApiErrorCode } from '../../errors/index.ts';
+import { ALL_ERROR_CODES, ApiError, type ApiErrorCode } from '../../errors/index.ts';
 import type { ServerLogger } from '../../logging/index.ts';
 import type { HttpEnv } from '../services.ts';
 
@@ -34,9 +34,31 @@ export function errorHandler(logger: ServerLogger) {
   };
 }
 
-/** zod-openapi's validation hook: a bad request is INVALID_INPUT with the issues. */
+/**
+ * zod-openapi's validation hook: a bad request is INVALID_INPUT with the issues — or the machine
+ * code a contract's refinement names in its issue's `params.code` (CONTEXT_SHARES_INVALID …).
+ */
 export function validationHook(result: { success: true } | { success: false; error: ZodError }): void {
   if (result.success) return;
+  const coded = result.error.issues.filter((issue) => {
+    const code = (issue as { params?: { code?: unknown } }).params?.code;
+    return typeof code === 'string' && (ALL_ERROR_CODES as readonly string[]).includes(code);
+  });
+  const named = coded[0] as { params: { code: ApiErrorCode } } | undefined;
+  if (named !== undefined) {
+    throw new ApiError(
+      named.params.code,
+      `The request is not valid: ${coded.map((issue) => issue.message).join('; ')}.`,
+      {
+        details: {
+          problems: coded.map((issue) => ({
+            path: `/${issue.path.map(String).join('/')}`,
+            message: issue.message,
+          })),
+        },
+      },
+    );
+  }
   const issues = result.error.issues.map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.message,

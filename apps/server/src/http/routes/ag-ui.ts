@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { parseRunAgentInput, runAgUiTurn } from '../../protocols/ag-ui/index.ts';
 import { errorResponses, jsonBody } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
 import { createRouter } from './router.ts';
@@ -31,7 +30,10 @@ const runAgent = createRoute({
 
 /** The AG-UI endpoint (spec §4.1 principle 1, §4.16: other front ends drive the same runs). */
 export function agUiRoutes(services: ServerServices) {
-  return createRouter().openapi(runAgent, async (c) =>
-    runAgUiTurn(services, parseRunAgentInput(c.req.valid('json')), c.req.raw.signal),
-  );
+  return createRouter().openapi(runAgent, async (c) => {
+    // Loaded with the first AG-UI request: @ag-ui/core builds its zod schemas when it loads, the
+    // largest single cost of the server's start (docs/decisions/0020-executable-startup-and-idle-memory.md).
+    const { parseRunAgentInput, runAgUiTurn } = await import('../../protocols/ag-ui/index.ts');
+    return runAgUiTurn(services, parseRunAgentInput(c.req.valid('json')), c.req.raw.signal);
+  });
 }

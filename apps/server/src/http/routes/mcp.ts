@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   McpPromptRequestSchema,
   McpPromptResultSchema,
@@ -135,6 +134,8 @@ export function mcpRoutes(services: ServerServices) {
       try {
         return c.json(await mcp.prompt(row, name, c.req.valid('json').arguments), 200);
       } catch (error) {
+        // The SDK loads with the first MCP connection (mcp-manager.ts), which a prompt has made.
+        const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
         if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
           throw new ApiError('INVALID_INPUT', `The server ${row.name} refused the prompt: ${error.message}`, {
             details: { server: row.name, prompt: name },

@@ -22,7 +22,10 @@ const ToolInfoSchema = z
 const AuditSchema = z
   .object({
     id: z.string(),
-    conversation_id: z.string(),
+    conversation_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "Null for a panel's button pressed outside any conversation." }),
     project_id: z.string().nullable(),
     run_id: z.string(),
     call_id: z.string(),
@@ -36,6 +39,13 @@ const AuditSchema = z
     card_id: z.string().nullable(),
     started_at: z.string(),
     ended_at: z.string(),
+    source: z
+      .string()
+      .nullable()
+      .openapi({
+        description: "The registry source of what ran (`extension:<id>` for an extension's button).",
+      }),
+    actor: z.enum(['agent', 'user']).openapi({ description: 'Who asked: the agent in a run, or the user.' }),
   })
   .openapi('ToolAuditRecord');
 
@@ -49,6 +59,11 @@ const AuditQuery = z.object({
     .openapi({ description: 'Only calls started before this time (ms since the epoch).' }),
   call_id: z.string().max(200).optional(),
   tool_name: z.string().max(200).optional(),
+  source: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'Only calls of one registry source, e.g. `extension:example`.' }),
 });
 
 const NameParameter = z.object({
@@ -138,6 +153,7 @@ function auditOptions(query: z.infer<typeof AuditQuery>) {
     ...(query.before === undefined ? {} : { before: query.before }),
     ...(query.call_id === undefined ? {} : { callId: query.call_id }),
     ...(query.tool_name === undefined ? {} : { toolName: query.tool_name }),
+    ...(query.source === undefined ? {} : { source: query.source }),
   };
 }
 

@@ -1,0 +1,66 @@
+/**
+ * The messages of a project's knowledge page (spec §4.12) and a profile's context slots (spec
+ * §4.10), spread into the catalogues (`en.ts`, `zh-cn.ts`); kept apart so the feature changes files
+ * of its own.
+ */
+export const contextEn = {
+  'knowledge.openProjectPage': 'Project knowledge',
+  'knowledge.projectPage': 'Knowledge of {name}',
+  'knowledge.close': 'Close',
+  'knowledge.search.title': 'Search the knowledge',
+  'knowledge.search.label': "Search this project's knowledge",
+  'knowledge.search.submit': 'Search',
+  'knowledge.search.none': 'Nothing in this project matches “{query}”.',
+  'knowledge.search.page': 'p. {page}',
+  'knowledge.search.slide': 'slide {slide}',
+  'knowledge.search.sheet': 'sheet {sheet}',
+  'knowledge.search.block': 'block {block}',
+  'profiles.slots': 'Context slots',
+  'profiles.slots.intro':
+    'How the request to the model is filled: a slot with a share never takes more of the budget (window − output) than that; slots without one share what is left. When the request is still too large, the highest priority number is trimmed first. Shares add up to at most 100 %.',
+  'profiles.slots.slot': 'Slot',
+  'profiles.slots.priority': 'Priority',
+  'profiles.slots.share': 'Share (%)',
+  'profiles.slots.noShare': 'what is left',
+  'profiles.slots.sum': 'Shares together: {sum} %',
+  'profiles.slots.defaults': 'Using the default slots.',
+  'profiles.slots.reset': 'Use the defaults',
+  'profiles.slots.priorityOf': 'Priority of {slot}',
+  'profiles.slots.shareOf': 'Share of {slot} (%)',
+  'profiles.slots.memory': 'Memory',
+  'profiles.slots.knowledge': 'Knowledge',
+  'profiles.slots.history': 'History',
+  'profiles.slots.current_turn': 'Current turn',
+  'profiles.slots.tool_results': 'Tool results',
+};
+
+export const contextZhCn: Record<keyof typeof contextEn, string> = {
+  'knowledge.openProjectPage': '项目知识库',
+  'knowledge.projectPage': '{name} 的知识库',
+  'knowledge.close': '关闭',
+  'knowledge.search.title': '搜索知识库',
+  'knowledge.search.label': '搜索本项目的知识库',
+  'knowledge.search.submit': '搜索',
+  'knowledge.search.none': '本项目中没有与“{query}”匹配的内容。',
+  'knowledge.search.page': '第 {page} 页',
+  'knowledge.search.slide': '第 {slide} 张幻灯片',
+  'knowledge.search.sheet': '工作表 {sheet}',
+  'knowledge.search.block': '第 {block} 块',
+  'profiles.slots': '上下文槽位',
+  'profiles.slots.intro':
+    '发给模型的请求如何组成：设了份额的槽位最多占预算（窗口 − 输出预留）的这一比例；未设份额的槽位分享剩余部分。请求仍然过大时，优先级数字最大的先被裁剪。份额合计不超过 100%。',
+  'profiles.slots.slot': '槽位',
+  'profiles.slots.priority': '优先级',
+  'profiles.slots.share': '份额（%）',
+  'profiles.slots.noShare': '剩余部分',
+  'profiles.slots.sum': '份额合计：{sum}%',
+  'profiles.slots.defaults': '使用默认槽位设置。',
+  'profiles.slots.reset': '恢复默认',
+  'profiles.slots.priorityOf': '{slot} 的优先级',
+  'profiles.slots.shareOf': '{slot} 的份额（%）',
+  'profiles.slots.memory': '记忆',
+  'profiles.slots.knowledge': '知识',
+  'profiles.slots.history': '历史',
+  'profiles.slots.current_turn': '当前轮',
+  'profiles.slots.tool_results': '工具结果',
+};
