@@ -48,6 +48,8 @@ export default defineConfig({
     // Every asset a file of its own: the server's CSP allows fonts and images from 'self' only.
     assetsInlineLimit: 0,
   },
+  // The code highlighter's worker loads its grammars as chunks: an ES module worker.
+  worker: { format: 'es' },
   server: {
     proxy: {
       '/api': {

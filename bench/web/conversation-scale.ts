@@ -7,15 +7,24 @@
  * - a reply streaming 200 Markdown deltas/s (paragraphs, lists, code blocks) for 60 s: the longest
  *   main-thread task (PerformanceObserver `longtask`; target: none over 50 ms) and dropped frames
  *   (animation frames over 1.5 × 16.7 ms).
- *   node --conditions=development --import tsx bench/web/conversation-scale.ts [--turns 5000] [--seconds 60]
+ * The conversation is written straight into the server's database (bench-support.ts).
+ * `--web-root <dir>` measures another build of the UI (e.g. a copy of apps/web/dist from before a change).
+ *   node --conditions=development --import tsx bench/web/conversation-scale.ts [--turns 5000] [--seconds 60] [--web-root dir]
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
-import { IN_FLIGHT_STATUSES } from '@youyou/contracts';
 import { lastUserText, type FakeReply, type RecordedRequest } from '@youyou/testing';
-import { openBrowser } from '../../e2e/support/browser.ts';
-import { ensureWebAppBuilt, startStack, type Stack } from '../../e2e/support/stack.ts';
+import {
+  answerOf,
+  firstRenders,
+  loadEveryPage,
+  openSignedIn,
+  percentile,
+  scrollFrames,
+  startBenchStack,
+  writeConversation,
+} from './bench-support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +32,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     rate: { type: 'string', default: '200' },
     loads: { type: 'string', default: '5' },
+    'web-root': { type: 'string' },
   },
 });
 const TURNS = Number(values.turns);
@@ -30,19 +40,6 @@ const SECONDS = Number(values.seconds);
 const RATE = Number(values.rate);
 const LOADS = Number(values.loads);
 const STREAM_PROMPT = 'Stream a long answer';
-
-function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
-}
-
-function answerOf(question: string): string {
-  const code = question.includes('code')
-    ? '\n\n```ts\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n```\n'
-    : '';
-  return `Here is what I know about ${question.slice(0, 60)}. It has **several** parts, each with a short note.\n\n- first point\n- second point with \`inline code\`\n- third point${code}\n\nThat is all.`;
-}
 
 /** The streamed reply's deltas: Markdown that keeps opening paragraphs, lists and code blocks. */
 function streamDeltas(count: number): string[] {
@@ -72,33 +69,6 @@ function benchReply(request: RecordedRequest): FakeReply {
   return { type: 'stream', steps: [{ type: 'text', text: answerOf(question) }] };
 }
 
-async function settle(stack: Stack, runId: string): Promise<void> {
-  for (;;) {
-    const run = await stack.client.getRun(runId);
-    if (!IN_FLIGHT_STATUSES.has(run.status)) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-async function seedConversation(
-  stack: Stack,
-  title: string,
-  turns: number,
-): Promise<{ id: string; texts: string[] }> {
-  const conversation = await stack.client.createConversation({ title });
-  const texts: string[] = [];
-  for (let index = 1; index <= turns; index += 1) {
-    const text =
-      index % 10 === 0
-        ? `Turn ${String(index)}: show me code`
-        : `Turn ${String(index)}: tell me about item ${String(index)}`;
-    const sent = await stack.client.sendMessage(conversation.id, { text });
-    await settle(stack, sent.run.id);
-    texts.push(text, answerOf(text));
-  }
-  return { id: conversation.id, texts };
-}
-
 /** Long tasks and frames from navigation start, collected in the page. */
 const PROBE = `(() => {
   if (window.__longTasks !== undefined) return;
@@ -121,28 +91,6 @@ async function collected(page: Page, from = 0): Promise<Window> {
     longTasks: window.__longTasks.filter((task) => task.start >= ${String(from)}),
     frames: window.__frames.filter((frame) => frame.at >= ${String(from)}),
   })`)) as Window;
-}
-
-/** Scroll frame times, a fixed step per frame from the top to the bottom of `selector`. */
-async function scrollFrames(page: Page, selector: string): Promise<number[]> {
-  return (await page.evaluate(`(async () => {
-    const scroller = document.querySelector(${JSON.stringify(selector)});
-    scroller.scrollTop = 0;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const times = [];
-    let last = performance.now();
-    await new Promise((resolve) => {
-      const step = (now) => {
-        times.push(now - last);
-        last = now;
-        scroller.scrollTop = scroller.scrollTop + 240;
-        if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2 || times.length > 40000) resolve();
-        else requestAnimationFrame(step);
-      };
-      requestAnimationFrame(step);
-    });
-    return times.slice(1);
-  })()`)) as number[];
 }
 
 function frameSummary(times: readonly number[]): string {
@@ -199,50 +147,25 @@ async function rawStream(page: Page): Promise<Window> {
 }
 
 async function main(): Promise<void> {
-  ensureWebAppBuilt();
-  const stack = await startStack({ reply: benchReply });
-  const browser = await openBrowser({ bypassCSP: true });
+  const stack = await startBenchStack({
+    reply: benchReply,
+    ...(values['web-root'] === undefined ? {} : { webRoot: values['web-root'] }),
+  });
+  const browser = await openSignedIn(stack, PROBE);
   try {
     const seedStarted = performance.now();
-    const big = await seedConversation(stack, 'Ten thousand messages', TURNS);
+    const big = writeConversation(stack.databaseFile, 'Ten thousand messages', TURNS);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const { page } = browser;
-    await page.addInitScript(PROBE);
-    await page.goto(stack.server.loginUrl);
-    await page.getByTestId('composer-input').waitFor();
     const url = `${stack.server.url}/#/c/${big.id}`;
 
-    const firstRender: number[] = [];
     const loadTasks: Window['longTasks'] = [];
-    for (let load = 0; load < LOADS; load += 1) {
-      await page.goto('about:blank');
-      await page.goto(url);
-      await page.waitForFunction(
-        `document.querySelector('[data-role="assistant"]') !== null && document.body.textContent.includes('Turn ${String(TURNS)}:')`,
-        undefined,
-        {
-          polling: 'raf',
-          timeout: 60_000,
-        },
-      );
-      firstRender.push((await page.evaluate('performance.now()')) as number);
+    const firstRender = await firstRenders(page, url, LOADS, `Turn ${String(TURNS)}:`, async () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       loadTasks.push(...(await collected(page)).longTasks);
-    }
+    });
     // Every earlier page loaded by scrolling up, then the whole conversation scrolled down.
-    const loadAllStarted = performance.now();
-    await page.evaluate(`(async () => {
-      const scroller = document.querySelector('[data-testid="message-scroller"]');
-      const deadline = performance.now() + 600000;
-      while (performance.now() < deadline) {
-        scroller.scrollTop = 0;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const first = scroller.querySelector('[data-index="0"]');
-        if (first !== null && first.textContent.includes('Turn 1:')) return;
-      }
-      throw new Error('the earliest turn never loaded');
-    })()`);
-    const loadAllSeconds = (performance.now() - loadAllStarted) / 1000;
+    const loadAllSeconds = await loadEveryPage(page);
     const scrollStarted = (await page.evaluate('performance.now()')) as number;
     const frames = await scrollFrames(page, '[data-testid="message-scroller"]');
     const scrollTasks = (await collected(page, scrollStarted)).longTasks;
@@ -276,7 +199,7 @@ async function main(): Promise<void> {
       `| scrolling every message (after loading all pages, ${loadAllSeconds.toFixed(1)} s) | ${frameSummary(frames)}; ${taskSummary(scrollTasks)} | ${frameSummary(raw.frames)} | p95 ${(percentile(frames, 0.95) / percentile(raw.frames, 0.95)).toFixed(2)} | smooth |`,
       `| streaming ${String(RATE)} Markdown deltas/s for ${String(SECONDS)} s | ${taskSummary(streaming.longTasks)}; ${frameSummary(streaming.frames.map((frame) => frame.gap))} | ${taskSummary(rawStreaming.longTasks)}; ${frameSummary(rawStreaming.frames.map((frame) => frame.gap))} | longest task ${rawLongest === 0 ? '—' : (longestStream / rawLongest).toFixed(2)} | no task > 50 ms: ${longestStream <= 50 ? 'met' : 'MISSED'} |`,
       ``,
-      `Seeded ${String(TURNS)} turns through the API in ${seedSeconds.toFixed(0)} s. Headless Debian Chromium, --disable-gpu (software rendering), ${String(availableParallelism())} cores shared with the server and the fake model.`,
+      `Wrote ${String(TURNS)} turns into the database in ${seedSeconds.toFixed(1)} s; UI build: ${values['web-root'] ?? 'apps/web/dist'}. Headless Debian Chromium, --disable-gpu (software rendering), ${String(availableParallelism())} cores shared with the server and the fake model.`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

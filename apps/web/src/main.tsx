@@ -6,9 +6,10 @@ import { parseTrackerHash } from './agent-tracker/index.ts';
 import { App } from './app/index.ts';
 import { watchQuestions } from './hitl/index.ts';
 import { startPreferencesSync } from './preferences-sync/index.ts';
+import { conversationKey } from './conversation-state/index.ts';
 import { createServices } from './services/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
-import { syncPlanboards } from './workbench/index.ts';
+import { syncPlanboards } from './workbench/planboard-sync.ts';
 import { syncMemoryCandidates } from './memory/index.ts';
 import './theme/tokens.css';
 import './theme/base.css';
@@ -19,6 +20,14 @@ const services = createServices(createHttpClient());
 const tracker = parseTrackerHash(window.location.hash);
 if (tracker === undefined) {
   syncNavigationWithLocation(window);
+  // The opened conversation's Query is asked for now, beside the session check, not after it.
+  const opened = useNavigation.getState().conversationId;
+  if (opened !== undefined) {
+    void services.queryClient.prefetchQuery({
+      queryKey: conversationKey(opened),
+      queryFn: ({ signal }) => services.api.getConversation(opened, { signal }),
+    });
+  }
   // The visible conversation's stream follows the navigation; streams of running ones stay open.
   services.live.focus(useNavigation.getState().conversationId);
   useNavigation.subscribe((state) => services.live.focus(state.conversationId));

@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Markdown, needsMath, splitMarkdownBlocks } from '../src/markdown/index.ts';
+import {
+  extendMarkdownBlocks,
+  Markdown,
+  needsMath,
+  splitMarkdownBlocks,
+  type MarkdownSplit,
+} from '../src/markdown/index.ts';
 
 afterEach(cleanup);
 
@@ -68,6 +74,23 @@ describe('markdown blocks', () => {
 
   it('keeps a loose list in one block', () => {
     expect(splitMarkdownBlocks('- a\n\n- b\n\nafter')).toEqual(['- a\n\n- b', 'after']);
+  });
+
+  it('a streamed reply, split delta by delta from its unfinished tail, gives the blocks of the whole text at every step', () => {
+    const text =
+      '# Title\n\nA paragraph with `code`.\n\n- a\n\n- b\n  continued\n\n1. one\n\n2. two\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\n$$\nx\n\ny\n$$\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nThe end.';
+    for (const size of [1, 3, 7]) {
+      let split: MarkdownSplit | undefined;
+      for (let end = 0; end <= text.length; end += size) {
+        split = extendMarkdownBlocks(split, text.slice(0, end));
+        expect(split.blocks).toEqual(splitMarkdownBlocks(text.slice(0, end)));
+      }
+    }
+  });
+
+  it('splits an edited text (not an extension of the last one) from the start', () => {
+    const first = extendMarkdownBlocks(undefined, 'A\n\nB\n\nC');
+    expect(extendMarkdownBlocks(first, 'X\n\nB').blocks).toEqual(['X', 'B']);
   });
 
   it('detects math only when there is some', () => {

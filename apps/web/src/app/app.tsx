@@ -10,8 +10,6 @@ import { useNavigation } from '../navigation/index.ts';
 import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
 import { ErrorBoundary } from '../ui/index.ts';
-import { Workbench } from '../workbench/index.ts';
-import { TrackerDialog, TrackerWindow } from '../agent-tracker/index.ts';
 import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
 /** Puts theme, density, font size and language on <html> whenever they change. */
@@ -62,6 +60,20 @@ function useShortcuts(): void {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 }
+
+// The right column (documents, artifacts, agents, plan, panels) is a chunk of its own: the first
+// render of a conversation does not wait for it.
+const Workbench = lazy(() =>
+  import('../workbench/workbench.tsx').then((module) => ({ default: module.Workbench })),
+);
+
+// The agent tracker (its dialog, or the whole of its own window) is a chunk of its own too.
+const TrackerDialog = lazy(() =>
+  import('../agent-tracker/agent-tracker.tsx').then((module) => ({ default: module.TrackerDialog })),
+);
+const TrackerWindow = lazy(() =>
+  import('../agent-tracker/agent-tracker.tsx').then((module) => ({ default: module.TrackerWindow })),
+);
 
 // Settings load when first opened: they are not part of the app shell's first download.
 const SettingsDialog = lazy(() =>
@@ -162,14 +174,18 @@ function Workspace(): ReactElement {
         }
         right={
           <Guarded>
-            <Workbench />
+            <Suspense fallback={null}>
+              <Workbench />
+            </Suspense>
           </Guarded>
         }
         overlay={
           <>
             <LazySettings />
             <Guarded>
-              <TrackerDialog />
+              <Suspense fallback={null}>
+                <TrackerDialog />
+              </Suspense>
             </Guarded>
           </>
         }
@@ -195,10 +211,12 @@ export function App({
           {tracker === undefined ? (
             <Workspace />
           ) : (
-            <TrackerWindow
-              conversationId={tracker.conversationId}
-              {...(tracker.runId === undefined ? {} : { runId: tracker.runId })}
-            />
+            <Suspense fallback={null}>
+              <TrackerWindow
+                conversationId={tracker.conversationId}
+                {...(tracker.runId === undefined ? {} : { runId: tracker.runId })}
+              />
+            </Suspense>
           )}
         </Gate>
       </ServicesProvider>

@@ -64,12 +64,22 @@ export function MessageList(props: MessageListProps): ReactElement {
     element.scrollTop = element.scrollHeight - element.clientHeight - distanceFromBottom.current;
   }, [runs]);
 
-  // Growth (a new turn, streamed text, a row measured taller) keeps a pinned view at the bottom.
-  const totalSize = virtualizer.getTotalSize();
+  // Growth (a new turn, streamed text, a row measured taller) and a shorter viewport (the composer
+  // grew) keep a pinned view at the bottom. A ResizeObserver hears of both right after the browser's
+  // layout, so moving the scroll position costs no extra (forced) layout per streamed frame.
+  const list = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element !== null && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [totalSize, runs]);
+    const content = list.current;
+    if (element === null || content === null || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      // Past the end clamps to the end; the content's own height is already laid out.
+      if (pinned.current) element.scrollTop = content.offsetHeight + element.clientHeight;
+    });
+    observer.observe(content);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = useCallback(() => {
     const element = scroller.current;
@@ -85,11 +95,12 @@ export function MessageList(props: MessageListProps): ReactElement {
   return (
     <div className="message-scroller" ref={scroller} onScroll={onScroll} data-testid="message-scroller">
       <div
+        ref={list}
         className="message-list"
         role="log"
         aria-label={t('conversation.label')}
         aria-live="off"
-        style={{ height: `${String(totalSize)}px` }}
+        style={{ height: `${String(virtualizer.getTotalSize())}px` }}
       >
         {items.map((item) => {
           const run = runs[item.index];

@@ -1,45 +1,47 @@
 import type { Root } from 'hast';
-import type { HighlighterCore } from 'shiki/core';
 
-let highlighter: Promise<HighlighterCore> | undefined;
-
-/**
- * Shiki with its JavaScript regex engine (no WebAssembly, so the page's CSP needs no
- * 'wasm-unsafe-eval'), loaded on the first code block; each language grammar is its own chunk,
- * loaded when a block in that language appears. Dual themes as CSS variables, so a theme switch
- * re-highlights nothing.
- */
-function loadHighlighter(): Promise<HighlighterCore> {
-  highlighter ??= Promise.all([
-    import('shiki/core'),
-    import('shiki/engine/javascript'),
-    import('shiki/themes/github-light.mjs'),
-    import('shiki/themes/github-dark.mjs'),
-  ]).then(([core, engine, light, dark]) =>
-    core.createHighlighterCore({
-      themes: [light.default, dark.default],
-      langs: [],
-      engine: engine.createJavaScriptRegexEngine(),
-    }),
-  );
-  return highlighter;
+export interface HighlightRequest {
+  id: number;
+  code: string;
+  language: string;
 }
 
-export async function highlightToHast(code: string, language: string): Promise<Root | undefined> {
-  const { bundledLanguages, bundledLanguagesAlias } = await import('shiki/langs');
-  const loader =
-    (bundledLanguages as Record<string, (() => Promise<unknown>) | undefined>)[language] ??
-    (bundledLanguagesAlias as Record<string, (() => Promise<unknown>) | undefined>)[language];
-  if (loader === undefined) return undefined;
-  const instance = await loadHighlighter();
-  if (!instance.getLoadedLanguages().includes(language)) {
-    // The grammar module's default export is the language registration list.
-    const grammar = (await loader()) as { default: Parameters<HighlighterCore['loadLanguage']>[0] };
-    await instance.loadLanguage(grammar.default);
+export type HighlightResponse = { id: number; root: Root | undefined } | { id: number; error: string };
+
+let worker: Worker | undefined;
+let nextId = 0;
+const pending = new Map<
+  number,
+  { resolve: (root: Root | undefined) => void; reject: (error: Error) => void }
+>();
+
+function highlightWorker(): Worker {
+  if (worker === undefined) {
+    worker = new Worker(new URL('./highlight-worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<HighlightResponse>) => {
+      const request = pending.get(event.data.id);
+      if (request === undefined) return;
+      pending.delete(event.data.id);
+      if ('error' in event.data) request.reject(new Error(event.data.error));
+      else request.resolve(event.data.root);
+    };
   }
-  return instance.codeToHast(code, {
-    lang: language,
-    themes: { light: 'github-light', dark: 'github-dark' },
-    defaultColor: false,
+  return worker;
+}
+
+/**
+ * A code block's highlighted HAST (undefined for a language shiki does not know). Highlighting
+ * runs in a web worker where there is one, so a grammar's first compile and every block's
+ * tokenising stay off the main thread; without workers (tests) it runs here.
+ */
+export async function highlightToHast(code: string, language: string): Promise<Root | undefined> {
+  if (typeof Worker === 'undefined') {
+    const { highlightHere } = await import('./highlight-core.ts');
+    return highlightHere(code, language);
+  }
+  const id = (nextId += 1);
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    highlightWorker().postMessage({ id, code, language } satisfies HighlightRequest);
   });
 }

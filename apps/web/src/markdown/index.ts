@@ -1,4 +1,5 @@
 export { CodeBlock, copyText, useCopy } from './code-block.tsx';
 export { Markdown } from './markdown.tsx';
-export { needsMath, splitMarkdownBlocks } from './markdown-blocks.ts';
+export { extendMarkdownBlocks, needsMath, splitMarkdownBlocks } from './markdown-blocks.ts';
+export type { MarkdownSplit } from './markdown-blocks.ts';
 export { SANITIZE_SCHEMA } from './sanitize-schema.ts';

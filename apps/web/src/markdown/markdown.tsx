@@ -1,14 +1,14 @@
-import { memo, useEffect, useMemo, useSyncExternalStore, type ReactElement } from 'react';
+import { memo, useEffect, useMemo, useRef, useSyncExternalStore, type ReactElement } from 'react';
 import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
 import { parseDocumentLink } from '@youyou/contracts';
 import { useDocumentViewer } from '../knowledge/index.ts';
 import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
+import { remarkGfmParse } from './remark-gfm-parse.ts';
 import type { PluggableList } from 'unified';
 import { rehypeStripActiveContent } from './active-content.ts';
 import { CodeBlock } from './code-block.tsx';
 import { lazyResource } from './lazy-resource.ts';
-import { needsMath, splitMarkdownBlocks } from './markdown-blocks.ts';
+import { extendMarkdownBlocks, needsMath, type MarkdownSplit } from './markdown-blocks.ts';
 import { SANITIZE_SCHEMA } from './sanitize-schema.ts';
 import './markdown.css';
 
@@ -89,7 +89,7 @@ const MarkdownBlock = memo(function MarkdownBlock({
 }): ReactElement {
   const plugins = math.get();
   const remarkPlugins: PluggableList =
-    withMath && plugins !== undefined ? [remarkGfm, plugins.remarkMath] : [remarkGfm];
+    withMath && plugins !== undefined ? [remarkGfmParse, plugins.remarkMath] : [remarkGfmParse];
   // Sanitize first; KaTeX then renders math from the (already sanitized) text, without trust
   // (`\href`, `\url`, `\htmlData` … stay inert); last, anything that could still run script goes.
   const rehypePlugins: PluggableList =
@@ -129,8 +129,26 @@ export const Markdown = memo(function Markdown({
   text: string;
   streaming?: boolean;
 }): ReactElement {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
-  const hasMath = useMemo(() => needsMath(text), [text]);
+  // A streamed reply only grows: split and search for math from its unfinished tail on (math
+  // never spans blocks).
+  const previous = useRef<{ split: MarkdownSplit; finishedMath: boolean } | undefined>(undefined);
+  const { split, finishedMath, hasMath } = useMemo(() => {
+    const before = previous.current;
+    const next = extendMarkdownBlocks(before?.split, text);
+    const extended = before !== undefined && text.startsWith(before.split.text);
+    const finished = extended
+      ? before.finishedMath || needsMath(text.slice(before.split.tailStart, next.tailStart))
+      : needsMath(text.slice(0, next.tailStart));
+    return {
+      split: next,
+      finishedMath: finished,
+      hasMath: finished || needsMath(text.slice(next.tailStart)),
+    };
+  }, [text]);
+  useEffect(() => {
+    previous.current = { split, finishedMath };
+  }, [split, finishedMath]);
+  const blocks = split.blocks;
   const mathLoaded = useSyncExternalStore(math.subscribe, () => math.get() !== undefined);
   useEffect(() => {
     if (hasMath && !mathLoaded) void math.load();

@@ -48,6 +48,8 @@ export function useConversationQuery(id: string | undefined): UseQueryResult<Con
     queryFn: ({ signal }) => api.getConversation(id ?? '', { signal }),
     enabled: id !== undefined,
     staleTime: 0,
+    // Not again right after main.tsx's prefetch on load: the event stream keeps it current.
+    refetchOnMount: (query) => Date.now() - query.state.dataUpdatedAt > 2000,
     retry: (count, error) =>
       count < 2 && !(error instanceof Error && 'status' in error && error.status === 404),
   });
