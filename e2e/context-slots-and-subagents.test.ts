@@ -76,6 +76,8 @@ describe('context slots and sub-agent assembly in the browser', () => {
     expect((await profiles()).map((profile) => profile.name)).not.toContain('Short on knowledge');
 
     await slots.getByLabel('Share of Knowledge (%)').fill('2');
+    // The refusal was about the shares as they were saved: edited, it no longer shows.
+    await expect.poll(() => editor.locator('.profile-error').count(), { timeout: STEP_TIMEOUT }).toBe(0);
     await slots.getByLabel('Priority of History').fill('6');
     expect(await slots.getByTestId('context-slots-sum').textContent()).toContain('7 %');
     await page.screenshot({ path: join(SCREENSHOTS, 'profile-context-slots.png') });

@@ -1,10 +1,47 @@
-import { sql } from 'kysely';
+import { sql, type DatabaseIntrospector, type Kysely, type SchemaMetadata, type TableMetadata } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { WorkbenchDatabase } from './open-database.ts';
 
 const MIGRATION_TABLE = 'workbench_migrations';
 const MIGRATION_LOCK_TABLE = 'workbench_migrations_lock';
+
+/**
+ * The database handle the migrator sees on PostgreSQL: the same connection pool, with an
+ * introspector that lists only `schema`'s tables. Kysely's own introspector reads every schema of
+ * the database and resolves each table by name (`pg_get_serial_sequence`), so a schema another
+ * server drops at that moment (tests, or several instances in one database) failed this server's
+ * migration with "relation … does not exist".
+ */
+function scopedToSchema<DB>(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async (): Promise<SchemaMetadata[]> => {
+      const found = await sql<{
+        name: string;
+      }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return found.rows;
+    },
+    getTables: async (): Promise<TableMetadata[]> => {
+      const found = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db);
+      return found.rows.map((row) => ({
+        name: row.name,
+        schema,
+        isView: false,
+        isForeign: false,
+        columns: [],
+      }));
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      // Kysely's methods read private fields, which exist on the target, not on the proxy.
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 async function migrator(database: WorkbenchDatabase): Promise<Migrator> {
   // Without a schema, Kysely looks for its table in every schema: a server on one schema would
@@ -22,7 +59,7 @@ async function migrator(database: WorkbenchDatabase): Promise<Migrator> {
     };
   }
   return new Migrator({
-    db: database.db,
+    db: schema === undefined ? database.db : scopedToSchema(database.db, schema),
     provider: { getMigrations: async () => migrations },
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,

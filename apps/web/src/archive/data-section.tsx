@@ -74,6 +74,8 @@ export function DataSection(): ReactElement {
             conversations: String(importing.data.conversations.length),
             projects: String(importing.data.projects.length),
           })}
+          {(importing.data.counts['memories'] ?? 0) > 0 &&
+            ` ${t('archive.importedMemories', { memories: String(importing.data.counts['memories']) })}`}
         </p>
       )}
     </section>

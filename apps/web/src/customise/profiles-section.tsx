@@ -47,12 +47,14 @@ function ProfileEditor({
   const models = useModels();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<ProfileInput>(inputOf(profile));
-  const [error, setError] = useState<string | undefined>(undefined);
+  // A save's error is about the draft that was saved; once the draft is edited it no longer applies.
+  const [failure, setFailure] = useState<{ message: string; draft: ProfileInput } | undefined>(undefined);
+  const error = failure?.draft === draft ? failure.message : undefined;
   const readOnly = profile.builtin;
   const set = (changes: Partial<ProfileInput>): void => setDraft((current) => ({ ...current, ...changes }));
   const modelValue = 'router' in draft.model ? `router:${draft.model.router}` : `id:${draft.model.id}`;
   const save = async (): Promise<void> => {
-    setError(undefined);
+    setFailure(undefined);
     try {
       const saved =
         profile.id === ''
@@ -60,8 +62,8 @@ function ProfileEditor({
           : await customiseApi.updateProfile(profile.id, draft);
       await queryClient.invalidateQueries({ queryKey: PROFILES_KEY });
       onDone(saved);
-    } catch (failure) {
-      setError(problemsOf(failure));
+    } catch (caught) {
+      setFailure({ message: problemsOf(caught), draft });
     }
   };
   const number = (

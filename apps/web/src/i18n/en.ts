@@ -712,6 +712,7 @@ export const en = {
   'archive.importing': 'Importing…',
   'archive.refused': 'The archive was not imported: {reason}',
   'archive.imported': 'Imported {conversations} conversation(s) and {projects} new project(s).',
+  'archive.importedMemories': 'And {memories} memory(ies).',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -704,4 +704,5 @@ export const zhCn: Record<MessageKey, string> = {
   'archive.importing': '正在导入…',
   'archive.refused': '归档未导入：{reason}',
   'archive.imported': '已导入 {conversations} 个会话、新建 {projects} 个项目。',
+  'archive.importedMemories': '另有 {memories} 条记忆。',
 };
