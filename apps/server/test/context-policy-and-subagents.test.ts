@@ -207,6 +207,61 @@ describe.each(DATABASE_KINDS)('profile slot shares and sub-agent context assembl
     );
   });
 
+  it("a conversation's context.slots setting overrides its profile's slots (spec §4.10: the policy may be overridden by the conversation)", async () => {
+    const conversationId = await conversation(roomy.id);
+    await server.call('PUT', '/api/settings/values', {
+      layer: 'conversation',
+      scope_id: conversationId,
+      values: { 'context.slots': { knowledge: { priority: 4, share: 0.0004 } } },
+    });
+    const plan = await server.call<{ context_slots: unknown; sources: Record<string, string> }>(
+      'GET',
+      `/api/conversations/${conversationId}/run-plan`,
+    );
+    expect(plan.context_slots).toEqual({ knowledge: { priority: 4, share: 0.0004 } });
+    expect(plan.sources['context.slots']).toBe('conversation');
+
+    const [report] = await reports(await send(conversationId, 'How many days do refunds take?'));
+    const knowledge = knowledgeOf(report);
+    // 0.0004 of the roomy profile's model budget (40,000 − 8,000 reserved for the output): 12 tokens.
+    expect(knowledge?.cap_tokens).toBeLessThan(20);
+    expect(report?.trims).toContainEqual(
+      expect.objectContaining({ slot: 'knowledge', kind: 'dropped', reason: 'share' }),
+    );
+    // The narrow profile's conversations keep the profile's own slots.
+    const narrowPlan = await server.call<{ context_slots: unknown; sources: Record<string, string> }>(
+      'GET',
+      `/api/conversations/${await conversation(narrow.id)}/run-plan`,
+    );
+    expect(narrowPlan.context_slots).toEqual({ knowledge: { priority: 4, share: 0.0002 } });
+    expect(narrowPlan.sources['context.slots']).toBe('profile');
+  });
+
+  it('conversation context slots adding up to more than the budget are refused with CONTEXT_SHARES_INVALID and nothing is written', async () => {
+    const conversationId = await conversation(roomy.id);
+    const refused = await server.request<{
+      error: { code: string; details: { problems: { key: string; code: string; message: string }[] } };
+    }>('PUT', '/api/settings/values', {
+      body: {
+        layer: 'conversation',
+        scope_id: conversationId,
+        values: {
+          'context.slots': { knowledge: { priority: 4, share: 0.7 }, memory: { priority: 3, share: 0.5 } },
+        },
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.problems).toEqual([
+      expect.objectContaining({ key: 'context.slots', code: 'CONTEXT_SHARES_INVALID' }),
+    ]);
+    expect(refused.body.error.details.problems[0]?.message).toContain('add up to 1.2');
+    const plan = await server.call<{ sources: Record<string, string> }>(
+      'GET',
+      `/api/conversations/${conversationId}/run-plan`,
+    );
+    expect(plan.sources['context.slots']).not.toBe('conversation');
+  });
+
   it('a sub-agent is assembled by the same assembler within its own model window, and its report is stored under its run', async () => {
     scripts.add({
       match: 'Ask two helpers',

@@ -102,8 +102,8 @@ export class RunExecution {
       runId: options.run.id,
       conversationId: options.run.conversation_id,
       projectId: options.run.project_id,
-      // The profile's slot priorities and shares (spec §4.10 "画像可调"), else the default policy.
-      policy: contextPolicyOf(options.plan.profile.context.assembly),
+      // The slot priorities and shares of the conversation or its profile (spec §4.10), else the defaults.
+      policy: contextPolicyOf(options.plan.contextAssembly),
     });
   }
 

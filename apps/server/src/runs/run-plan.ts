@@ -2,6 +2,7 @@ import type { ReasoningEffort, SessionConfigOverrides } from '@youyou/agent';
 import {
   toolDecision,
   type AgentProfile,
+  type ProfileContextAssembly,
   type RunBudget,
   type RunParameters,
   type ToolDecision,
@@ -25,6 +26,8 @@ export interface RunPlan {
   parameters: RunParameters;
   budget: RunBudget;
   tools: ToolLists;
+  /** The context slots' priorities and shares: the conversation's `context.slots`, else the profile's. */
+  contextAssembly: ProfileContextAssembly | undefined;
   /** Where each parameter and budget came from (`run.temperature` → 'profile' …). */
   sources: Record<string, ParameterSource>;
   /** The `models.chat` setting for this conversation. */
@@ -79,12 +82,14 @@ export async function planRun(
   }
   const budget: Record<string, unknown> = {};
   for (const name of BUDGET_NAMES) budget[name] = layered(`budget.${name}`, profile.budget[name]);
+  const slots = layered<ProfileContextAssembly['slots']>('context.slots', profile.context.assembly?.slots);
   return {
     profile,
     systemPrompt: profile.systemPrompt.trim() === '' ? undefined : profile.systemPrompt,
     parameters: parameters as RunParameters,
     budget: budget as RunBudget,
     tools: profile.tools,
+    contextAssembly: slots === null ? undefined : { version: profile.context.assembly?.version ?? 1, slots },
     sources,
     chatModel: (snapshot.get('models.chat')?.value as string | null | undefined) ?? null,
   };

@@ -1,3 +1,9 @@
+import {
+  contextSharesProblems,
+  PROFILE_CONTEXT_SLOTS,
+  type ProfileContextSlot,
+  type ProfileSlotSetting,
+} from '@youyou/contracts';
 import type { SettingsRegistry, SettingsSection } from './settings-registry.ts';
 
 const ALL_LAYERS = ['user', 'project', 'conversation'] as const;
@@ -268,6 +274,42 @@ export function registerBuiltinSettings(registry: SettingsRegistry): void {
       '一次运行的工具调用次数；再调用即以 BUDGET_TOOL_CALLS_EXCEEDED 结束。',
     ],
   );
+
+  // The context slots (spec §4.10: the policy is data, a profile's, and a conversation may override it).
+  const slotSchema = {
+    type: 'object' as const,
+    properties: {
+      priority: { type: 'integer' as const, minimum: 0, maximum: 100 },
+      share: { type: 'number' as const, minimum: 0, maximum: 1, nullable: true },
+    },
+    required: ['priority', 'share'],
+    additionalProperties: false,
+  };
+  registry.register({
+    ...builtin,
+    key: 'context.slots',
+    section: 'run',
+    order: 10,
+    schema: {
+      type: 'object',
+      nullable: true,
+      default: null,
+      properties: Object.fromEntries(PROFILE_CONTEXT_SLOTS.map((slot) => [slot, slotSchema])),
+      additionalProperties: false,
+    },
+    effect: 'new-run',
+    layers: [...ALL_LAYERS],
+    refine: (value) =>
+      contextSharesProblems(value as Partial<Record<ProfileContextSlot, ProfileSlotSetting>>).map(
+        (problem) => ({ code: 'CONTEXT_SHARES_INVALID' as const, ...problem }),
+      ),
+    label: { en: 'Context slots', 'zh-CN': '上下文槽位' },
+    help: {
+      en: 'Per slot (memory, knowledge, history, current_turn, tool_results) its priority (higher is trimmed last) and share of the budget (0–1, null: what is left), for example {"knowledge": {"priority": 4, "share": 0.1}}. Set on a conversation it overrides the profile’s; the shares may add up to 1 at most. Unset: the profile’s, else the defaults.',
+      'zh-CN':
+        '每个槽位（memory、knowledge、history、current_turn、tool_results）的优先级（越高越晚裁剪）与预算份额（0–1，null 表示余下部分），例如 {"knowledge": {"priority": 4, "share": 0.1}}。设在会话上时覆盖画像的设置；份额之和不超过 1。未设置时用画像的，否则用默认值。',
+    },
+  });
 
   // Conversations.
   registry.register({

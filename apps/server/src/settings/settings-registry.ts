@@ -5,7 +5,7 @@ import {
   type SettingValueSchema,
 } from '@youyou/contracts';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { ApiError } from '../errors/index.ts';
+import { ApiError, type ApiErrorCode } from '../errors/index.ts';
 
 /** A settings-page section. */
 export interface SettingsSection {
@@ -20,11 +20,17 @@ export interface RegisteredSetting {
   /** The user layer of this setting is this key of `~/.youyou/config.yaml` (spec §4.9, ARCHITECTURE). */
   configKey?: string;
   validate: ValidateFunction;
+  /** Rules a JSON Schema cannot state (a sum across properties): each problem, with its code. */
+  refine?: SettingRefinement;
 }
+
+/** A rule beyond the schema: the problems of a value that passed it, none when it holds. */
+export type SettingRefinement = (value: unknown) => { code: ApiErrorCode; path: string; message: string }[];
 
 /** What `register` takes: a definition, and for agent settings the config.yaml key it lives in. */
 export interface SettingRegistration extends SettingDefinition {
   configKey?: string;
+  refine?: SettingRefinement;
 }
 
 /** The JSON Schema ajv checks a value with: `nullable` becomes a `null` alternative. */
@@ -82,7 +88,7 @@ export class SettingsRegistry {
    * definition that does not parse or a default its own schema rejects.
    */
   register(registration: SettingRegistration): void {
-    const { configKey, ...definition } = registration;
+    const { configKey, refine, ...definition } = registration;
     const parsed = SettingDefinitionSchema.safeParse(definition);
     if (!parsed.success) {
       throw new Error(`The setting '${definition.key}' is not a valid definition: ${parsed.error.message}`);
@@ -97,6 +103,7 @@ export class SettingsRegistry {
     this.#settings.set(definition.key, {
       definition: parsed.data,
       ...(configKey === undefined ? {} : { configKey }),
+      ...(refine === undefined ? {} : { refine }),
       validate,
     });
     if (!this.#sections.has(parsed.data.section)) {
@@ -164,7 +171,14 @@ export class SettingsRegistry {
   /** Throws INVALID_INPUT with every problem when `value` does not fit the setting's schema. */
   check(key: string, value: unknown): void {
     const setting = this.require(key);
-    if (setting.validate(value)) return;
+    if (setting.validate(value)) {
+      const refined = value === null || setting.refine === undefined ? [] : setting.refine(value);
+      const [first] = refined;
+      if (first === undefined) return;
+      throw new ApiError(first.code, `'${key}': ${first.message}.`, {
+        details: { key, value, problems: refined.map(({ path, message }) => ({ path, message })) },
+      });
+    }
     const problems = (setting.validate.errors ?? []).map((error) => ({
       path: error.instancePath === '' ? '/' : error.instancePath,
       message: error.message ?? 'is not valid',

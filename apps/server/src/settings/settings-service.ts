@@ -237,7 +237,7 @@ export class SettingsService {
         if (!(error instanceof ApiError)) throw error;
         problems.push({
           key,
-          code: 'INVALID_VALUE',
+          code: error.code === 'INVALID_INPUT' ? 'INVALID_VALUE' : error.code,
           message: error.message,
           problems: error.details['problems'],
         });

@@ -97,6 +97,7 @@ const conversationPlan = createRoute({
           deny: z.array(z.string()),
           confirm: z.array(z.string()),
         }),
+        context_slots: z.record(z.string(), z.object({ priority: z.number(), share: z.number().nullable() })),
         sources: z.record(z.string(), z.string()),
       }),
     ),
@@ -142,6 +143,9 @@ export function profileRoutes(services: ServerServices) {
           parameters: { ...plan.parameters } as Record<string, unknown>,
           budget: { ...plan.budget } as Record<string, unknown>,
           tools: plan.tools,
+          context_slots: Object.fromEntries(
+            Object.entries(plan.contextAssembly?.slots ?? {}).filter(([, slot]) => slot !== undefined),
+          ) as Record<string, { priority: number; share: number | null }>,
           sources: plan.sources,
         },
         200,
