@@ -39,12 +39,9 @@ const AuditSchema = z
     card_id: z.string().nullable(),
     started_at: z.string(),
     ended_at: z.string(),
-    source: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The registry source of what ran (`extension:<id>` for an extension's button).",
-      }),
+    source: z.string().nullable().openapi({
+      description: "The registry source of what ran (`extension:<id>` for an extension's button).",
+    }),
     actor: z.enum(['agent', 'user']).openapi({ description: 'Who asked: the agent in a run, or the user.' }),
   })
   .openapi('ToolAuditRecord');
