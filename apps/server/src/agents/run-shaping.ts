@@ -1,4 +1,5 @@
 import type { ChatEvent, ChatRequest, ModelInfo, ModelProvider, Plugin, Usage } from '@youyou/agent';
+import { modelLookup } from '../context/index.ts';
 
 /**
  * What the server changes about one run's model calls and tool calls: the tools the model sees
@@ -36,16 +37,7 @@ export interface RunShapingSlot {
  * builder.addProvider(shapedProvider(provider, slot));
  */
 export function shapedProvider(provider: ModelProvider, slot: RunShapingSlot): ModelProvider {
-  let models: Promise<readonly ModelInfo[]> | undefined;
-  const modelOf = async (id: string): Promise<ModelInfo | undefined> => {
-    models ??= Promise.resolve(provider.listModels());
-    try {
-      return (await models).find((model) => model.id === id);
-    } catch {
-      models = undefined; // asked again at the next call
-      return undefined;
-    }
-  };
+  const modelOf = modelLookup(provider);
   return {
     id: provider.id,
     listModels: () => provider.listModels(),

@@ -16,4 +16,4 @@ export {
   type RunAssembly,
 } from './context-service.ts';
 export { knowledgeSlotOf, passageOf } from './knowledge-slot.ts';
-export { assembledProvider } from './assembled-provider.ts';
+export { assembledProvider, modelLookup } from './assembled-provider.ts';
