@@ -1,8 +1,9 @@
-import type { AgentNode, AgentProfile, AgentTree, ContextAssemblyReport } from '@youyou/contracts';
+import type { AgentProfile, AgentTree, ContextAssemblyReport } from '@youyou/contracts';
 import { fakeTextReply, fakeToolCallReply, sessionScripts, type SessionScripts } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
+import { allNodes } from './support/agent-tree.ts';
 
 const REFUND_POLICY = [
   '# Refunds',
@@ -14,18 +15,6 @@ const REFUND_POLICY = [
   'Refunds of sale items are exchanges only: a sale item can be swapped for another size within 30 days.',
   '',
 ].join('\n');
-
-function allNodes(tree: AgentTree): AgentNode[] {
-  const nodes: AgentNode[] = [];
-  const walk = (list: AgentNode[]): void => {
-    for (const node of list) {
-      nodes.push(node);
-      walk(node.children);
-    }
-  };
-  for (const root of tree.roots) walk(root.children);
-  return nodes;
-}
 
 const profileBody = (name: string, model: string, extra: Record<string, unknown> = {}) => ({
   name,

@@ -1,9 +1,10 @@
-import type { AgentNode, AgentTree } from '@youyou/contracts';
+import type { AgentTree } from '@youyou/contracts';
 import { fakeTextReply, sessionScripts, type FakeReply } from '@youyou/testing';
 import { expect, it } from 'vitest';
 import type { WorkbenchEvent } from '../src/events/index.ts';
 import { callServer } from './support/child-server.ts';
 import { crashServers, describeKillNine } from './support/crash-servers.ts';
+import { allNodes } from './support/agent-tree.ts';
 
 /** One model response that calls spawn_agent once per task, all at once. */
 function spawnAll(...tasks: string[]): FakeReply {
@@ -21,18 +22,6 @@ function slowText(ms: number, text: string): FakeReply {
     steps: Array.from({ length: pieces }, () => ({ type: 'text' as const, text })),
     stepDelayMs: 20,
   };
-}
-
-function allNodes(tree: AgentTree): AgentNode[] {
-  const nodes: AgentNode[] = [];
-  const walk = (list: AgentNode[]): void => {
-    for (const node of list) {
-      nodes.push(node);
-      walk(node.children);
-    }
-  };
-  for (const root of tree.roots) walk(root.children);
-  return nodes;
 }
 
 describeKillNine('kill -9 with a sub-agent tree running', (kind) => {

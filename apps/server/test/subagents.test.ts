@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkbenchEvent } from '../src/events/index.ts';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { sendFirstMessage, startTestServer, type TestServer } from './support/test-server.ts';
+import { allNodes } from './support/agent-tree.ts';
 
 /** One model response that calls spawn_agent once per task, all at once. */
 function spawnAll(...tasks: Record<string, unknown>[]): FakeReply {
@@ -32,18 +33,6 @@ function slowText(ms: number, text = 'working '): FakeReply {
 
 function toolResults(message: ConversationMessage | undefined) {
   return (message?.parts ?? []).flatMap((part) => (part.type === 'tool_result' ? [part] : []));
-}
-
-function allNodes(tree: AgentTree): AgentNode[] {
-  const nodes: AgentNode[] = [];
-  const walk = (list: AgentNode[]): void => {
-    for (const node of list) {
-      nodes.push(node);
-      walk(node.children);
-    }
-  };
-  for (const root of tree.roots) walk(root.children);
-  return nodes;
 }
 
 describe.each(DATABASE_KINDS)('sub-agents on %s', (kind) => {
