@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
-const workspaceModules = join(dirname(fileURLToPath(import.meta.url)), '../../node_modules');
+const webDirectory = dirname(fileURLToPath(import.meta.url));
+const workspaceModules = join(webDirectory, '../../node_modules');
 
 /**
  * Our own packages (`@youyou/*`) from their sources, in the production build too: their exports'
@@ -29,6 +30,51 @@ function workspaceSources(): Plugin {
   };
 }
 
+const EARLY_REQUESTS = 'src/early-requests/early-requests.ts';
+
+/**
+ * The early-requests script (src/early-requests) as an entry of its own, loaded by index.html
+ * with `async` ahead of the app's entry: it starts the first screen's requests while the app's
+ * modules are still loading and evaluating.
+ */
+function earlyRequests(): Plugin {
+  return {
+    name: 'youyou-early-requests',
+    config: () => ({
+      build: {
+        rollupOptions: {
+          input: {
+            index: join(webDirectory, 'index.html'),
+            'early-requests': join(webDirectory, EARLY_REQUESTS),
+          },
+        },
+      },
+    }),
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const built = Object.values(context.bundle ?? {}).find(
+          (output) => output.type === 'chunk' && output.isEntry && output.name === 'early-requests',
+        );
+        if (context.bundle !== undefined && built === undefined)
+          throw new Error('early-requests was not built');
+        return [
+          {
+            tag: 'script',
+            attrs: {
+              type: 'module',
+              async: true,
+              crossorigin: true,
+              src: built === undefined ? `/${EARLY_REQUESTS}` : `./${built.fileName}`,
+            },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
+
 /**
  * `npm run dev -w @youyou/web` serves the UI with hot reload and proxies `/api` to a running
  * `youyou serve` (YOUYOU_API, default http://127.0.0.1:4280). `npm run build` writes dist/,
@@ -37,7 +83,7 @@ function workspaceSources(): Plugin {
 const apiTarget = process.env['YOUYOU_API'] ?? 'http://127.0.0.1:4280';
 
 export default defineConfig({
-  plugins: [workspaceSources(), react()],
+  plugins: [workspaceSources(), react(), earlyRequests()],
   base: './',
   build: {
     outDir: 'dist',

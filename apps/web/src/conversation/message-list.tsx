@@ -19,6 +19,8 @@ export interface MessageListProps {
 
 const LOAD_EARLIER_THRESHOLD = 600;
 const PIN_THRESHOLD = 80;
+const ESTIMATED_ROW_HEIGHT = 180;
+const LIST_PADDING = 24;
 
 /**
  * The conversation as a virtual list of turns (@tanstack/react-virtual): only the rows in view
@@ -30,7 +32,7 @@ export function MessageList(props: MessageListProps): ReactElement {
   const { conversationId, runs, busy, onEdit, onRegenerate, onSelectBranch, hasEarlier, onLoadEarlier } =
     props;
   const t = useTranslation();
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement | null>(null);
   const pinned = useRef(true);
   const distanceFromBottom = useRef(0);
   const firstRunId = useRef<string | undefined>(undefined);
@@ -38,15 +40,30 @@ export function MessageList(props: MessageListProps): ReactElement {
   const virtualizer = useVirtualizer({
     count: runs.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 180,
+    estimateSize: () => ESTIMATED_ROW_HEIGHT,
     overscan: 4,
     getItemKey: (index) => runs[index]?.run.id ?? index,
-    paddingStart: 24,
-    paddingEnd: 24,
+    paddingStart: LIST_PADDING,
+    paddingEnd: LIST_PADDING,
+    // A conversation opens at its end: the first render already lays out the newest turns for a
+    // viewport of the window's height, instead of the oldest ones only to scroll them away.
+    initialOffset: () =>
+      Math.max(0, runs.length * ESTIMATED_ROW_HEIGHT + 2 * LIST_PADDING - window.innerHeight),
+    initialRect: { width: 0, height: window.innerHeight },
   });
 
-  // A newly opened conversation starts at its end.
+  // The scroller starts at the end before the virtualizer first reads its position (its layout
+  // effect runs after this ref is attached), so it keeps the rows it rendered first.
+  const mountScroller = useCallback((element: HTMLDivElement | null) => {
+    if (element !== null && scroller.current === null) element.scrollTop = element.scrollHeight;
+    scroller.current = element;
+  }, []);
+
+  // Another conversation opened in this list starts at its end too.
+  const shownConversation = useRef(conversationId);
   useLayoutEffect(() => {
+    if (shownConversation.current === conversationId) return;
+    shownConversation.current = conversationId;
     pinned.current = true;
     setShowJump(false);
     if (runs.length > 0) virtualizer.scrollToIndex(runs.length - 1, { align: 'end' });
@@ -93,7 +110,7 @@ export function MessageList(props: MessageListProps): ReactElement {
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div className="message-scroller" ref={scroller} onScroll={onScroll} data-testid="message-scroller">
+    <div className="message-scroller" ref={mountScroller} onScroll={onScroll} data-testid="message-scroller">
       <div
         ref={list}
         className="message-list"

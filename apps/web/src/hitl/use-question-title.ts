@@ -19,8 +19,14 @@ export function useQuestionTitle(): void {
     const base = t('app.name');
     document.title = waiting ? `${t('hitl.titleMarker')} ${base}` : base;
   }, [waiting, t]);
+  // Once the first screen is drawn: reading the zone initialises Intl's locale data.
   useEffect(() => {
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (zone !== '') api.setTimeZone(zone).catch(() => undefined);
+    const send = () => {
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (zone !== '') api.setTimeZone(zone).catch(() => undefined);
+    };
+    if (typeof requestIdleCallback !== 'function') return send();
+    const idle = requestIdleCallback(send, { timeout: 2000 });
+    return () => cancelIdleCallback(idle);
   }, [api]);
 }

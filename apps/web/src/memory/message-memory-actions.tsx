@@ -21,16 +21,18 @@ function RememberDialog({
   open,
   text,
   runId,
-  projectId,
+  conversationId,
   onClose,
 }: {
   open: boolean;
   text: string;
   runId: string;
-  projectId: string | null;
+  conversationId: string;
   onClose: () => void;
 }): ReactElement {
   const t = useTranslation();
+  const conversation = useConversationQuery(conversationId);
+  const projectId = conversation.data?.conversation.project_id ?? null;
   const { api } = useServices();
   const queryClient = useQueryClient();
   const openSettings = useNavigation((state) => state.openSettings);
@@ -145,8 +147,7 @@ function MemoryActionsMenu({
   text: string;
 }): ReactElement {
   const t = useTranslation();
-  const conversation = useConversationQuery(conversationId);
-  const projectId = conversation.data?.conversation.project_id ?? null;
+  // The dialogs (and their queries) exist only while open: every answer in view has this menu.
   const [dialog, setDialog] = useState<'report' | 'remember' | undefined>(undefined);
   return (
     <>
@@ -169,13 +170,13 @@ function MemoryActionsMenu({
       >
         <SparkIcon size={15} />
       </button>
-      <ContextReportDialog runId={runId} open={dialog === 'report'} onClose={() => setDialog(undefined)} />
+      {dialog === 'report' && <ContextReportDialog runId={runId} open onClose={() => setDialog(undefined)} />}
       {dialog === 'remember' && (
         <RememberDialog
           open
           text={text}
           runId={runId}
-          projectId={projectId}
+          conversationId={conversationId}
           onClose={() => setDialog(undefined)}
         />
       )}

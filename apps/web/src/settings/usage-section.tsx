@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactElement } from 'react';
 import type { Usage } from '@youyou/contracts';
 import { errorMessage } from '../api/index.ts';
-import { useTranslation, type MessageKey } from '../i18n/index.ts';
+import { useTranslation, type MessageKey, formatCount } from '../i18n/index.ts';
 import { useConversationList, useProjects } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
 import { costText, sumTotals, UsageTable } from '../usage/index.ts';
@@ -18,8 +18,6 @@ const GROUPINGS: readonly { value: Grouping; label: MessageKey }[] = [
 ];
 
 const CHART = { width: 560, height: 180, gap: 4, label: 14 } as const;
-
-const number = new Intl.NumberFormat();
 
 /**
  * Tokens of each group as stacked bars (input below, output above): an SVG the page draws itself,
@@ -58,8 +56,8 @@ function UsageChart({
             <title>
               {t('usage.barTitle', {
                 label,
-                input: number.format(total.input_tokens),
-                output: number.format(total.output_tokens),
+                input: formatCount(total.input_tokens),
+                output: formatCount(total.output_tokens),
               })}
             </title>
             <rect
@@ -113,10 +111,10 @@ export function UsageSection(): ReactElement {
       <h2 id="settings-usage">{t('settings.usage')}</h2>
       <p className="settings-intro">
         {t('usage.summary', {
-          runs: number.format(sum.runs),
-          input: number.format(sum.input_tokens),
-          output: number.format(sum.output_tokens),
-          tools: number.format(sum.tool_calls),
+          runs: formatCount(sum.runs),
+          input: formatCount(sum.input_tokens),
+          output: formatCount(sum.output_tokens),
+          tools: formatCount(sum.tool_calls),
         })}
         {sum.runs > 0 && ` · ${t('usage.costSummary', { cost: costText(sum, t) })}`}
       </p>

@@ -1,13 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
-import { useTranslation } from '../i18n/index.ts';
+import { useTranslation, formatCount } from '../i18n/index.ts';
 import { CloseIcon } from '../icons/index.ts';
 import { useServices } from '../services/index.ts';
 import { Dialog } from '../ui/index.ts';
 import { costText, sumTotals, UsageTable } from './usage-table.tsx';
-
-const number = new Intl.NumberFormat();
 
 /** A conversation's usage from its menu (spec §4.17): its runs and their sub-agents, by model. */
 export function ConversationUsageDialog({
@@ -46,10 +44,10 @@ export function ConversationUsageDialog({
         <>
           <p className="settings-intro" data-testid="conversation-usage-summary">
             {t('usage.summaryWithCost', {
-              runs: number.format(sum.runs),
-              input: number.format(sum.input_tokens),
-              cached: number.format(sum.cache_read_tokens ?? 0),
-              output: number.format(sum.output_tokens),
+              runs: formatCount(sum.runs),
+              input: formatCount(sum.input_tokens),
+              cached: formatCount(sum.cache_read_tokens ?? 0),
+              output: formatCount(sum.output_tokens),
               cost: costText(sum, t),
             })}
           </p>

@@ -1,17 +1,11 @@
 import type { ReactElement } from 'react';
 import type { Usage } from '@youyou/contracts';
-import { useTranslation, type Translate } from '../i18n/index.ts';
+import { useTranslation, type Translate, formatCount } from '../i18n/index.ts';
 import './usage.css';
 
 type Total = Usage['totals'][number];
 
-const number = new Intl.NumberFormat();
-const dollars = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 4,
-});
+let dollars: Intl.NumberFormat | undefined;
 
 /**
  * A group's cost as a person reads it: dollars, "unknown" when no run had prices, and a mark when
@@ -19,6 +13,12 @@ const dollars = new Intl.NumberFormat('en-US', {
  */
 export function costText(total: Pick<Total, 'cost' | 'unpriced_runs'>, t: Translate): string {
   if (total.cost === null || total.cost === undefined) return t('usage.costUnknown');
+  dollars ??= new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 4,
+  });
   const text = dollars.format(total.cost);
   return (total.unpriced_runs ?? 0) > 0 ? t('usage.costPartial', { cost: text }) : text;
 }
@@ -85,12 +85,12 @@ export function UsageTable({
         {totals.map((total) => (
           <tr key={total.key ?? '(none)'}>
             <th scope="row">{labelOf(total.key)}</th>
-            <td>{number.format(total.runs)}</td>
-            <td>{number.format(total.input_tokens)}</td>
-            <td>{number.format(total.cache_read_tokens ?? 0)}</td>
-            <td>{number.format(total.cache_write_tokens ?? 0)}</td>
-            <td>{number.format(total.output_tokens)}</td>
-            <td>{number.format(total.tool_calls)}</td>
+            <td>{formatCount(total.runs)}</td>
+            <td>{formatCount(total.input_tokens)}</td>
+            <td>{formatCount(total.cache_read_tokens ?? 0)}</td>
+            <td>{formatCount(total.cache_write_tokens ?? 0)}</td>
+            <td>{formatCount(total.output_tokens)}</td>
+            <td>{formatCount(total.tool_calls)}</td>
             <td>{t('usage.seconds', { seconds: (total.duration_ms / 1000).toFixed(1) })}</td>
             <td>{costText(total, t)}</td>
           </tr>
