@@ -53,6 +53,7 @@ export type {
   FinishReason,
   Message,
   ModelCapabilities,
+  ModelKind,
   ModelInfo,
   ModelProvider,
   ReasoningEffort,

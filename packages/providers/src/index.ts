@@ -9,6 +9,7 @@ export {
   toOpenAIMessages,
 } from './openai-compatible/index.ts';
 export { deepseek, moonshot, ollama, openai, openrouter } from './presets/index.ts';
+export { isOpenAIChatModel, knownModel } from './presets/index.ts';
 export type { PresetOptions } from './presets/index.ts';
 export type { ModelConfig, ModelListOptions, ModelSettings } from './models/index.ts';
 export { isContextLengthError, parseRetryAfter } from './http/index.ts';

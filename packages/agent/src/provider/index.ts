@@ -12,6 +12,7 @@ export type {
   ChatRequest,
   FinishReason,
   ModelCapabilities,
+  ModelKind,
   ModelInfo,
   ModelProvider,
   ReasoningEffort,

@@ -21,7 +21,15 @@ export interface ModelInfo {
   /** The largest reply the model may produce, when the provider knows it. */
   maxOutputTokens?: number;
   capabilities: ModelCapabilities;
+  /**
+   * What the model is for, when its server says (Ollama's `/api/show` capabilities): an
+   * `embedding` or `rerank` model is not a chat model. Unset means chat, or not reported.
+   */
+  kind?: ModelKind;
 }
+
+/** What a model is for. */
+export type ModelKind = 'chat' | 'embedding' | 'rerank';
 
 /** A tool as the model sees it: name, description and JSON Schema parameters. */
 export interface ToolDefinition {

@@ -9,6 +9,30 @@ export interface GetJsonOptions extends FailureContext {
   timeoutMs?: number;
 }
 
+function causeCode(error: unknown): string | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Why a server could not be reached, in words: refused, unknown host, timed out, TLS. */
+function unreachable(url: string, error: unknown): string {
+  const origin = new URL(url).origin;
+  const code = causeCode(error);
+  if (code === 'ECONNREFUSED') {
+    return `nothing is listening at ${origin} (connection refused). Is the server running, and is the port right?`;
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `the host of ${origin} is not known (${code}). Check the URL's host name.`;
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return `${origin} did not answer in time when asked for its models. Is the server running and reachable from here?`;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `could not reach ${origin} to list models (${detail}${cause}). Is the server running, and is the URL right?`;
+}
+
 /**
  * GETs a JSON document (used for model discovery), failing with a PROVIDER_ERROR that says what
  * went wrong: unreachable server, refused key, HTTP status, or a body that is not JSON.
@@ -24,12 +48,10 @@ export async function getJson(options: GetJsonOptions): Promise<unknown> {
       signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
     });
   } catch (error) {
-    throw new AgentError(
-      'PROVIDER_ERROR',
-      `${options.providerId}: could not reach ${options.url} to list models (${error instanceof Error ? error.message : String(error)}). ` +
-        'Is the server running? Configure `models` to skip discovery.',
-      { retryable: true, cause: error },
-    );
+    throw new AgentError('PROVIDER_ERROR', `${options.providerId}: ${unreachable(options.url, error)}`, {
+      retryable: true,
+      cause: error,
+    });
   }
   const text = await response.text();
   if (!response.ok) {

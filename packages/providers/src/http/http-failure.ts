@@ -96,6 +96,17 @@ export function readServerError(body: unknown): ServerErrorFields {
   };
 }
 
+/**
+ * A 404 about the model rather than the URL: OpenAI's `model_not_found`, Ollama's `model "x" not
+ * found, try pulling it first`, Anthropic's `not_found_error` naming the model.
+ */
+function isModelNotFound(fields: ServerErrorFields): boolean {
+  if (fields.code === 'model_not_found' || fields.type === 'model_not_found') return true;
+  const message = fields.message ?? '';
+  if (fields.type === 'not_found_error' && /^model:/i.test(message)) return true;
+  return /\bmodel\b/i.test(message) && /(not found|does not exist|not exist|no such|unknown)/i.test(message);
+}
+
 function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
@@ -139,6 +150,17 @@ export function classifyHttpFailure(
   }
   if (status !== 429 && isContextLengthError({ ...fields, message: serverMessage })) {
     return { kind: 'context_length', message: serverMessage };
+  }
+  if (status === 404 && isModelNotFound(fields)) {
+    return {
+      kind: 'error',
+      error: new AgentError(
+        'PROVIDER_ERROR',
+        `${context.providerId}: the server has no such model (HTTP 404: ${serverMessage}). ` +
+          'Pick another model, or refresh the provider’s models to see what it serves.',
+        { retryable: false, details: { ...details, model_not_found: true } },
+      ),
+    };
   }
   if (status === 404 && context.notFoundHint !== undefined) {
     return {

@@ -126,6 +126,7 @@ export class ModelCatalog {
       contextWindow: settings.contextWindow ?? options.defaults.contextWindow,
       ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
       capabilities,
+      ...(settings.kind === undefined ? {} : { kind: settings.kind }),
     };
   }
 }
@@ -138,5 +139,6 @@ export function toModelInfo(model: ResolvedModel): ModelInfo {
     contextWindow: model.contextWindow,
     ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
     capabilities: model.capabilities,
+    ...(model.kind === undefined ? {} : { kind: model.kind }),
   };
 }

@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from '@youyou/agent';
+import type { ModelCapabilities, ModelKind } from '@youyou/agent';
 
 /**
  * A model as the user configures it. For example
@@ -19,6 +19,8 @@ export interface ModelConfig {
   /** The largest reply the model may produce. */
   maxOutputTokens?: number;
   capabilities?: Partial<ModelCapabilities>;
+  /** What the model is for, when the server says (an embedding model is not offered for chat). */
+  kind?: ModelKind;
 }
 
 /** Per-model settings without the server ID, for overrides and defaults. */
@@ -46,4 +48,5 @@ export interface ResolvedModel {
   contextWindow: number;
   maxOutputTokens?: number;
   capabilities: ModelCapabilities;
+  kind?: ModelKind;
 }

@@ -26,6 +26,12 @@ export interface OpenAICompatibleOptions extends ModelListOptions {
   headers?: Readonly<Record<string, string>>;
   /** What a model is assumed to be when neither the server nor `knownModel` says (default: 32k window, tools on). */
   modelDefaults?: ModelSettings;
+  /**
+   * After `GET /models`, ask the server's own endpoints for context windows and capabilities the
+   * listing leaves out: Ollama's `/api/tags` and `/api/show`, llama.cpp's `/props` (on plain-HTTP
+   * servers and listings that name them). Default false; the `ollama` preset turns it on.
+   */
+  serverDetails?: boolean;
   /** What this provider knows about well-known model names; presets supply one. */
   knownModel?: (serverId: string) => ModelSettings | undefined;
   /** Retries before the first streamed event; default 2 retries, 0.5 s doubling backoff. */

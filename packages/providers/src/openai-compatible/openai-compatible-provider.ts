@@ -3,6 +3,7 @@ import type { ChatEvent, ChatOptions, ChatRequest, ModelInfo, ModelProvider } fr
 import { getJson, resolveRetryPolicy, streamCall } from '../http/index.ts';
 import { ModelCatalog } from '../models/index.ts';
 import { readOpenAIModelList } from './discover-openai-models.ts';
+import { addServerDetails } from './discover-server-details.ts';
 import type { OpenAICompatibleOptions } from './openai-compatible-options.ts';
 import { OpenAIStreamDecoder } from './openai-stream-decoder.ts';
 import { buildChatCompletionsBody } from './request-body.ts';
@@ -25,7 +26,7 @@ function notFoundHint(baseURL: string): string {
     // An unparsable URL fails before any request; the hint is never shown.
   }
   if (!/\/v\d+[a-z\d]*(\/|$)/i.test(path)) {
-    return `The base URL has no API version in its path: OpenAI-compatible servers serve the API under /v1, so try ${baseURL}/v1.`;
+    return `Did you mean ${baseURL}/v1? OpenAI-compatible servers serve their API under /v1, so try ${baseURL}/v1.`;
   }
   return `Check the base URL: the request went to ${baseURL}/chat/completions.`;
 }
@@ -74,9 +75,9 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ModelProvide
     ...(options.knownModel === undefined ? {} : { knownModel: options.knownModel }),
     discover: async () => {
       const { accept: _accept, 'content-type': _contentType, ...getHeaders } = headers;
-      return readOpenAIModelList(
-        await getJson({ ...failureContext, url: `${baseURL}/models`, headers: getHeaders }),
-      );
+      const listing = await getJson({ ...failureContext, url: `${baseURL}/models`, headers: getHeaders });
+      const models = readOpenAIModelList(listing);
+      return options.serverDetails === true ? addServerDetails(baseURL, getHeaders, listing, models) : models;
     },
   });
 

@@ -1,6 +1,7 @@
 export {
   isOpenAIChatModel,
   knownDeepSeekModel,
+  knownModel,
   knownMoonshotModel,
   knownOllamaModel,
   knownOpenAIModel,

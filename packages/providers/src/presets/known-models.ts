@@ -93,3 +93,20 @@ export function knownOllamaModel(id: string): ModelSettings | undefined {
   if (!vision && !reasoning) return undefined;
   return { capabilities: { vision, reasoning } };
 }
+
+/**
+ * Every table above at once, for a provider whose vendor is not known in advance (one configured
+ * by URL in the workbench): the model's name says which table applies. What the server reports
+ * and what the user sets still win.
+ *
+ * @example
+ * knownModel('gpt-4o-mini'); // { contextWindow: 128000, maxOutputTokens: 16384, capabilities: { vision: true, reasoning: false } }
+ * knownModel('my-finetune'); // undefined
+ */
+export function knownModel(id: string): ModelSettings | undefined {
+  // Gateways (OpenRouter, LiteLLM) name models `vendor/model`; the tables know the model part.
+  const name = id.includes('/') ? id.slice(id.lastIndexOf('/') + 1) : id;
+  return (
+    knownOpenAIModel(name) ?? knownDeepSeekModel(name) ?? knownMoonshotModel(name) ?? knownOllamaModel(name)
+  );
+}

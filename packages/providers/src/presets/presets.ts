@@ -13,9 +13,11 @@ import {
 export type PresetOptions = Partial<OpenAICompatibleOptions>;
 
 /**
- * A local Ollama server (default `http://127.0.0.1:11434/v1`, no key). Models are discovered.
- * Ollama cuts prompts longer than its context length silently, so start it with
- * `OLLAMA_CONTEXT_LENGTH` and tell the provider the same number (default assumed: 8,192).
+ * A local Ollama server (default `http://127.0.0.1:11434/v1`, no key). Models are discovered,
+ * with their context window and capabilities from Ollama's `/api/show` (the model's `num_ctx`
+ * when its parameters set one, else the length it was trained for; 8,192 when Ollama says
+ * nothing). Ollama cuts prompts longer than the length it runs with silently, so when you start it
+ * with `OLLAMA_CONTEXT_LENGTH`, tell the provider the same number (`modelOverrides`).
  *
  * @example
  * const provider = ollama({ modelIdPrefix: 'ollama/', modelDefaults: { contextWindow: 32_768 } });
@@ -26,6 +28,7 @@ export function ollama(options: PresetOptions = {}): ModelProvider {
     baseURL: 'http://127.0.0.1:11434/v1',
     modelDefaults: { contextWindow: 8_192 },
     knownModel: knownOllamaModel,
+    serverDetails: true,
     ...options,
   });
 }

@@ -23,6 +23,11 @@ export interface FakeServerOptions {
   models?: readonly Readonly<Record<string, unknown>>[];
   /** Default 0: any free port. */
   port?: number;
+  /**
+   * More JSON endpoints, keyed `'METHOD /path'` (e.g. Ollama's `'GET /api/tags'`): the answer, or
+   * a function of the request body giving it (`undefined` answers 404).
+   */
+  routes?: Readonly<Record<string, unknown>>;
 }
 
 /** A running fake model server on 127.0.0.1. */
@@ -184,6 +189,13 @@ export async function startFakeServer(
         ...(presented === '' ? {} : { quotedKey: presented }),
       });
       sendJson(response, rendered.status, rendered.body, { ...wire.responseHeaders(0), ...rendered.headers });
+      return;
+    }
+    const route = options.routes?.[`${record.method} ${url.pathname}`];
+    if (route !== undefined) {
+      const answer: unknown = typeof route === 'function' ? (route as (body: unknown) => unknown)(record.body) : route;
+      if (answer === undefined) sendJson(response, 404, { error: `no answer for ${url.pathname}` });
+      else sendJson(response, 200, answer);
       return;
     }
     if (record.method === 'GET' && url.pathname === wire.modelsPath) {
