@@ -7,7 +7,9 @@ import { sanitizePreferences } from '../src/preferences/index.ts';
 import { checkAttachment } from '../src/composer/index.ts';
 import {
   draftOf,
+  headerLines,
   needsTrustWarning,
+  parseHeaderLines,
   parseModelList,
   parseParameters,
   previewEntry,
@@ -177,5 +179,17 @@ describe('small parsers', () => {
 
   it('model lists', () => {
     expect(parseModelList('a, b ,\nc, a')).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('provider headers as typed in the form', () => {
+  it('one “Name: value” a line, values may hold colons, lines without a name are left out', () => {
+    const typed = 'X-Team: docs\nHTTP-Referer: https://example.com:8443/app\n\nnot a header\n: no name';
+    expect(parseHeaderLines(typed)).toEqual({
+      'X-Team': 'docs',
+      'HTTP-Referer': 'https://example.com:8443/app',
+    });
+    expect(parseHeaderLines(headerLines({ 'X-Team': 'docs' }))).toEqual({ 'X-Team': 'docs' });
+    expect(headerLines(undefined)).toBe('');
   });
 });

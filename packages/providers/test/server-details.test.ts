@@ -7,6 +7,15 @@ import { chatRequest, collect, userText } from './helpers.ts';
 
 let server: FakeServer | undefined;
 
+async function failureOf(listing: readonly unknown[] | Promise<readonly unknown[]>): Promise<unknown> {
+  try {
+    await listing;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('the listing did not fail');
+}
+
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -110,7 +119,10 @@ describe('model details from the server’s own endpoints', () => {
 
 describe('the known-model table', () => {
   it('knows hosted models by name, also behind a gateway prefix', () => {
-    expect(knownModel('gpt-4o-mini')).toMatchObject({ contextWindow: 128_000, capabilities: { vision: true } });
+    expect(knownModel('gpt-4o-mini')).toMatchObject({
+      contextWindow: 128_000,
+      capabilities: { vision: true },
+    });
     expect(knownModel('openai/gpt-4.1')).toMatchObject({ contextWindow: 1_047_576 });
     expect(knownModel('deepseek-chat')).toMatchObject({ contextWindow: 1_048_576 });
     expect(knownModel('llava:13b')).toMatchObject({ capabilities: { vision: true } });
@@ -123,7 +135,7 @@ describe('errors a person can act on', () => {
     const closed = await startFakeOpenAI();
     await closed.close();
     const provider = openaiCompatible({ id: 'local', baseURL: closed.url });
-    const error = await provider.listModels().catch((caught: unknown) => caught);
+    const error = await failureOf(provider.listModels());
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).message).toContain('connection refused');
     expect((error as AgentError).message).toContain('Is the server running');
@@ -132,9 +144,7 @@ describe('errors a person can act on', () => {
   it('a base URL without /v1 asks "did you mean …/v1?"', async () => {
     server = await startFakeOpenAI();
     const root = server.url.replace(/\/v1$/, '');
-    const error = await openaiCompatible({ id: 'local', baseURL: root })
-      .listModels()
-      .catch((caught: unknown) => caught);
+    const error = await failureOf(openaiCompatible({ id: 'local', baseURL: root }).listModels());
     expect((error as AgentError).message).toContain(`Did you mean ${root}/v1?`);
   });
 

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelCapabilities, ModelInfo, ModelProvider } from '@youyou/agent';
-import { anthropic, openaiCompatible, type ModelConfig } from '@youyou/providers';
+import {
+  anthropic,
+  isOpenAIChatModel,
+  knownModel,
+  openaiCompatible,
+  type ModelConfig,
+} from '@youyou/providers';
 import type { ModelOption, ProviderModelKind } from '@youyou/contracts';
 import { sql, type Kysely } from 'kysely';
 import { isUniqueViolation, type Schema } from '../database/index.ts';
@@ -9,6 +15,7 @@ import { redactKeyShaped } from '../security/index.ts';
 import type { SecretRedactor } from '../logging/index.ts';
 import {
   ProviderConfigRepository,
+  providerOptionsOfRow,
   providerViewOfRow,
   type ConfiguredModel,
   type ProviderConfigRow,
@@ -24,6 +31,8 @@ export interface ProviderInput {
   kind: 'openai-compatible' | 'anthropic';
   base_url: string;
   api_key?: string;
+  /** Extra headers on every request; a key belongs in `api_key`. */
+  headers?: Record<string, string>;
   models?: ConfiguredModel[];
   enabled?: boolean;
 }
@@ -54,7 +63,20 @@ export function guessModelKind(modelId: string): ProviderModelKind {
   return 'chat';
 }
 
-function configuredModelOf(modelId: string, info: ModelInfo): ConfiguredModel {
+/**
+ * OpenAI's own listing holds audio, image, moderation and Responses-only models next to the chat
+ * ones; they are kept (the user may know better) but hidden from the pickers.
+ */
+function notForChat(baseUrl: string, modelId: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com' && !isOpenAIChatModel(modelId);
+  } catch {
+    return false;
+  }
+}
+
+function configuredModelOf(modelId: string, info: ModelInfo, baseUrl: string): ConfiguredModel {
+  const kind = info.kind ?? guessModelKind(modelId);
   return {
     id: modelId,
     ...(info.displayName !== info.id && info.displayName !== modelId
@@ -68,7 +90,8 @@ function configuredModelOf(modelId: string, info: ModelInfo): ConfiguredModel {
       ...(info.capabilities.reasoning === undefined ? {} : { reasoning: info.capabilities.reasoning }),
       ...(info.capabilities.documents === undefined ? {} : { documents: info.capabilities.documents }),
     },
-    kind: guessModelKind(modelId),
+    kind,
+    ...(kind === 'chat' && notForChat(baseUrl, modelId) ? { hidden: true } : {}),
     discovered: true,
   };
 }
@@ -116,6 +139,7 @@ export class ProviderRegistry {
 
   async create(input: ProviderInput): Promise<ProviderView> {
     checkProvider(input.name, input.base_url);
+    checkHeaders(input.headers);
     const id = randomUUID();
     const now = Date.now();
     try {
@@ -133,7 +157,11 @@ export class ProviderRegistry {
             base_url: input.base_url,
             secret_id: secretId,
             models: JSON.stringify(input.models ?? []),
-            options: '{}',
+            options: JSON.stringify(
+              input.headers === undefined || Object.keys(input.headers).length === 0
+                ? {}
+                : { headers: input.headers },
+            ),
             enabled: input.enabled === false ? 0 : 1,
             created_at: now,
             updated_at: now,
@@ -150,6 +178,7 @@ export class ProviderRegistry {
       throw error;
     }
     if (input.api_key !== undefined) this.#redactor?.add(input.api_key);
+    for (const value of Object.values(input.headers ?? {})) this.#redactor?.add(value);
     // "Models left empty" means "ask the provider": the saved provider lists what its server serves.
     if ((input.models ?? []).length === 0) {
       const discovered = await this.refresh(id).catch(() => undefined);
@@ -183,7 +212,7 @@ export class ProviderRegistry {
     const merged = [...current];
     for (const info of listed) {
       const modelId = info.id.startsWith(prefix) ? info.id.slice(prefix.length) : info.id;
-      const discovered = configuredModelOf(modelId, info);
+      const discovered = configuredModelOf(modelId, info, row.base_url);
       const existing = known.get(modelId);
       if (existing === undefined) {
         merged.push(discovered);
@@ -200,6 +229,14 @@ export class ProviderRegistry {
   async update(id: string, changes: ProviderChanges): Promise<ProviderView> {
     const row = await this.#configs.get(id);
     checkProvider(changes.name ?? row.name, changes.base_url ?? row.base_url);
+    checkHeaders(changes.headers);
+    const options =
+      changes.headers === undefined
+        ? undefined
+        : JSON.stringify({
+            ...providerOptionsOfRow(row),
+            headers: changes.headers,
+          });
     try {
       await this.#db.transaction().execute(async (transaction) => {
         let secretId = row.secret_id;
@@ -217,6 +254,7 @@ export class ProviderRegistry {
             ...(changes.name === undefined ? {} : { name: changes.name }),
             ...(changes.base_url === undefined ? {} : { base_url: changes.base_url }),
             ...(changes.models === undefined ? {} : { models: JSON.stringify(changes.models) }),
+            ...(options === undefined ? {} : { options }),
             ...(changes.enabled === undefined ? {} : { enabled: changes.enabled ? 1 : 0 }),
             secret_id: secretId,
             updated_at: Date.now(),
@@ -231,6 +269,7 @@ export class ProviderRegistry {
       throw error;
     }
     if (typeof changes.api_key === 'string') this.#redactor?.add(changes.api_key);
+    for (const value of Object.values(changes.headers ?? {})) this.#redactor?.add(value);
     return this.get(id);
   }
 
@@ -325,20 +364,27 @@ export class ProviderRegistry {
     kind: ProviderInput['kind'];
     base_url: string;
     api_key?: string;
+    headers?: Record<string, string>;
     name?: string;
   }): Promise<ProviderTestResult> {
     const name = input.name !== undefined && PROVIDER_NAME_PATTERN.test(input.name) ? input.name : 'probe';
     checkProvider(name, input.base_url);
+    checkHeaders(input.headers);
     if (input.api_key !== undefined) this.#redactor?.add(input.api_key);
     const options = {
       id: name,
       baseURL: input.base_url,
       apiKey: input.api_key ?? '',
+      ...(input.headers === undefined ? {} : { headers: input.headers }),
       discoverModels: true,
       retry: { maxRetries: 0 },
     };
     return this.#redacted(
-      await probe(input.kind === 'anthropic' ? anthropic(options) : openaiCompatible(options)),
+      await probe(
+        input.kind === 'anthropic'
+          ? anthropic(options)
+          : openaiCompatible({ ...options, serverDetails: true, knownModel }),
+      ),
     );
   }
 
@@ -359,22 +405,20 @@ export class ProviderRegistry {
     };
     // A test run fails fast instead of retrying a dead server.
     const retry = discover ? { maxRetries: 0 } : maxRetries === undefined ? undefined : { maxRetries };
-    if (row.kind === 'anthropic') {
-      return anthropic({
-        id: row.name,
-        baseURL: row.base_url,
-        apiKey,
-        ...listing,
-        ...(retry === undefined ? {} : { retry }),
-      });
-    }
-    return openaiCompatible({
+    const headers = providerOptionsOfRow(row).headers;
+    for (const value of Object.values(headers ?? {})) this.#redactor?.add(value);
+    const common = {
       id: row.name,
       baseURL: row.base_url,
       apiKey,
+      ...(headers === undefined || Object.keys(headers).length === 0 ? {} : { headers }),
       ...listing,
       ...(retry === undefined ? {} : { retry }),
-    });
+    };
+    if (row.kind === 'anthropic') return anthropic(common);
+    // A provider configured by URL may be any server: ask Ollama's and llama.cpp's own endpoints
+    // for what `/models` leaves out, and fill the rest from the table of well-known models.
+    return openaiCompatible({ ...common, serverDetails: true, knownModel });
   }
 }
 
@@ -395,6 +439,23 @@ async function probe(provider: ModelProvider): Promise<ProviderTestResult> {
       error: { code, message: error instanceof Error ? error.message : String(error) },
       latency_ms: latency(),
     };
+  }
+}
+
+/** Headers the workbench sets itself cannot be replaced: the key goes in `api_key`. */
+const RESERVED_HEADERS = new Set(['content-type', 'accept', 'content-length', 'host']);
+
+function checkHeaders(headers: Record<string, string> | undefined): void {
+  for (const name of Object.keys(headers ?? {})) {
+    if (RESERVED_HEADERS.has(name.toLowerCase())) {
+      throw new ApiError(
+        'INVALID_INPUT',
+        `The ${name} header is set by the workbench and cannot be replaced.`,
+        {
+          details: { header: name },
+        },
+      );
+    }
   }
 }
 

@@ -15,10 +15,26 @@ export interface ProviderView {
   kind: 'openai-compatible' | 'anthropic';
   base_url: string;
   has_api_key: boolean;
+  headers: Record<string, string>;
   models: ConfiguredModel[];
   enabled: boolean;
   created_at: string;
   updated_at: string;
+}
+
+/** The further options a provider row keeps as JSON (`options`): so far its extra headers. */
+export interface ProviderOptions {
+  headers?: Record<string, string>;
+}
+
+/** A row's options, `{}` when the column holds nothing usable. */
+export function providerOptionsOfRow(row: ProviderConfigRow): ProviderOptions {
+  try {
+    const parsed = JSON.parse(row.options) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ProviderOptions) : {};
+  } catch {
+    return {};
+  }
 }
 
 export function providerViewOfRow(row: ProviderConfigRow): ProviderView {
@@ -28,6 +44,7 @@ export function providerViewOfRow(row: ProviderConfigRow): ProviderView {
     kind: row.kind,
     base_url: row.base_url,
     has_api_key: row.secret_id !== null,
+    headers: providerOptionsOfRow(row).headers ?? {},
     models: JSON.parse(row.models) as ConfiguredModel[],
     enabled: row.enabled === 1,
     created_at: new Date(row.created_at).toISOString(),

@@ -217,6 +217,9 @@ export const en = {
   'providers.name': 'Name',
   'providers.baseUrl': 'Base URL',
   'providers.apiKey': 'API key',
+  'providers.headers': 'Headers',
+  'providers.headersHint':
+    'Extra HTTP headers, one “Name: value” a line (optional). A key goes in the API key field, which is never shown again.',
   'providers.apiKeySaved': 'A key is saved. Leave empty to keep it.',
   'providers.models': 'Models (comma separated; empty: ask the provider)',
   'providers.test': 'Test connection',

@@ -216,6 +216,9 @@ export const zhCn: Record<MessageKey, string> = {
   'providers.name': '名称',
   'providers.baseUrl': '接口地址',
   'providers.apiKey': 'API 密钥',
+  'providers.headers': '请求头',
+  'providers.headersHint':
+    '额外的 HTTP 请求头，每行一个“名称: 值”（可选）。密钥请填在 API 密钥栏，保存后不再显示。',
   'providers.apiKeySaved': '已保存密钥。留空则保持不变。',
   'providers.models': '模型（逗号分隔；留空则向服务查询）',
   'providers.test': '测试连接',

@@ -7,6 +7,30 @@ export function isProviderUrl(value: string): boolean {
 }
 
 /**
+ * Headers as a person types them, one `Name: value` a line; lines without a colon are left out.
+ *
+ * @example
+ * parseHeaderLines('X-Team: docs\nHTTP-Referer: https://example.com'); // { 'X-Team': 'docs', 'HTTP-Referer': 'https://example.com' }
+ */
+export function parseHeaderLines(text: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim();
+    if (name !== '') headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** The reverse of `parseHeaderLines`. */
+export function headerLines(headers: Readonly<Record<string, string>> | undefined): string {
+  return Object.entries(headers ?? {})
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+/**
  * The base URL and API key of a provider, shared by the add form and the editor. The key field is
  * write-only: a saved key is never shown, only said to be there (`keyPlaceholder`).
  */
@@ -17,6 +41,9 @@ export function ConnectionFields(props: {
   onApiKey: (value: string) => void;
   keyPlaceholder?: string;
   keyDisabled?: boolean;
+  /** Extra headers, one `Name: value` a line. */
+  headers: string;
+  onHeaders: (value: string) => void;
 }): ReactElement {
   const t = useTranslation();
   return (
@@ -40,6 +67,17 @@ export function ConnectionFields(props: {
           onChange={(event) => props.onApiKey(event.target.value)}
           autoComplete="off"
         />
+      </label>
+      <label className="field">
+        <span>{t('providers.headers')}</span>
+        <textarea
+          value={props.headers}
+          rows={2}
+          placeholder="X-Title: YouYou"
+          spellCheck={false}
+          onChange={(event) => props.onHeaders(event.target.value)}
+        />
+        <span className="field-hint">{t('providers.headersHint')}</span>
       </label>
     </>
   );

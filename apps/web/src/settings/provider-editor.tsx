@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
-import type { Provider, ProviderModel, ProviderUpdate } from '@youyou/contracts';
+import type { Provider, ProviderModel, ProviderTest, ProviderUpdate } from '@youyou/contracts';
 import { errorMessage } from '../api/index.ts';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
 import { ModelPricingFields } from './model-pricing-fields.tsx';
-import { ConnectionFields, isProviderUrl } from './connection-fields.tsx';
+import { ConnectionFields, headerLines, isProviderUrl, parseHeaderLines } from './connection-fields.tsx';
 
 type Capability = 'tools' | 'vision' | 'reasoning' | 'documents';
 const CAPABILITIES: readonly { key: Capability; label: MessageKey }[] = [
@@ -38,6 +38,8 @@ export function ProviderEditor({
   const [baseUrl, setBaseUrl] = useState(provider.base_url);
   const [apiKey, setApiKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
+  const [headers, setHeaders] = useState(headerLines(provider.headers));
+  const [testResult, setTestResult] = useState<ProviderTest>();
   const [models, setModels] = useState<ProviderModel[]>(provider.models);
   const [newModel, setNewModel] = useState('');
   const invalidate = (): void => {
@@ -47,6 +49,7 @@ export function ProviderEditor({
   const changes = (): ProviderUpdate => ({
     ...(baseUrl.trim() === provider.base_url ? {} : { base_url: baseUrl.trim() }),
     ...(removeKey ? { api_key: null } : apiKey === '' ? {} : { api_key: apiKey }),
+    ...(headers === headerLines(provider.headers) ? {} : { headers: parseHeaderLines(headers) }),
     models,
   });
   const save = useMutation({
@@ -66,6 +69,16 @@ export function ProviderEditor({
       setModels(refreshed.models);
       invalidate();
     },
+  });
+  // Tests what is in the form: the edits are saved first, as a refresh does.
+  const test = useMutation({
+    mutationFn: async () => {
+      await api.updateProvider(provider.id, changes());
+      invalidate();
+      return api.testProvider(provider.id);
+    },
+    onMutate: () => setTestResult(undefined),
+    onSuccess: setTestResult,
   });
   const update = (index: number, next: ProviderModel): void =>
     setModels((current) => current.map((model, at) => (at === index ? next : model)));
@@ -87,6 +100,8 @@ export function ProviderEditor({
         onApiKey={setApiKey}
         keyDisabled={removeKey}
         keyPlaceholder={provider.has_api_key ? t('providers.apiKeySaved') : ''}
+        headers={headers}
+        onHeaders={setHeaders}
       />
       {provider.has_api_key && (
         <label className="checkbox-field">
@@ -168,14 +183,32 @@ export function ProviderEditor({
           </button>
         </div>
       </fieldset>
-      {(save.isError || refresh.isError) && (
+      {testResult !== undefined && (
+        <p className={testResult.ok ? 'test-ok' : 'field-error'} role="status">
+          {testResult.ok
+            ? t('providers.testOk', {
+                milliseconds: testResult.latency_ms,
+                models: testResult.models.slice(0, 6).join(', '),
+              })
+            : t('providers.testFailed', { reason: testResult.error?.message ?? '' })}
+        </p>
+      )}
+      {(save.isError || refresh.isError || test.isError) && (
         <p className="field-error" role="alert">
-          {errorMessage(save.error ?? refresh.error)}
+          {errorMessage(save.error ?? refresh.error ?? test.error)}
         </p>
       )}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onDone}>
           {t('nav.cancel')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => test.mutate()}
+          disabled={!valid || test.isPending}
+        >
+          {test.isPending ? t('providers.testing') : t('providers.test')}
         </button>
         <button
           type="button"

@@ -9,7 +9,7 @@ import { useServices } from '../services/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { MODELS_KEY, PROVIDERS_KEY, useModels, useProviders } from '../queries/index.ts';
 import { CardActions, ConfirmRemove } from './card-actions.tsx';
-import { ConnectionFields, isProviderUrl } from './connection-fields.tsx';
+import { ConnectionFields, isProviderUrl, parseHeaderLines } from './connection-fields.tsx';
 import { ProviderEditor } from './provider-editor.tsx';
 import { PROVIDER_NAME_PATTERN, PROVIDER_PRESETS, parseModelList } from './provider-presets.ts';
 
@@ -23,6 +23,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
   const [baseUrl, setBaseUrl] = useState(preset?.baseUrl ?? '');
   const [kind, setKind] = useState(preset?.kind ?? 'openai-compatible');
   const [apiKey, setApiKey] = useState('');
+  const [headers, setHeaders] = useState('');
   const [models, setModels] = useState((preset?.models ?? []).join(', '));
   const [testResult, setTestResult] = useState<TestOutcome>();
 
@@ -31,6 +32,7 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
     kind,
     base_url: baseUrl.trim(),
     ...(apiKey === '' ? {} : { api_key: apiKey }),
+    ...(headers.trim() === '' ? {} : { headers: parseHeaderLines(headers) }),
     models: parseModelList(models).map((id) => ({ id })),
   });
   const test = useMutation({
@@ -108,7 +110,14 @@ function ProviderForm({ onDone }: { onDone: () => void }): ReactElement {
           </select>
         </label>
       </div>
-      <ConnectionFields baseUrl={baseUrl} onBaseUrl={setBaseUrl} apiKey={apiKey} onApiKey={setApiKey} />
+      <ConnectionFields
+        baseUrl={baseUrl}
+        onBaseUrl={setBaseUrl}
+        apiKey={apiKey}
+        onApiKey={setApiKey}
+        headers={headers}
+        onHeaders={setHeaders}
+      />
       <label className="field">
         <span>{t('providers.models')}</span>
         <input value={models} onChange={(event) => setModels(event.target.value)} />

@@ -28,6 +28,7 @@ export { ProjectSchema, ProjectCreateSchema, ProjectUpdateSchema } from './proje
 export type { Project, ProjectCreate, ProjectUpdate } from './projects.ts';
 export {
   ProviderKindSchema,
+  ProviderHeadersSchema,
   ProviderModelKindSchema,
   ModelCapabilitiesSchema,
   ModelPricingSchema,
@@ -44,6 +45,7 @@ export {
 } from './providers.ts';
 export type {
   ProviderKind,
+  ProviderHeaders,
   ProviderModelKind,
   ModelCapabilityFlags,
   ModelPricing,

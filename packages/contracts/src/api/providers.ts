@@ -4,6 +4,21 @@ import { IsoDateSchema } from '../runs/index.ts';
 /** The wire formats a provider speaks. */
 export const ProviderKindSchema = z.enum(['openai-compatible', 'anthropic']);
 
+/**
+ * Extra HTTP headers a provider sends on every request (a gateway's `HTTP-Referer`, an
+ * organisation header). Values are shown back: a key belongs in `api_key`, which never is.
+ *
+ * @example
+ * ProviderHeadersSchema.parse({ 'OpenAI-Organization': 'org-123' });
+ */
+export const ProviderHeadersSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'an HTTP header name'),
+    z.string().max(8192),
+  )
+  .refine((headers) => Object.keys(headers).length <= 32, 'at most 32 headers')
+  .meta({ id: 'ProviderHeaders' });
+
 /** What a model is for: only `chat` models are offered in the model pickers (spec §4.7). */
 export const ProviderModelKindSchema = z.enum(['chat', 'embedding', 'rerank']);
 
@@ -65,6 +80,7 @@ export const ProviderSchema = z
     kind: ProviderKindSchema,
     base_url: z.string(),
     has_api_key: z.boolean().meta({ description: 'Keys are stored as secrets and never returned.' }),
+    headers: ProviderHeadersSchema.optional().meta({ description: 'Absent from servers before 0.3.' }),
     models: z.array(ProviderModelSchema),
     enabled: z.boolean(),
     created_at: IsoDateSchema,
@@ -78,6 +94,7 @@ export const ProviderCreateSchema = z
     kind: ProviderKindSchema,
     base_url: z.string().min(1).max(2000),
     api_key: z.string().max(10_000).optional(),
+    headers: ProviderHeadersSchema.optional(),
     models: z.array(ProviderModelSchema).max(500).optional(),
     enabled: z.boolean().optional(),
   })
@@ -88,6 +105,7 @@ export const ProviderUpdateSchema = z
     name: z.string().min(1).max(40).optional(),
     base_url: z.string().min(1).max(2000).optional(),
     api_key: z.string().max(10_000).nullable().optional(),
+    headers: ProviderHeadersSchema.optional().meta({ description: 'Replaces the headers; {} removes them.' }),
     models: z.array(ProviderModelSchema).max(500).optional(),
     enabled: z.boolean().optional(),
   })
@@ -107,6 +125,7 @@ export const ProviderProbeSchema = z
     kind: ProviderKindSchema,
     base_url: z.string().min(1).max(2000),
     api_key: z.string().max(10_000).optional(),
+    headers: ProviderHeadersSchema.optional(),
     name: z.string().max(40).optional(),
   })
   .meta({ id: 'ProviderProbe' });
@@ -139,6 +158,7 @@ export const ModelListSchema = z
   })
   .meta({ id: 'ModelList' });
 
+export type ProviderHeaders = z.infer<typeof ProviderHeadersSchema>;
 export type ProviderKind = z.infer<typeof ProviderKindSchema>;
 export type ProviderModelKind = z.infer<typeof ProviderModelKindSchema>;
 export type ModelCapabilityFlags = z.infer<typeof ModelCapabilitiesSchema>;

@@ -73,7 +73,9 @@ export function readOllamaShow(document: unknown): Omit<ModelConfig, 'id'> {
   const info = record(show['model_info']);
   const architecture = info['general.architecture'];
   const trained =
-    (typeof architecture === 'string' ? positiveInteger(info[`${architecture}.context_length`]) : undefined) ??
+    (typeof architecture === 'string'
+      ? positiveInteger(info[`${architecture}.context_length`])
+      : undefined) ??
     Object.entries(info)
       .filter(([key]) => key.endsWith('.context_length'))
       .map(([, value]) => positiveInteger(value))

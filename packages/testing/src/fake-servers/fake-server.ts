@@ -193,7 +193,8 @@ export async function startFakeServer(
     }
     const route = options.routes?.[`${record.method} ${url.pathname}`];
     if (route !== undefined) {
-      const answer: unknown = typeof route === 'function' ? (route as (body: unknown) => unknown)(record.body) : route;
+      const answer: unknown =
+        typeof route === 'function' ? (route as (body: unknown) => unknown)(record.body) : route;
       if (answer === undefined) sendJson(response, 404, { error: `no answer for ${url.pathname}` });
       else sendJson(response, 200, answer);
       return;

@@ -130,6 +130,7 @@ export function providerRoutes(services: ServerServices) {
         kind: body.kind,
         base_url: body.base_url,
         ...(body.api_key === undefined ? {} : { api_key: body.api_key }),
+        ...(body.headers === undefined ? {} : { headers: body.headers }),
         ...(body.models === undefined ? {} : { models: body.models }),
         ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
       });
@@ -143,6 +144,7 @@ export function providerRoutes(services: ServerServices) {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.base_url === undefined ? {} : { base_url: body.base_url }),
         ...(body.api_key === undefined ? {} : { api_key: body.api_key }),
+        ...(body.headers === undefined ? {} : { headers: body.headers }),
         ...(body.models === undefined ? {} : { models: body.models }),
         ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
       });
@@ -167,6 +169,7 @@ export function providerRoutes(services: ServerServices) {
           kind: body.kind,
           base_url: body.base_url,
           ...(body.api_key === undefined ? {} : { api_key: body.api_key }),
+          ...(body.headers === undefined ? {} : { headers: body.headers }),
           ...(body.name === undefined ? {} : { name: body.name }),
         }),
         200,
