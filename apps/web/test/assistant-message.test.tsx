@@ -191,6 +191,33 @@ describe('AssistantMessage', () => {
     expect(screen.getByRole('alert').textContent).toContain('The model is overloaded.');
   });
 
+  it('a provider retry is one line that counts the retries, not an error card', () => {
+    const retry = (attempt: number): MessagePart => ({
+      type: 'error',
+      error: {
+        code: 'PROVIDER_ERROR',
+        message: 'HTTP 503',
+        retryable: true,
+        details: { attempt, retryInMs: 500, maxAttempts: 3 },
+      },
+      fatal: false,
+      status: 'complete',
+    });
+    usePreferences.getState().set({ fold: 'keep' });
+    render(
+      <AssistantMessage
+        run={runWith([retry(1), retry(2)], 'streaming')}
+        isLast
+        busy
+        onRegenerate={vi.fn()}
+        onSelectBranch={vi.fn()}
+      />,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    const lines = screen.getAllByTestId('retry-line').map((line) => line.textContent);
+    expect(lines).toEqual(['The provider did not answer; retrying 2/3…']);
+  });
+
   it('speaks Chinese when the language is 简体中文', () => {
     usePreferences.getState().set({ language: 'zh-CN' });
     render(

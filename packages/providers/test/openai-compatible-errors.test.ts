@@ -58,6 +58,7 @@ describe('OpenAI-compatible provider: errors', () => {
     expect(events[0]).toMatchObject({
       type: 'retry',
       attempt: 1,
+      maxAttempts: 2,
       error: { code: 'PROVIDER_ERROR', retryable: true },
     });
     expect(textOf(events)).toBe('after the wait');

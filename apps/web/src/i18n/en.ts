@@ -92,6 +92,7 @@ export const en = {
   'code.diagramError': 'This diagram could not be drawn.',
   'error.title': 'Error {code}',
   'error.retrying': 'The provider did not answer; retrying (attempt {attempt})…',
+  'error.retryingOf': 'The provider did not answer; retrying {attempt}/{total}…',
   'error.retryable': 'You can try again.',
   'composer.label': 'Message',
   'composer.placeholder': 'Message YouYou… (/ for skills and commands)',

@@ -93,6 +93,7 @@ export const zhCn: Record<MessageKey, string> = {
   'code.diagramError': '无法绘制这个图表。',
   'error.title': '错误 {code}',
   'error.retrying': '提供方没有响应，正在重试（第 {attempt} 次）…',
+  'error.retryingOf': '提供方没有响应，正在重试 {attempt}/{total}…',
   'error.retryable': '可以重试。',
   'composer.label': '消息',
   'composer.placeholder': '给 YouYou 发消息…（/ 使用技能和命令）',

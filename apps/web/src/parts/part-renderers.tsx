@@ -242,12 +242,15 @@ function ToolCard({ part, result }: PartProps<PartOf<'tool_call'>>): ReactElemen
 function ErrorPart({ part }: PartProps<PartOf<'error'>>): ReactElement {
   const t = useTranslation();
   const attempt = part.fatal ? undefined : part.error.details?.['attempt'];
+  const maxAttempts = part.error.details?.['maxAttempts'];
   if (typeof attempt === 'number') {
     // A provider retry is one quiet line; the answer (or one final error card) follows it.
     return (
       <div className="retry-line" role="status" data-testid="retry-line" title={part.error.message}>
         <span className="spinner" aria-hidden="true" />
-        {t('error.retrying', { attempt: attempt + 1 })}
+        {typeof maxAttempts === 'number' && maxAttempts >= attempt
+          ? t('error.retryingOf', { attempt, total: maxAttempts })
+          : t('error.retrying', { attempt: attempt + 1 })}
       </div>
     );
   }

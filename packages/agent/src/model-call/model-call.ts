@@ -125,12 +125,20 @@ export class ModelCall {
     if (event.type === 'retry') {
       this.#graceTicks = Math.ceil(event.delayMs / this.#tickMs);
       if (stamp !== undefined) {
-        const { error, attempt, delayMs } = event;
+        const { error, attempt, delayMs, maxAttempts } = event;
         return this.#deliver(
           stamp.stamp({
             type: 'Error',
             fatal: false,
-            error: { ...error.toJSON(), details: { ...error.details, attempt, retryInMs: delayMs } },
+            error: {
+              ...error.toJSON(),
+              details: {
+                ...error.details,
+                attempt,
+                retryInMs: delayMs,
+                ...(maxAttempts === undefined ? {} : { maxAttempts }),
+              },
+            },
           }),
         );
       }

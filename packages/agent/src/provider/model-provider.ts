@@ -103,8 +103,9 @@ export type ChatEvent =
   /**
    * Not an end: the provider failed an attempt before anything was streamed and tries again after
    * `delayMs`. The agent shows it as a non-fatal error and does not count the wait as a stall.
+   * `maxAttempts`, when the provider knows it, is how many retries it makes at most ("retrying 2/3").
    */
-  | { type: 'retry'; attempt: number; delayMs: number; error: AgentError };
+  | { type: 'retry'; attempt: number; delayMs: number; error: AgentError; maxAttempts?: number };
 
 export interface ChatOptions {
   /**

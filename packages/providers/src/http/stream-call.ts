@@ -192,7 +192,13 @@ export async function* streamCall(options: StreamCallOptions): AsyncGenerator<Ch
       return;
     }
     // Tell the agent a retry is coming: it shows the wait and does not count it as a stall.
-    yield { type: 'retry', attempt: attempt + 1, delayMs: delay, error: retryError };
+    yield {
+      type: 'retry',
+      attempt: attempt + 1,
+      delayMs: delay,
+      error: retryError,
+      maxAttempts: retry.maxRetries,
+    };
     try {
       await sleep(delay, undefined, { signal });
     } catch {
