@@ -6,7 +6,12 @@ export type { PageCursor } from './page-cursor.ts';
 export { ProjectRepository, projectOfRow } from './projects.ts';
 export type { Project, ProjectRow } from './projects.ts';
 export { ProviderConfigRepository, providerOptionsOfRow, providerViewOfRow } from './provider-configs.ts';
-export type { ConfiguredModel, ProviderConfigRow, ProviderOptions, ProviderView } from './provider-configs.ts';
+export type {
+  ConfiguredModel,
+  ProviderConfigRow,
+  ProviderOptions,
+  ProviderView,
+} from './provider-configs.ts';
 export { describeRun, RunRepository, runViewOfRow } from './runs.ts';
 export type { RunRow, RunView, TreeRun } from './runs.ts';
 export { loadSecretKey, SecretStore } from './secrets.ts';
