@@ -100,3 +100,44 @@ describe('markdown blocks', () => {
     expect(needsMath('\\(a+b\\)')).toBe(true);
   });
 });
+
+describe('a long reply', () => {
+  const paragraphs = (count: number) =>
+    Array.from({ length: count }, (_, index) => `Paragraph ${String(index)} with **bold**.`).join('\n\n');
+
+  it('groups its finished blocks in chunks the browser can skip off screen, the same text in the same order', () => {
+    const text = `${paragraphs(100)}\n\n- a list\n- at the end`;
+    const { container } = render(<Markdown text={text} />);
+    const chunks = container.querySelectorAll('.markdown > .markdown-chunk');
+    expect(chunks.length).toBe(3);
+    expect(chunks[0]?.querySelectorAll('p').length).toBe(32);
+    // The last block stays outside any chunk (the streaming cursor and growth are there).
+    expect(container.querySelector('.markdown > :last-child')?.tagName).toBe('UL');
+    const rendered = [...container.querySelectorAll('p')].map((paragraph) => paragraph.textContent);
+    expect(rendered).toEqual(
+      Array.from({ length: 100 }, (_, index) => `Paragraph ${String(index)} with bold.`),
+    );
+  });
+
+  it('keeps a short reply’s blocks flat', () => {
+    const { container } = render(<Markdown text={paragraphs(10)} />);
+    expect(container.querySelector('.markdown-chunk')).toBeNull();
+    expect(container.querySelectorAll('.markdown > p').length).toBe(10);
+  });
+
+  it('does not redraw a finished chunk while the reply streams on', () => {
+    const text = paragraphs(70);
+    const { container, rerender } = render(<Markdown text={text} streaming />);
+    const first = container.querySelector('.markdown-chunk p');
+    rerender(<Markdown text={`${text}\n\nAnd more`} streaming />);
+    rerender(<Markdown text={`${text}\n\nAnd more text still`} streaming />);
+    expect(container.querySelector('.markdown-chunk p')).toBe(first);
+    expect(container.textContent).toContain('And more text still');
+  });
+
+  it('draws another text at the same length with its own blocks', () => {
+    const { container, rerender } = render(<Markdown text={paragraphs(70)} />);
+    rerender(<Markdown text={paragraphs(70).replaceAll('Paragraph', 'Section')} />);
+    expect(container.querySelector('.markdown-chunk p')?.textContent).toBe('Section 0 with bold.');
+  });
+});

@@ -78,6 +78,50 @@ function urlTransform(url: string): string {
 const STATIC_COMPONENTS = components(false);
 const STREAMING_COMPONENTS = components(true);
 
+/** The rendered blocks of finished text: a row scrolled back into view, or a block moved into a chunk, is not parsed again. */
+const renderedBlocks = new Map<string, ReactElement>();
+const RENDERED_BLOCKS_KEPT = 2000;
+
+function renderBlock(text: string, streaming: boolean, withMath: boolean): ReactElement {
+  const plugins = math.get();
+  const mathOn = withMath && plugins !== undefined;
+  const key = `${mathOn ? 'math' : 'plain'}\u0000${text}`;
+  const cached = streaming ? undefined : renderedBlocks.get(key);
+  if (cached !== undefined) {
+    // Most recently used last: the oldest entry is the first to go.
+    renderedBlocks.delete(key);
+    renderedBlocks.set(key, cached);
+    return cached;
+  }
+  const remarkPlugins: PluggableList = mathOn ? [remarkGfmParse, plugins.remarkMath] : [remarkGfmParse];
+  // Sanitize first; KaTeX then renders math from the (already sanitized) text, without trust
+  // (`\href`, `\url`, `\htmlData` … stay inert); last, anything that could still run script goes.
+  const rehypePlugins: PluggableList = mathOn
+    ? [
+        [rehypeSanitize, SANITIZE_SCHEMA],
+        [plugins.rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false }],
+        rehypeStripActiveContent,
+      ]
+    : [[rehypeSanitize, SANITIZE_SCHEMA], rehypeStripActiveContent];
+  // react-markdown's Markdown is a plain function of its options (no hooks): its element is kept.
+  const rendered = ReactMarkdown({
+    remarkPlugins,
+    rehypePlugins,
+    components: streaming ? STREAMING_COMPONENTS : STATIC_COMPONENTS,
+    urlTransform,
+    skipHtml: true,
+    children: text,
+  });
+  if (!streaming) {
+    renderedBlocks.set(key, rendered);
+    if (renderedBlocks.size > RENDERED_BLOCKS_KEPT) {
+      const oldest = renderedBlocks.keys().next().value;
+      if (oldest !== undefined) renderedBlocks.delete(oldest);
+    }
+  }
+  return rendered;
+}
+
 const MarkdownBlock = memo(function MarkdownBlock({
   text,
   streaming,
@@ -87,31 +131,41 @@ const MarkdownBlock = memo(function MarkdownBlock({
   streaming: boolean;
   withMath: boolean;
 }): ReactElement {
-  const plugins = math.get();
-  const remarkPlugins: PluggableList =
-    withMath && plugins !== undefined ? [remarkGfmParse, plugins.remarkMath] : [remarkGfmParse];
-  // Sanitize first; KaTeX then renders math from the (already sanitized) text, without trust
-  // (`\href`, `\url`, `\htmlData` … stay inert); last, anything that could still run script goes.
-  const rehypePlugins: PluggableList =
-    withMath && plugins !== undefined
-      ? [
-          [rehypeSanitize, SANITIZE_SCHEMA],
-          [plugins.rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false }],
-          rehypeStripActiveContent,
-        ]
-      : [[rehypeSanitize, SANITIZE_SCHEMA], rehypeStripActiveContent];
-  return (
-    <ReactMarkdown
-      remarkPlugins={remarkPlugins}
-      rehypePlugins={rehypePlugins}
-      components={streaming ? STREAMING_COMPONENTS : STATIC_COMPONENTS}
-      urlTransform={urlTransform}
-      skipHtml
-    >
-      {text}
-    </ReactMarkdown>
-  );
+  return renderBlock(text, streaming, withMath);
 });
+
+/** Finished blocks per chunk of a long text. */
+const CHUNK_BLOCKS = 32;
+
+interface ChunkProps {
+  blocks: readonly string[];
+  start: number;
+  withMath: boolean;
+}
+
+/**
+ * A run of finished blocks of a long text, which the browser skips laying out and painting while
+ * it is off screen (`content-visibility: auto`): a reply streaming for minutes keeps each frame's
+ * work to what is on screen.
+ */
+const MarkdownChunk = memo(
+  function MarkdownChunk({ blocks, start, withMath }: ChunkProps): ReactElement {
+    const end = Math.min(blocks.length, start + CHUNK_BLOCKS);
+    const children: ReactElement[] = [];
+    for (let index = start; index < end; index += 1)
+      children.push(
+        <MarkdownBlock key={index} text={blocks[index] ?? ''} streaming={false} withMath={withMath} />,
+      );
+    return <div className="markdown-chunk">{children}</div>;
+  },
+  // A chunk's blocks are final; a new split of another text may still put other blocks there.
+  (before, after) => {
+    if (before.start !== after.start || before.withMath !== after.withMath) return false;
+    for (let index = before.start; index < before.start + CHUNK_BLOCKS; index += 1)
+      if (before.blocks[index] !== after.blocks[index]) return false;
+    return true;
+  },
+);
 
 /**
  * Model output as sanitized Markdown (GFM: tables, task lists, strikethrough, autolinks). Raw
@@ -153,17 +207,26 @@ export const Markdown = memo(function Markdown({
   useEffect(() => {
     if (hasMath && !mathLoaded) void math.load();
   }, [hasMath, mathLoaded]);
-  return (
-    <div className="markdown">
-      {blocks.map((block, index) => (
-        <MarkdownBlock
-          // Blocks only grow at the end, so the index is a stable identity.
-          key={index}
-          text={block}
-          streaming={streaming && index === blocks.length - 1}
-          withMath={hasMath && mathLoaded}
-        />
-      ))}
-    </div>
-  );
+  const withMath = hasMath && mathLoaded;
+  // Whole chunks of finished blocks, never the last block (the one that may still grow).
+  const chunked =
+    blocks.length > CHUNK_BLOCKS
+      ? Math.floor(Math.min(split.finished, blocks.length - 1) / CHUNK_BLOCKS) * CHUNK_BLOCKS
+      : 0;
+  const children: ReactElement[] = [];
+  for (let start = 0; start < chunked; start += CHUNK_BLOCKS)
+    children.push(
+      <MarkdownChunk key={`chunk-${String(start)}`} blocks={blocks} start={start} withMath={withMath} />,
+    );
+  for (let index = chunked; index < blocks.length; index += 1)
+    children.push(
+      <MarkdownBlock
+        // Blocks only grow at the end, so the index is a stable identity.
+        key={index}
+        text={blocks[index] ?? ''}
+        streaming={streaming && index === blocks.length - 1}
+        withMath={withMath}
+      />,
+    );
+  return <div className="markdown">{children}</div>;
 });
