@@ -49,6 +49,17 @@ export function useCopy(): { copied: boolean; copy: (text: string) => void } {
   };
 }
 
+/** Finished blocks already highlighted: one drawn again (moved into a chunk, scrolled back into view) shows at once. */
+const highlightedBlocks = new Map<string, ReactNode>();
+const HIGHLIGHTED_BLOCKS_KEPT = 500;
+
+function rememberHighlighted(key: string, rendered: ReactNode): void {
+  highlightedBlocks.set(key, rendered);
+  if (highlightedBlocks.size <= HIGHLIGHTED_BLOCKS_KEPT) return;
+  const oldest = highlightedBlocks.keys().next().value;
+  if (oldest !== undefined) highlightedBlocks.delete(oldest);
+}
+
 function Highlighted({
   code,
   language,
@@ -58,8 +69,11 @@ function Highlighted({
   language: string;
   streaming: boolean;
 }): ReactNode {
+  const key = `${language}\u0000${code}`;
+  const known = streaming ? undefined : highlightedBlocks.get(key);
   const [tree, setTree] = useState<{ code: string; root: Root | undefined }>();
   useEffect(() => {
+    if (known !== undefined) return undefined;
     // While a block streams, highlight at most every 300 ms; the plain text shows meanwhile.
     let cancelled = false;
     const timer = setTimeout(
@@ -77,15 +91,19 @@ function Highlighted({
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [code, language, streaming]);
+  }, [code, language, streaming, known]);
+  if (known !== undefined) return known;
   if (tree?.root === undefined)
     return (
       <pre className="code-plain">
         <code>{code}</code>
       </pre>
     );
-  const rendered = toJsxRuntime(tree.root, { Fragment, jsx, jsxs });
-  if (tree.code === code) return rendered;
+  if (tree.code === code) {
+    const rendered = toJsxRuntime(tree.root, { Fragment, jsx, jsxs });
+    if (!streaming) rememberHighlighted(key, rendered);
+    return rendered;
+  }
   return (
     <pre className="code-plain">
       <code>{code}</code>
