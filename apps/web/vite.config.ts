@@ -33,9 +33,11 @@ function workspaceSources(): Plugin {
 const EARLY_REQUESTS = 'src/early-requests/early-requests.ts';
 
 /**
- * The early-requests script (src/early-requests) as an entry of its own, loaded by index.html
- * with `async` ahead of the app's entry: it starts the first screen's requests while the app's
- * modules are still loading and evaluating.
+ * The early-requests script (src/early-requests) as an entry of its own, loaded by index.html as
+ * the first thing in <head>: a classic script, so it runs as soon as it arrives (a module script
+ * waits its turn behind the compiling of the app's modules) and starts the first screen's requests
+ * while the app's modules are still loading and evaluating. It imports nothing, so its chunk is a
+ * plain script, wrapped in a function to keep its names out of the page's globals.
  */
 function earlyRequests(): Plugin {
   return {
@@ -50,6 +52,14 @@ function earlyRequests(): Plugin {
         },
       },
     }),
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk' || !output.isEntry || output.name !== 'early-requests') continue;
+        if (/^\s*(import|export)\b/m.test(output.code))
+          throw new Error('early-requests must import and export nothing: it runs as a classic script');
+        output.code = `(() => {\n${output.code}\n})();\n`;
+      }
+    },
     transformIndexHtml: {
       order: 'post',
       handler(_html, context) {
@@ -61,13 +71,12 @@ function earlyRequests(): Plugin {
         return [
           {
             tag: 'script',
-            attrs: {
-              type: 'module',
-              async: true,
-              crossorigin: true,
-              src: built === undefined ? `/${EARLY_REQUESTS}` : `./${built.fileName}`,
-            },
-            injectTo: 'head',
+            // The dev server serves the source, which only a module script may load.
+            attrs:
+              built === undefined
+                ? { type: 'module', async: true, src: `/${EARLY_REQUESTS}` }
+                : { src: `./${built.fileName}` },
+            injectTo: 'head-prepend',
           },
         ];
       },
