@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import { useId, type ReactElement } from 'react';
 import { useTranslation } from '../i18n/index.ts';
 
 /** A provider URL the server accepts: http(s) and something after it. */
@@ -46,6 +46,7 @@ export function ConnectionFields(props: {
   onHeaders: (value: string) => void;
 }): ReactElement {
   const t = useTranslation();
+  const headersId = useId();
   return (
     <>
       <label className="field">
@@ -68,17 +69,22 @@ export function ConnectionFields(props: {
           autoComplete="off"
         />
       </label>
-      <label className="field">
-        <span>{t('providers.headers')}</span>
+      {/* The hint describes the field rather than naming it: its label is "Headers" alone. */}
+      <div className="field">
+        <label htmlFor={headersId}>{t('providers.headers')}</label>
         <textarea
+          id={headersId}
           value={props.headers}
           rows={2}
           placeholder="X-Title: YouYou"
           spellCheck={false}
+          aria-describedby={`${headersId}-hint`}
           onChange={(event) => props.onHeaders(event.target.value)}
         />
-        <span className="field-hint">{t('providers.headersHint')}</span>
-      </label>
+        <span className="field-hint" id={`${headersId}-hint`}>
+          {t('providers.headersHint')}
+        </span>
+      </div>
     </>
   );
 }
