@@ -5,6 +5,7 @@ import {
   INTERNAL_EVENT_TYPES,
   isKnownEventType,
   parseEvent,
+  WORKBENCH_EVENT_TYPES,
 } from '../src/index.ts';
 import { eventLog } from './fixtures.ts';
 
@@ -28,6 +29,11 @@ describe('events on the wire', () => {
     };
     expect(parseEvent(value)).toBeUndefined();
     expect(isKnownEventType('hologram.shown')).toBe(false);
+  });
+
+  it('the names-only list of event types (what a browser loads) is every type with a schema', () => {
+    expect([...WORKBENCH_EVENT_TYPES].sort()).toEqual(Object.keys(EVENT_PAYLOAD_SCHEMAS).sort());
+    for (const type of WORKBENCH_EVENT_TYPES) expect(isKnownEventType(type)).toBe(true);
   });
 
   it('a known type with a payload that breaks its schema is rejected', () => {

@@ -41,7 +41,7 @@ export function MessageList(props: MessageListProps): ReactElement {
     count: runs.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ESTIMATED_ROW_HEIGHT,
-    overscan: 4,
+    overscan: 2,
     getItemKey: (index) => runs[index]?.run.id ?? index,
     paddingStart: LIST_PADDING,
     paddingEnd: LIST_PADDING,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateSchema } from '../runs/index.ts';
+import { isKnownEventType } from './event-types.ts';
 import { EVENT_PAYLOAD_SCHEMAS, type EventPayloads, type WorkbenchEventType } from './registry.ts';
 
 /**
@@ -54,19 +55,6 @@ export type EventOfType<Type extends WorkbenchEventType> = Extract<WorkbenchEven
 export type NewEvent = {
   [Type in WorkbenchEventType]: { run_id: string | null; type: Type; payload: EventPayloads[Type] };
 }[WorkbenchEventType];
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_PAYLOAD_SCHEMAS));
-
-/**
- * True for an event type this contract knows; a consumer skips the others (spec §5).
- *
- * @example
- * isKnownEventType('message.delta'); // true
- * isKnownEventType('hologram.shown'); // false: ignore it
- */
-export function isKnownEventType(type: string): type is WorkbenchEventType {
-  return KNOWN_TYPES.has(type);
-}
 
 /**
  * The schema of a known event, envelope and payload, discriminated on `type`.

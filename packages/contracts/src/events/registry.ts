@@ -6,6 +6,7 @@ import { HITL_EVENT_PAYLOAD_SCHEMAS } from '../hitl/index.ts';
 import { PLAN_EVENT_PAYLOAD_SCHEMAS } from '../plan/index.ts';
 import { UI_CARD_EVENT_PAYLOAD_SCHEMAS } from '../ui-schema/index.ts';
 import { MEMORY_EVENT_PAYLOAD_SCHEMAS } from '../memory/index.ts';
+import type { WORKBENCH_EVENT_TYPES } from './event-types.ts';
 import { CONVERSATION_EVENT_PAYLOAD_SCHEMAS, RUN_EVENT_PAYLOAD_SCHEMAS } from './payloads.ts';
 
 /**
@@ -34,3 +35,13 @@ type PayloadSchemas = typeof EVENT_PAYLOAD_SCHEMAS;
 export type EventPayloads = { [Type in keyof PayloadSchemas]: z.infer<PayloadSchemas[Type]> };
 
 export type WorkbenchEventType = keyof EventPayloads;
+
+// The names-only list (event-types.ts) and this registry name exactly the same types: a type added
+// to one and not the other fails the build here.
+type NamedTypes = (typeof WORKBENCH_EVENT_TYPES)[number];
+const sameEventTypes: [NamedTypes] extends [WorkbenchEventType]
+  ? [WorkbenchEventType] extends [NamedTypes]
+    ? true
+    : false
+  : false = true;
+void sameEventTypes;
