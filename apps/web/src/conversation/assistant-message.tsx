@@ -5,7 +5,7 @@ import {
   splitProcessParts,
   type RunView,
 } from '../conversation-state/index.ts';
-import { useTranslation, type Translate } from '../i18n/index.ts';
+import { formatCount, useTranslation, type Translate } from '../i18n/index.ts';
 import {
   AlertIcon,
   BrainIcon,
@@ -173,8 +173,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
               {t('conversation.usage', {
                 model: (message.model_id ?? '').split('/').pop() ?? '',
                 seconds: (message.usage.duration_ms / 1000).toFixed(1),
-                input: message.usage.input_tokens.toLocaleString(),
-                output: message.usage.output_tokens.toLocaleString(),
+                input: formatCount(message.usage.input_tokens),
+                output: formatCount(message.usage.output_tokens),
               })}
             </span>
           )}

@@ -1,7 +1,7 @@
 import type { ContextAssemblyReport, ContextSlot, ContextTrim } from '@youyou/contracts';
 import { useState, type ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
-import { useTranslation, type MessageKey, type Translate } from '../i18n/index.ts';
+import { formatCount, useTranslation, type MessageKey, type Translate } from '../i18n/index.ts';
 import { CloseIcon } from '../icons/index.ts';
 import { Dialog } from '../ui/index.ts';
 import { useContextReports } from './memory-queries.ts';
@@ -16,15 +16,13 @@ const SLOT_LABELS: Record<ContextSlot, MessageKey> = {
   tool_results: 'context.slot.tool_results',
 };
 
-const number = (value: number): string => value.toLocaleString();
-
 /** One trim as a sentence: what, how, tokens before → after, and why. */
 export function trimText(t: Translate, trim: ContextTrim): string {
   return `${t('context.trim', {
     item: trim.item,
     kind: t(trim.kind === 'excerpted' ? 'context.kind.excerpted' : 'context.kind.dropped'),
-    before: number(trim.tokens_before),
-    after: number(trim.tokens_after),
+    before: formatCount(trim.tokens_before),
+    after: formatCount(trim.tokens_after),
     reason: t(`context.reason.${trim.reason}`),
   })}${trim.note === undefined ? '' : ` — ${trim.note}`}`;
 }
@@ -36,11 +34,11 @@ function ReportView({ report, t }: { report: ContextAssemblyReport; t: Translate
       <p className="context-summary">
         {t('context.summary', {
           model: report.model_id,
-          total: number(report.total_tokens),
-          budget: number(report.budget_tokens),
-          window: number(report.context_window),
-          reserve: number(report.output_reserve_tokens),
-          tools: number(report.tools_tokens),
+          total: formatCount(report.total_tokens),
+          budget: formatCount(report.budget_tokens),
+          window: formatCount(report.context_window),
+          reserve: formatCount(report.output_reserve_tokens),
+          tools: formatCount(report.tools_tokens),
         })}
       </p>
       {report.over_budget && (
@@ -73,10 +71,10 @@ function ReportView({ report, t }: { report: ContextAssemblyReport; t: Translate
                     }}
                   />
                 </span>
-                {number(slot.tokens)}
+                {formatCount(slot.tokens)}
               </td>
-              <td>{number(slot.requested_tokens)}</td>
-              <td>{number(slot.cap_tokens)}</td>
+              <td>{formatCount(slot.requested_tokens)}</td>
+              <td>{formatCount(slot.cap_tokens)}</td>
               <td>{slot.items}</td>
             </tr>
           ))}
