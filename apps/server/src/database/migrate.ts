@@ -123,7 +123,10 @@ export async function migrateToLatest(database: WorkbenchDatabase): Promise<Migr
  * before: no migration table yet, a migration not applied, or one this version does not know (a
  * newer database, which the migrator refuses).
  */
-async function upToDate(database: WorkbenchDatabase, schema: string | undefined): Promise<string[] | undefined> {
+async function upToDate(
+  database: WorkbenchDatabase,
+  schema: string | undefined,
+): Promise<string[] | undefined> {
   let rows: { name: string }[];
   try {
     const table = sql.table(schema === undefined ? MIGRATION_TABLE : `${schema}.${MIGRATION_TABLE}`);
