@@ -4,7 +4,7 @@
 // so it holds only the functions V8 compiles eagerly; every function the start then calls was
 // compiled at every start. Without a cache (a cross build), or when V8 rejects it (another V8
 // version or other V8 flags, e.g. through NODE_OPTIONS), the program compiles as it would
-// without one (docs/decisions/0024-executable-cold-start.md).
+// without one (docs/decisions/0025-executable-cold-start.md).
 import { getAsset, getRawAsset } from 'node:sea';
 import { constants, Script } from 'node:vm';
 import { CODE_CACHE_ASSET, PROGRAM_ASSET, wrapProgram } from './script-wrapper.ts';

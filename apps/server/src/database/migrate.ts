@@ -119,7 +119,7 @@ export async function migrateToLatest(database: WorkbenchDatabase): Promise<Migr
  * undefined otherwise. A server starting on an up-to-date database then reads one table instead
  * of running Kysely's migrator, which introspects the whole schema several times (on SQLite one
  * query per table): about a tenth of the executable's start
- * (docs/decisions/0024-executable-cold-start.md). Anything else goes through the migrator as
+ * (docs/decisions/0025-executable-cold-start.md). Anything else goes through the migrator as
  * before: no migration table yet, a migration not applied, or one this version does not know (a
  * newer database, which the migrator refuses).
  */

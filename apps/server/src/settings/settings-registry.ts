@@ -97,7 +97,7 @@ export class SettingsRegistry {
     let validate: ValidateFunction | undefined;
     const compile = (): ValidateFunction => (validate ??= this.#compile(schema));
     // The server's own settings (about 60) compile when a value is first checked: compiling them
-    // all was the largest single cost of the server's start (decision 0024); a test checks their
+    // all was the largest single cost of the server's start (decision 0025); a test checks their
     // defaults. A setting from anywhere else (an extension) is checked here, so a bad default
     // fails its registration.
     if (parsed.data.source !== 'builtin') {
