@@ -3,7 +3,8 @@
 // (code-cache.ts). Node's own SEA code cache (`useCodeCache`) is made without running anything,
 // so it holds only the functions V8 compiles eagerly; every function the start then calls was
 // compiled at every start. Without a cache (a cross build), or when V8 rejects it (another V8
-// version, or V8 flags that change the code), the program compiles as it would without one (docs/decisions/0025-executable-cold-start.md).
+// version, or V8 flags that change the code), the program compiles as it would without one
+// (docs/decisions/0025-executable-cold-start.md).
 import { getAsset, getRawAsset } from 'node:sea';
 import { constants, Script } from 'node:vm';
 import { CODE_CACHE_ASSET, PROGRAM_ASSET, wrapProgram } from './script-wrapper.ts';
