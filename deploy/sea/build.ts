@@ -1,9 +1,9 @@
 // `npm run build:executable`: the single executable, dist/youyou-<platform>-<arch>, and its
-// SHA-256 file beside it. Node's single-executable applications: the CLI and server bundled as
-// one CommonJS file (esbuild), carried as a SEA asset with a V8 code cache made by running its
-// start (code-cache.ts), compiled by a small main script (loader.ts); injected into a copy of
-// this Node binary with postject, and the built web UI packed after its end (web-pack.ts says why
-// not as an asset). node:sqlite is built in, so there is no native addon to carry.
+// SHA-256 file beside it. Node's single-executable applications: a small main script
+// (loader.ts) injected into a copy of this Node binary with postject; after the binary's end
+// (appended-sections.ts) the CLI and server bundled as one CommonJS file (esbuild), a V8 code
+// cache of it made by running its start (code-cache.ts), and the built web UI (web-pack.ts).
+// node:sqlite is built in, so there is no native addon to carry.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -15,7 +15,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from '@youyou/server';
 import { isWebAppCurrent } from '@youyou/web';
-import { CODE_CACHE_ASSET, PROGRAM_ASSET } from './script-wrapper.ts';
+import { appendSection } from './appended-sections.ts';
 import { appendPack, packFolder } from './web-pack.ts';
 
 const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,11 +99,11 @@ export async function buildExecutable(
   });
   const [script] = bundled.outputFiles;
   if (script === undefined) throw new Error('esbuild wrote no bundle');
-  const program = join(work, PROGRAM_ASSET);
+  const program = join(work, 'youyou.cjs');
   await writeFile(program, escapeNonAscii(script.text));
-  assets[PROGRAM_ASSET] = program;
-  // The main script is loader.ts: it compiles the program with a code cache made after running
-  // its start (code-cache.ts). The cache is V8's, so only this machine's architecture has one.
+  // The main script is loader.ts: it compiles the program, appended after the executable's end
+  // with a code cache made after running its start (code-cache.ts). The cache is V8's, so only
+  // this machine's architecture has one.
   const loaded = await build({
     entryPoints: [join(REPOSITORY, 'deploy/sea/loader.ts')],
     outfile: join(work, 'loader.cjs'),
@@ -112,14 +112,13 @@ export async function buildExecutable(
   const [loader] = loaded.outputFiles;
   if (loader === undefined) throw new Error('esbuild wrote no loader');
   await writeFile(join(work, 'loader.cjs'), loader.text);
+  const cache = join(work, 'youyou.cjs.cache');
   if (!cross) {
-    const cache = join(work, CODE_CACHE_ASSET);
     execFileSync(
       process.execPath,
       [...SEA_EXEC_ARGV, join(REPOSITORY, 'deploy/sea/code-cache.ts'), program, cache],
       { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] },
     );
-    assets[CODE_CACHE_ASSET] = cache;
   }
 
   await writeFile(
@@ -156,6 +155,10 @@ export async function buildExecutable(
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  // After the end, read with read(2) rather than mapped (appended-sections.ts): the program, its
+  // code cache, and last the UI pack.
+  await appendSection(injected, 'program', await readFile(program));
+  if (!cross) await appendSection(injected, 'codeCache', await readFile(cache));
   await appendPack(injected, pack);
   // A copy, not the file postject wrote: postject writes the whole binary at once, and on Linux
   // 6.16+ (ext4's large folios) a file written or read in big sequential chunks sits in the page

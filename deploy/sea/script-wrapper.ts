@@ -1,7 +1,7 @@
 /**
- * The single executable's program (youyou.cjs, a SEA asset) is compiled as a script of this
- * shape, by the main script (loader.ts) and by the build's code-cache run (code-cache.ts): V8
- * accepts a code cache only for the very source it was made from.
+ * The single executable's program (youyou.cjs, appended to the executable) is compiled as a
+ * script of this shape, by the main script (loader.ts) and by the build's code-cache run
+ * (code-cache.ts): V8 accepts a code cache only for the very source it was made from.
  *
  * @example
  * const script = new Script(wrapProgram(source), { filename, cachedData });
@@ -10,7 +10,3 @@
 export function wrapProgram(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 }
-
-/** The program's asset key and its code cache's. */
-export const PROGRAM_ASSET = 'youyou.cjs';
-export const CODE_CACHE_ASSET = 'youyou.cjs.cache';
