@@ -1,8 +1,9 @@
 // `npm run build:executable`: the single executable, dist/youyou-<platform>-<arch>, and its
-// SHA-256 file beside it. Node's single-executable applications: the CLI and server bundled as
-// one CommonJS file (esbuild), injected into a copy of this Node binary with postject, and the
-// built web UI packed after its end (web-pack.ts says why not as an asset). node:sqlite is built
-// in, so there is no native addon to carry.
+// SHA-256 file beside it. Node's single-executable applications: a small main script
+// (loader.ts) injected into a copy of this Node binary with postject; after the binary's end
+// (appended-sections.ts) the CLI and server bundled as one CommonJS file (esbuild), a V8 code
+// cache of it made by running its start (code-cache.ts), and the built web UI (web-pack.ts).
+// node:sqlite is built in, so there is no native addon to carry.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type { BuildOptions, Plugin } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from '@youyou/server';
 import { isWebAppCurrent } from '@youyou/web';
+import { appendSection } from './appended-sections.ts';
 import { appendPack, packFolder } from './web-pack.ts';
 
 const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -97,22 +99,39 @@ export async function buildExecutable(
   });
   const [script] = bundled.outputFiles;
   if (script === undefined) throw new Error('esbuild wrote no bundle');
-  await writeFile(join(work, 'youyou.cjs'), escapeNonAscii(script.text));
+  const program = join(work, 'youyou.cjs');
+  await writeFile(program, escapeNonAscii(script.text));
+  // The main script is loader.ts: it compiles the program, appended after the executable's end
+  // with a code cache made after running its start (code-cache.ts). The cache is V8's, so only
+  // this machine's architecture has one.
+  const loaded = await build({
+    entryPoints: [join(REPOSITORY, 'deploy/sea/loader.ts')],
+    outfile: join(work, 'loader.cjs'),
+    ...COMMON_OPTIONS,
+  });
+  const [loader] = loaded.outputFiles;
+  if (loader === undefined) throw new Error('esbuild wrote no loader');
+  await writeFile(join(work, 'loader.cjs'), loader.text);
+  const cache = join(work, 'youyou.cjs.cache');
+  if (!cross) {
+    execFileSync(
+      process.execPath,
+      [...SEA_EXEC_ARGV, join(REPOSITORY, 'deploy/sea/code-cache.ts'), program, cache],
+      { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+  }
 
   await writeFile(
     join(work, 'sea-config.json'),
     JSON.stringify({
-      main: join(work, 'youyou.cjs'),
+      main: join(work, 'loader.cjs'),
       output: join(work, 'sea-prep.blob'),
       assets,
       disableExperimentalSEAWarning: true,
       // V8's code cache is made by this binary's V8 for this CPU; another architecture's binary
       // would reject it, so a cross build compiles at start instead.
       useCodeCache: !cross,
-      // A 1 MB young generation instead of V8's 16 MB: startup's garbage grows a large one that
-      // idles half-empty (12 MB of resident memory); streaming throughput measured the same
-      // (docs/decisions/0006-packages-and-shipping.md).
-      execArgv: ['--max-semi-space-size=1'],
+      execArgv: SEA_EXEC_ARGV,
     }),
   );
   execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], {
@@ -136,6 +155,10 @@ export async function buildExecutable(
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  // After the end, read with read(2) rather than mapped (appended-sections.ts): the program, its
+  // code cache, and last the UI pack.
+  await appendSection(injected, 'program', await readFile(program));
+  if (!cross) await appendSection(injected, 'codeCache', await readFile(cache));
   await appendPack(injected, pack);
   // A copy, not the file postject wrote: postject writes the whole binary at once, and on Linux
   // 6.16+ (ext4's large folios) a file written or read in big sequential chunks sits in the page
@@ -154,6 +177,14 @@ export async function buildExecutable(
   await writeFile(checksumFile, `${sha256}  ${name}\n`);
   return { executable, checksumFile, sha256, bytes: (await stat(executable)).size };
 }
+
+/**
+ * The executable's Node flags. A 1 MB young generation instead of V8's 16 MB: startup's garbage
+ * grows a large one that idles half-empty (12 MB of resident memory); streaming throughput
+ * measured the same (docs/decisions/0006-packages-and-shipping.md). code-cache.ts runs under the
+ * same flags: V8 rejects a code cache made under others.
+ */
+const SEA_EXEC_ARGV = ['--max-semi-space-size=1'];
 
 /** esbuild's options shared by the main script and the lazy packages' chunks. */
 const COMMON_OPTIONS = {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { SECTION_MARKERS } from './appended-sections.ts';
 
 /**
  * The built web UI as one blob appended to the single executable: a 4-byte big-endian length,
@@ -64,7 +65,7 @@ export async function unpackFolder(pack: Uint8Array, folder: string): Promise<st
 }
 
 /** What ends an executable that carries a packed UI: the pack, this marker, its length (u64 LE). */
-const TRAILER_MARKER = Buffer.from('YOUYOUWEBPACK\u0000v1', 'latin1');
+const TRAILER_MARKER = SECTION_MARKERS.web;
 const TRAILER_BYTES = TRAILER_MARKER.length + 8;
 
 /**

@@ -119,6 +119,18 @@ describe('the single executable, copied alone into an empty folder with a fresh 
     expect(manifest['ui_hash']).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('compiles its program with the code cache the build made by running its start, and V8 accepts it', async () => {
+    const home = join(root, 'home-code-cache');
+    await mkdir(home);
+    const result = await run(executable, ['version'], dirname(executable), {
+      ...environment(home),
+      YOUYOU_REPORT_CODE_CACHE: '1',
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('youyou: code cache accepted');
+    expect(result.stdout).toMatch(/^youyou \d+\.\d+\.\d+/);
+  });
+
   it('runs doctor, components and migrate in an empty folder', async () => {
     const home = join(root, 'home-commands');
     const cwd = join(root, 'empty-commands');

@@ -102,8 +102,13 @@ async function runServerCommand(
   rest: readonly string[],
   io: CliIo,
 ): Promise<ExitCode> {
+  if (command === 'version') {
+    // The light entry: version and its manifest need neither the server nor its dependencies.
+    const { versionCommand } = await import('@youyou/server/version');
+    if (!rest.includes('--json')) io.stdout(`youyou ${VERSION}\n`);
+    return versionCommand(io, rest) === 0 ? EXIT_CODES.ok : EXIT_CODES.failed;
+  }
   const server = await import('@youyou/server');
-  if (command === 'version' && !rest.includes('--json')) io.stdout(`youyou ${VERSION}\n`);
   const code =
     command === 'serve'
       ? await server.serveCommand(rest, io)
@@ -111,8 +116,6 @@ async function runServerCommand(
         ? await server.migrateCommand(rest, io)
         : command === 'backup'
           ? await server.backupCommand(rest, io)
-          : command === 'restore'
-            ? await server.restoreCommand(rest, io)
-            : server.versionCommand(io, rest);
+          : await server.restoreCommand(rest, io);
   return code === 0 ? EXIT_CODES.ok : code === 2 ? EXIT_CODES.usage : EXIT_CODES.failed;
 }

@@ -1,15 +1,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { migrateDown, migrateToLatest, openDatabase, isPostgresUrl } from '../database/index.ts';
 import {
-  knownMigrations,
-  migrateDown,
-  migrateToLatest,
-  openDatabase,
-  isPostgresUrl,
-} from '../database/index.ts';
-import {
-  BUILD_MANIFEST,
   resolveServerOptions,
   SERVER_VERSION,
   startServer,
@@ -229,30 +222,4 @@ export async function migrateCommand(
   } catch (error) {
     return reportFailure(error, io);
   }
-}
-
-/**
- * `youyou version`.
- *
- * @example
- * versionCommand(io); // "youyou-server 0.1.0 (node v24.…)"
- */
-export function versionCommand(io: CommandIo = processCommandIo(), argv: readonly string[] = []): number {
-  if (!argv.includes('--json')) {
-    io.stdout(`youyou-server ${SERVER_VERSION} (node ${process.version})\n`);
-    return COMMAND_EXIT.ok;
-  }
-  // The version manifest (spec §7 P5): what a support request or an upgrade script needs to know.
-  const manifest = {
-    version: SERVER_VERSION,
-    commit: BUILD_MANIFEST?.commit ?? null,
-    build_date: BUILD_MANIFEST?.buildDate ?? null,
-    schema_version: knownMigrations().at(-1) ?? null,
-    migrations: knownMigrations(),
-    ui_hash: BUILD_MANIFEST?.uiHash ?? null,
-    node: process.version,
-    single_executable: BUILD_MANIFEST !== undefined,
-  };
-  io.stdout(`${JSON.stringify(manifest, null, 2)}\n`);
-  return COMMAND_EXIT.ok;
 }

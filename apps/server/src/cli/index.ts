@@ -1,10 +1,4 @@
 export { COMMAND_EXIT, CommandUsageError, processCommandIo } from './command-io.ts';
 export type { CommandIo } from './command-io.ts';
-export {
-  MIGRATE_HELP,
-  migrateCommand,
-  SERVE_HELP,
-  serveCommand,
-  serveOptionsOf,
-  versionCommand,
-} from './commands.ts';
+export { MIGRATE_HELP, migrateCommand, SERVE_HELP, serveCommand, serveOptionsOf } from './commands.ts';
+export { versionCommand } from '../version/index.ts';

@@ -43,14 +43,16 @@ function scopedToSchema<DB>(db: Kysely<DB>, schema: string): Kysely<DB> {
   });
 }
 
-async function migrator(database: WorkbenchDatabase): Promise<Migrator> {
+/** The PostgreSQL schema the migration tables live in; undefined on SQLite. */
+async function schemaOf(database: WorkbenchDatabase): Promise<string | undefined> {
   // Without a schema, Kysely looks for its table in every schema: a server on one schema would
   // see another's migration table and skip creating its own.
-  const schema =
-    database.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
-          ?.schema
-      : undefined;
+  return database.dialect === 'postgres'
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+    : undefined;
+}
+
+async function migrator(database: WorkbenchDatabase, schema?: string): Promise<Migrator> {
   const migrations: Record<string, Migration> = {};
   for (const migration of MIGRATIONS) {
     migrations[migration.name] = {
@@ -93,7 +95,7 @@ function report(result: MigrationResultSet, current: string[]): MigrationReport 
 }
 
 async function appliedNames(database: WorkbenchDatabase): Promise<string[]> {
-  const all = await (await migrator(database)).getMigrations();
+  const all = await (await migrator(database, await schemaOf(database))).getMigrations();
   return all.filter((migration) => migration.executedAt !== undefined).map((migration) => migration.name);
 }
 
@@ -105,8 +107,37 @@ async function appliedNames(database: WorkbenchDatabase): Promise<string[]> {
  * const { applied } = await migrateToLatest(database); // ['0001-initial'] on a fresh database
  */
 export async function migrateToLatest(database: WorkbenchDatabase): Promise<MigrationReport> {
-  const result = await (await migrator(database)).migrateToLatest();
+  const schema = await schemaOf(database);
+  const current = await upToDate(database, schema);
+  if (current !== undefined) return { applied: [], current };
+  const result = await (await migrator(database, schema)).migrateToLatest();
   return report(result, await appliedNames(database));
+}
+
+/**
+ * Every migration's name, oldest first, when the database has applied exactly the known ones;
+ * undefined otherwise. A server starting on an up-to-date database then reads one table instead
+ * of running Kysely's migrator, which introspects the whole schema several times (on SQLite one
+ * query per table): about a tenth of the executable's start
+ * (docs/decisions/0025-executable-cold-start.md). Anything else goes through the migrator as
+ * before: no migration table yet, a migration not applied, or one this version does not know (a
+ * newer database, which the migrator refuses).
+ */
+async function upToDate(
+  database: WorkbenchDatabase,
+  schema: string | undefined,
+): Promise<string[] | undefined> {
+  let rows: { name: string }[];
+  try {
+    const table = sql.table(schema === undefined ? MIGRATION_TABLE : `${schema}.${MIGRATION_TABLE}`);
+    rows = (await sql<{ name: string }>`select name from ${table}`.execute(database.db)).rows;
+  } catch {
+    return undefined; // No migration table yet: a new database.
+  }
+  const known = MIGRATIONS.map((migration) => migration.name).sort();
+  const applied = new Set(rows.map((row) => row.name));
+  if (applied.size !== known.length || !known.every((name) => applied.has(name))) return undefined;
+  return known;
 }
 
 /**
@@ -116,7 +147,7 @@ export async function migrateToLatest(database: WorkbenchDatabase): Promise<Migr
  * await migrateDown(database);
  */
 export async function migrateDown(database: WorkbenchDatabase): Promise<MigrationReport> {
-  const result = await (await migrator(database)).migrateDown();
+  const result = await (await migrator(database, await schemaOf(database))).migrateDown();
   return report(result, await appliedNames(database));
 }
 

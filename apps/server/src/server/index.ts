@@ -1,6 +1,7 @@
 export { startServer } from './start-server.ts';
 export type { RunningServer } from './start-server.ts';
-export { DEFAULT_PORT, resolveServerOptions, SERVER_VERSION } from './server-options.ts';
+export { DEFAULT_PORT, resolveServerOptions } from './server-options.ts';
+export { SERVER_VERSION } from '../version/index.ts';
 export type { ResolvedServerOptions, ServerOptions } from './server-options.ts';
-export { BUILD_MANIFEST } from './build-manifest.ts';
-export type { BuildManifest } from './build-manifest.ts';
+export { BUILD_MANIFEST } from '../version/index.ts';
+export type { BuildManifest } from '../version/index.ts';

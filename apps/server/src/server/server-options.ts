@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { resolveYouyouHome } from '@youyou/agent/files';
-import { BUILD_MANIFEST } from './build-manifest.ts';
+import { PACKAGE_FOLDER } from '../version/index.ts';
 import { DEFAULT_TOOL_RESULT_BUDGET_BYTES } from '../artifacts/index.ts';
 import type { LogDestination } from '../logging/index.ts';
 import { DEFAULT_SUBAGENT_OPTIONS, type SubagentOptions } from '../subagents/index.ts';
@@ -86,34 +85,6 @@ export interface ResolvedServerOptions {
   sweepIntervalMs: number;
 }
 
-/** This package's folder: found by walking up, so the sources and a bundle in dist/ both find it. */
-function findPackageFolder(start: string): string | undefined {
-  let folder = start;
-  for (;;) {
-    const file = join(folder, 'package.json');
-    if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string };
-      if (manifest.name === '@youyou/server') return folder;
-    }
-    const parent = dirname(folder);
-    if (parent === folder) return undefined;
-    folder = parent;
-  }
-}
-
-const packageFolder = findPackageFolder(dirname(fileURLToPath(import.meta.url)));
-
-/**
- * The server's version, from its package.json.
- *
- * @example
- * console.log(`youyou-server ${SERVER_VERSION}`);
- */
-export const SERVER_VERSION: string =
-  packageFolder === undefined
-    ? (BUILD_MANIFEST?.version ?? '0.0.0')
-    : (JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string }).version;
-
 /**
  * Fills in the defaults.
  *
@@ -122,7 +93,7 @@ export const SERVER_VERSION: string =
  */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const home = resolve(options.home ?? resolveYouyouHome());
-  const webDefault = packageFolder === undefined ? undefined : resolve(packageFolder, '../web/dist');
+  const webDefault = PACKAGE_FOLDER === undefined ? undefined : resolve(PACKAGE_FOLDER, '../web/dist');
   const postgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//i.test(options.databaseUrl);
   return {
     host: options.host ?? '127.0.0.1',

@@ -61,7 +61,8 @@ import {
 import { showCardTool, UiActionRunner, UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import { WorkbenchStream } from '../workbench-stream/index.ts';
 import { createKnowledge, knowledgeTools } from '../knowledge/index.ts';
-import { resolveServerOptions, SERVER_VERSION, type ServerOptions } from './server-options.ts';
+import { SERVER_VERSION } from '../version/index.ts';
+import { resolveServerOptions, type ServerOptions } from './server-options.ts';
 
 /** A running workbench server. */
 export interface RunningServer {

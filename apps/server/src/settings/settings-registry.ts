@@ -71,10 +71,7 @@ function jsonSchemaOf(schema: SettingValueSchema): Record<string, unknown> {
 export class SettingsRegistry {
   readonly #settings = new Map<string, RegisteredSetting>();
   readonly #sections = new Map<string, SettingsSection>();
-  // No meta-schema check: SettingDefinitionSchema has already checked each schema against the subset
-  // settings may use, and compiling the draft-07 meta-schema was most of the server's start-up
-  // time spent in ajv.
-  readonly #ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+  #ajv: Ajv | undefined;
   readonly #listeners = new Set<() => void>();
 
   /** Adds a section of the settings page; registering an existing id replaces its label. */
@@ -96,15 +93,26 @@ export class SettingsRegistry {
     if (this.#settings.has(definition.key)) {
       throw new Error(`The setting '${definition.key}' is registered already.`);
     }
-    const validate = this.#ajv.compile(jsonSchemaOf(parsed.data.schema));
-    if (parsed.data.schema.default !== undefined && !validate(parsed.data.schema.default)) {
-      throw new Error(`The default of '${definition.key}' does not match its own schema.`);
+    const schema = jsonSchemaOf(parsed.data.schema);
+    let validate: ValidateFunction | undefined;
+    const compile = (): ValidateFunction => (validate ??= this.#compile(schema));
+    // The server's own settings (about 60) compile when a value is first checked: compiling them
+    // all was the largest single cost of the server's start (decision 0025); a test checks their
+    // defaults. A setting from anywhere else (an extension) is checked here, so a bad default
+    // fails its registration.
+    if (parsed.data.source !== 'builtin') {
+      const { default: initial } = parsed.data.schema;
+      if (initial !== undefined && !compile()(initial)) {
+        throw new Error(`The default of '${definition.key}' does not match its own schema.`);
+      }
     }
     this.#settings.set(definition.key, {
       definition: parsed.data,
       ...(configKey === undefined ? {} : { configKey }),
       ...(refine === undefined ? {} : { refine }),
-      validate,
+      get validate() {
+        return compile();
+      },
     });
     if (!this.#sections.has(parsed.data.section)) {
       const name = parsed.data.section.replace(/[-_]/g, ' ');
@@ -188,6 +196,14 @@ export class SettingsRegistry {
       `'${key}' ${problems[0]?.path === '/' ? '' : `${problems[0]?.path ?? ''} `}${problems[0]?.message ?? 'is not valid'}.`,
       { details: { key, value: setting.definition.secret ? '[secret]' : value, problems } },
     );
+  }
+
+  #compile(schema: Record<string, unknown>): ValidateFunction {
+    // No meta-schema check: SettingDefinitionSchema has already checked each schema against the
+    // subset settings may use, and compiling the draft-07 meta-schema was most of the server's
+    // start-up time spent in ajv. Made with the first setting compiled, not with the registry.
+    this.#ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false });
+    return this.#ajv.compile(schema);
   }
 
   #changed(): void {

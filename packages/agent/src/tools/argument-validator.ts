@@ -1,7 +1,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { AgentError } from '../errors/index.ts';
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
+// Made with the first tool compiled, not when the module loads: a program that imports the
+// package and compiles no tool (the workbench server starting up) does not pay for it.
+let ajv: Ajv | undefined;
 
 export type ArgumentValidator = (value: Record<string, unknown>) => string | undefined;
 
@@ -15,6 +17,7 @@ export function compileArgumentValidator(
 ): ArgumentValidator {
   let validate: ValidateFunction;
   try {
+    ajv ??= new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true });
     validate = ajv.compile(schema);
   } catch (error) {
     throw new AgentError(

@@ -1,5 +1,5 @@
 import type { DocumentBlock, ParserProvider, ParserRef } from '@youyou/contracts';
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { finishDocument, parseSafely, squash } from '../document-builder.ts';
 import { decodeTextFile } from './text.ts';
 
@@ -122,6 +122,8 @@ export const markdownParser: ParserProvider = {
       const { decoded, warnings } = decodeTextFile(input.bytes);
       const source = decoded.text.replace(/\r\n?/g, '\n');
       const blocks: DocumentBlock[] = [];
+      // Loaded with the first Markdown document, not with the server (decision 0025).
+      const { Lexer } = await import('marked');
       toBlocks(new Lexer({ gfm: true }).lex(source), 1, blocks);
       return finishDocument({
         format: 'md',
