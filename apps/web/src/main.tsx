@@ -7,6 +7,7 @@ import { watchQuestions } from './hitl/index.ts';
 import { startPreferencesSync } from './preferences-sync/index.ts';
 import { conversationKey } from './conversation-state/index.ts';
 import { createServices } from './services/index.ts';
+import { holdUntilFirstScreen } from './first-screen/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
 import { syncPlanboards } from './workbench/planboard-sync.ts';
 import { syncMemoryCandidates } from './memory/memory-queries.ts';
@@ -14,6 +15,8 @@ import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';
 
+// What the first screen does not show is asked for once it is drawn (first-screen/).
+holdUntilFirstScreen();
 const services = createServices(createHttpClient());
 // The tracker's own window (`#/tracker/…`) shows only the tracker; the workbench follows the hash.
 // The tracker's code is a chunk of its own, loaded first only in that window.

@@ -15,6 +15,7 @@ import { useConversationQuery, useCreateConversation, useProviders } from '../qu
 import { waitingCard } from '../hitl/index.ts';
 import { useConversationActions } from './conversation-actions.ts';
 import { MessageList } from './message-list.tsx';
+import { useMarkFirstScreenDrawn } from '../first-screen/index.ts';
 import './conversation.css';
 
 function requestOf(submission: ComposerSubmission, extra: Partial<SendMessage> = {}): SendMessage {
@@ -174,6 +175,8 @@ export function ConversationView(): ReactElement {
     if (conversationId !== undefined) void live.loadEarlier(conversationId);
   }, [conversationId, live]);
   const notFound = query.isError && isApiError(query.error, 'NOT_FOUND');
+  // The first screen is drawn once the opened conversation (or the new-conversation view) is.
+  useMarkFirstScreenDrawn(conversationId === undefined || snapshot.loaded || query.isError);
   const title =
     conversationId === undefined
       ? t('nav.newConversation')

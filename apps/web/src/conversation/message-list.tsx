@@ -4,6 +4,7 @@ import type { RunView } from '../conversation-state/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { ArrowDownIcon } from '../icons/index.ts';
 import { RunRow } from './run-row.tsx';
+import { useFirstScreenDrawn } from '../first-screen/index.ts';
 
 export interface MessageListProps {
   conversationId: string;
@@ -37,11 +38,13 @@ export function MessageList(props: MessageListProps): ReactElement {
   const distanceFromBottom = useRef(0);
   const firstRunId = useRef<string | undefined>(undefined);
   const [showJump, setShowJump] = useState(false);
+  const firstScreenDrawn = useFirstScreenDrawn();
   const virtualizer = useVirtualizer({
     count: runs.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ESTIMATED_ROW_HEIGHT,
-    overscan: 2,
+    // The rows above the view follow the first screen.
+    overscan: firstScreenDrawn ? 2 : 0,
     getItemKey: (index) => runs[index]?.run.id ?? index,
     paddingStart: LIST_PADDING,
     paddingEnd: LIST_PADDING,

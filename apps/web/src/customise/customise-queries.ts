@@ -8,6 +8,7 @@ import type {
   Snippet,
 } from '@youyou/contracts';
 import { useEffect } from 'react';
+import { useFirstScreenDrawn } from '../first-screen/index.ts';
 import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
 import { customiseApi } from './customise-api.ts';
 import { PANELS_KEY } from '../ui-schema/index.ts';
@@ -33,23 +34,30 @@ export function useEffectiveSettings(context: {
   });
 }
 
+// The composer's profiles, commands, macros and snippets are asked for once the first screen is
+// drawn: none of them is on it.
 export function useProfiles(): UseQueryResult<AgentProfile[]> {
-  return useQuery({ queryKey: PROFILES_KEY, queryFn: () => customiseApi.profiles() });
+  const enabled = useFirstScreenDrawn();
+  return useQuery({ queryKey: PROFILES_KEY, queryFn: () => customiseApi.profiles(), enabled });
 }
 
 export function useCommands(projectId: string | undefined): UseQueryResult<CommandDescriptor[]> {
+  const enabled = useFirstScreenDrawn();
   return useQuery({
     queryKey: [...COMMANDS_KEY, projectId ?? null],
     queryFn: () => customiseApi.commands(projectId),
+    enabled,
   });
 }
 
 export function useMacros(): UseQueryResult<Macro[]> {
-  return useQuery({ queryKey: MACROS_KEY, queryFn: () => customiseApi.macros() });
+  const enabled = useFirstScreenDrawn();
+  return useQuery({ queryKey: MACROS_KEY, queryFn: () => customiseApi.macros(), enabled });
 }
 
 export function useSnippets(): UseQueryResult<Snippet[]> {
-  return useQuery({ queryKey: SNIPPETS_KEY, queryFn: () => customiseApi.snippets() });
+  const enabled = useFirstScreenDrawn();
+  return useQuery({ queryKey: SNIPPETS_KEY, queryFn: () => customiseApi.snippets(), enabled });
 }
 
 /**
@@ -59,8 +67,9 @@ export function useSnippets(): UseQueryResult<Snippet[]> {
  */
 export function useWorkbenchEvents(): void {
   const queryClient = useQueryClient();
+  const drawn = useFirstScreenDrawn();
   useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
+    if (typeof EventSource === 'undefined' || !drawn) return;
     const source = new EventSource('/api/events', { withCredentials: true });
     source.onmessage = (message: MessageEvent<string>) => {
       let event: { type?: string };
@@ -80,5 +89,5 @@ export function useWorkbenchEvents(): void {
       }
     };
     return () => source.close();
-  }, [queryClient]);
+  }, [queryClient, drawn]);
 }

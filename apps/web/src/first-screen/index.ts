@@ -1,0 +1,1 @@
+export { holdUntilFirstScreen, useFirstScreenDrawn, useMarkFirstScreenDrawn } from './first-screen.ts';
