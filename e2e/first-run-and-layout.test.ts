@@ -42,6 +42,17 @@ async function addCustomProvider(name: string, baseUrl: string) {
 }
 
 describe('the first run, as the README tells it', () => {
+  it('a message sent before any provider keeps its text, leaves no conversation behind and says what to do', async () => {
+    const input = page.getByTestId('composer-input');
+    await input.fill('Hello before a provider');
+    await input.press('Enter');
+    const error = page.locator('.composer-error');
+    await error.waitFor({ timeout: STEP_TIMEOUT });
+    expect(await error.textContent()).not.toMatch(/\/api\/|POST /);
+    expect(await input.inputValue()).toBe('Hello before a provider');
+    expect((await stack.client.listConversations()).conversations).toEqual([]);
+  }, 60_000);
+
   it('a base URL without /v1 gets a hint that names the fix', async () => {
     const withoutVersion = stack.fake.url.replace(/\/v1$/, '');
     const { dialog, form } = await addCustomProvider('typo', withoutVersion);
@@ -59,6 +70,8 @@ describe('the first run, as the README tells it', () => {
     const defaultModel = dialog.getByLabel('Default model');
     expect(await defaultModel.locator('option').allTextContents()).toContain('fake-model · local');
     await dialog.getByRole('button', { name: 'Close settings' }).click();
+    // The failed send's error no longer applies once there is a provider: it is gone.
+    await page.locator('.composer-error').waitFor({ state: 'detached', timeout: STEP_TIMEOUT });
 
     await page.getByTestId('composer-input').fill('Hello after the first run');
     await page.getByTestId('composer-input').press('Enter');

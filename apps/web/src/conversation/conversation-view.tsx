@@ -99,6 +99,17 @@ export function ConversationView(): ReactElement {
   const [newProfileId, setNewProfileId] = useState<string | undefined>(undefined);
   const noProvider = providers.isSuccess && providers.data.length === 0;
   const running = snapshot.activeRun !== undefined || actions.send.isPending;
+  // A failed send is said until it no longer applies: another conversation opened, or the
+  // providers changed (one added after "no provider"); the next send clears it too. Query data
+  // keeps its identity while unchanged, so a refetch that finds the same providers keeps it.
+  const resetSend = actions.send.reset;
+  const resetCreate = create.reset;
+  const resetRegenerate = actions.regenerate.reset;
+  useEffect(() => {
+    resetSend();
+    resetCreate();
+    resetRegenerate();
+  }, [conversationId, providers.data, resetSend, resetCreate, resetRegenerate]);
   const sendError = actions.send.error ?? create.error ?? actions.regenerate.error;
   const errorText =
     sendError === null
