@@ -15,8 +15,6 @@ import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';
 
-// What the first screen does not show is asked for once it is drawn (first-screen/).
-holdUntilFirstScreen();
 const services = createServices(createHttpClient());
 // The tracker's own window (`#/tracker/…`) shows only the tracker; the workbench follows the hash.
 // The tracker's code is a chunk of its own, loaded first only in that window.
@@ -24,6 +22,8 @@ const tracker = window.location.hash.startsWith('#/tracker/')
   ? (await import('./agent-tracker/agent-tracker.tsx')).parseTrackerHash(window.location.hash)
   : undefined;
 if (tracker === undefined) {
+  // What the workbench's first screen does not show is asked for once it is drawn (first-screen/).
+  holdUntilFirstScreen();
   syncNavigationWithLocation(window);
   // The opened conversation's Query is asked for now, beside the session check, not after it.
   const opened = useNavigation.getState().conversationId;

@@ -7,9 +7,14 @@ import { useEffect, useSyncExternalStore } from 'react';
 let held = false;
 const listeners = new Set<() => void>();
 
-/** The app's start holds the secondary work until `useMarkFirstScreenDrawn` says it is drawn. */
-export function holdUntilFirstScreen(): void {
+/**
+ * The app's start holds the secondary work until `useMarkFirstScreenDrawn` says the first screen
+ * is drawn — or `atMostMs` has passed, whatever happened to that screen (it failed to render, the
+ * tab is in the background and draws no frames).
+ */
+export function holdUntilFirstScreen(atMostMs = 2000): void {
   held = true;
+  setTimeout(release, atMostMs);
 }
 
 function release(): void {
@@ -32,20 +37,13 @@ export function useFirstScreenDrawn(): boolean {
   );
 }
 
-/**
- * Releases the held work after the frame that draws the component's first commit (or after a
- * second, where animation frames do not run: a tab opened in the background).
- */
+/** Releases the held work after the frame that draws the component's first commit with `ready`. */
 export function useMarkFirstScreenDrawn(ready: boolean): void {
   useEffect(() => {
     if (!ready || !held) return undefined;
     let frame = requestAnimationFrame(() => {
       frame = requestAnimationFrame(release);
     });
-    const fallback = setTimeout(release, 1000);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(fallback);
-    };
+    return () => cancelAnimationFrame(frame);
   }, [ready]);
 }
