@@ -82,6 +82,14 @@ describe('the first run, as the README tells it', () => {
   }, 60_000);
 });
 
+/** A screenshot once the columns' width transition has ended (it moves for 160 ms). */
+async function layoutScreenshot(name: string): Promise<void> {
+  await page.getByTestId('app-shell').evaluate(async (shell) => {
+    await Promise.all(shell.getAnimations({ subtree: true }).map((animation) => animation.finished));
+  });
+  await page.screenshot({ path: join(SCREENSHOTS, name) });
+}
+
 async function middleWidth(): Promise<number> {
   return page.locator('main.middle-column').evaluate((element) => element.getBoundingClientRect().width);
 }
@@ -92,10 +100,11 @@ describe('the columns at three window widths', () => {
     await page.getByRole('button', { name: 'Show the workbench' }).click();
     await expect.poll(() => page.getByTestId('app-shell').getAttribute('data-viewport')).toBe('wide');
     await page.getByTestId('right-column').waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+    await page.getByRole('tablist', { name: 'Workbench tabs' }).waitFor({ timeout: STEP_TIMEOUT });
     expect(await page.getByTestId('left-column').getAttribute('data-collapsed')).toBe('false');
     expect(await page.getByTestId('right-column').getAttribute('class')).not.toContain('floating');
     expect(await middleWidth()).toBeGreaterThan(600);
-    await page.screenshot({ path: join(SCREENSHOTS, 'layout-1440.png') });
+    await layoutScreenshot('layout-1440.png');
   }, 60_000);
 
   it('1024 px: the left column is its rail and the right one floats over the conversation', async () => {
@@ -108,7 +117,7 @@ describe('the columns at three window widths', () => {
     await expect.poll(() => page.getByTestId('right-column').getAttribute('class')).toContain('floating');
     // The conversation keeps its width under the floating column.
     expect(await middleWidth()).toBeGreaterThan(800);
-    await page.screenshot({ path: join(SCREENSHOTS, 'layout-1024.png') });
+    await layoutScreenshot('layout-1024.png');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('right-column').isHidden()).toBe(true);
   }, 60_000);
@@ -120,7 +129,7 @@ describe('the columns at three window widths', () => {
     await page.getByRole('button', { name: 'Expand sidebar' }).click();
     await expect.poll(() => page.getByTestId('left-column').getAttribute('class')).toContain('floating');
     expect(await middleWidth()).toBeGreaterThan(600);
-    await page.screenshot({ path: join(SCREENSHOTS, 'layout-760.png') });
+    await layoutScreenshot('layout-760.png');
     await page.locator('.column-scrim').click({ position: { x: 700, y: 400 } });
     await expect.poll(() => page.getByTestId('left-column').getAttribute('data-collapsed')).toBe('true');
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -10,6 +10,7 @@ import { useNavigation } from '../navigation/index.ts';
 import { applyAppearance, resolveTheme, usePreferences, useSystemDark } from '../preferences/index.ts';
 import { ProjectNav } from '../project-nav/index.ts';
 import { ErrorBoundary } from '../ui/index.ts';
+import { useFirstScreenDrawn } from '../first-screen/index.ts';
 import { ServicesProvider, useServices, type AppServices } from '../services/index.ts';
 
 /** Puts theme, density, font size and language on <html> whenever they change. */
@@ -62,10 +63,10 @@ function useShortcuts(): void {
 }
 
 // The right column (documents, artifacts, agents, plan, panels) is a chunk of its own: the first
-// render of a conversation does not wait for it.
-const Workbench = lazy(() =>
-  import('../workbench/workbench.tsx').then((module) => ({ default: module.Workbench })),
-);
+// render of a conversation does not wait for it. It is fetched once the first screen is drawn, so
+// a column opened later shows at once.
+const loadWorkbench = () => import('../workbench/workbench.tsx');
+const Workbench = lazy(() => loadWorkbench().then((module) => ({ default: module.Workbench })));
 
 // The agent tracker (its dialog, or the whole of its own window) is a chunk of its own too.
 const TrackerDialog = lazy(() =>
@@ -145,6 +146,10 @@ function Guarded({ children }: { children: ReactElement }): ReactElement {
 
 function Workspace(): ReactElement {
   const t = useTranslation();
+  const drawn = useFirstScreenDrawn();
+  useEffect(() => {
+    if (drawn) void loadWorkbench();
+  }, [drawn]);
   useShortcuts();
   useQuestionTitle();
   useWorkbenchEvents();
