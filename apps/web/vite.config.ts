@@ -36,8 +36,8 @@ const EARLY_REQUESTS = 'src/early-requests/early-requests.ts';
  * The early-requests script (src/early-requests) as an entry of its own, loaded by index.html as
  * the first thing in <head>: a classic script, so it runs as soon as it arrives (a module script
  * waits its turn behind the compiling of the app's modules) and starts the first screen's requests
- * while the app's modules are still loading and evaluating. It imports nothing, so its chunk is a
- * plain script, wrapped in a function to keep its names out of the page's globals.
+ * while the app's modules are still loading and evaluating. It imports nothing and is one function
+ * (its names stay out of the page's globals), so its chunk is a plain script.
  */
 function earlyRequests(): Plugin {
   return {
@@ -55,9 +55,8 @@ function earlyRequests(): Plugin {
     generateBundle(_options, bundle) {
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk' || !output.isEntry || output.name !== 'early-requests') continue;
-        if (/^\s*(import|export)\b/m.test(output.code))
-          throw new Error('early-requests must import and export nothing: it runs as a classic script');
-        output.code = `(() => {\n${output.code}\n})();\n`;
+        if (/^\s*(import|export)\b/m.test(output.code) || !output.code.trimStart().startsWith('('))
+          throw new Error('early-requests must be one function that imports and exports nothing');
       }
     },
     transformIndexHtml: {
