@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { PlanboardView } from '@youyou/contracts';
 import type { LiveConversations } from '../conversation-state/index.ts';
 import { useLayout } from '../layout/index.ts';
+import { useNavigation } from '../navigation/index.ts';
 
 /** The query key of a conversation's planboard. */
 export function planboardKey(conversationId: string): readonly ['planboard', string] {
@@ -11,13 +12,20 @@ export function planboardKey(conversationId: string): readonly ['planboard', str
 /**
  * Keeps each conversation's planboard query current from its live `plan.update` / `todo.update`
  * events (each carries the whole list with a version; an older version never overwrites a newer
- * one), and opens the Plan tab the first time a plan arrives in the conversation on screen.
+ * one), and opens the Plan tab the first time a plan arrives in the conversation on screen — or
+ * when that conversation comes on screen, if its first plan arrived before (a new conversation's
+ * first answer can plan before the view has switched to it).
  *
  * @example
  * const stop = syncPlanboards(live, queryClient);
  */
 export function syncPlanboards(live: LiveConversations, queryClient: QueryClient): () => void {
-  return live.onEvent((conversationId, event) => {
+  const firstPlanUnseen = new Set<string>();
+  const stopWatchingNavigation = useNavigation.subscribe((state) => {
+    if (state.conversationId !== undefined && firstPlanUnseen.delete(state.conversationId))
+      useLayout.getState().setActiveTab('plan');
+  });
+  const stopListening = live.onEvent((conversationId, event) => {
     if (event.type !== 'plan.update' && event.type !== 'todo.update') return;
     const key = planboardKey(conversationId);
     const current = queryClient.getQueryData<PlanboardView>(key);
@@ -31,8 +39,9 @@ export function syncPlanboards(live: LiveConversations, queryClient: QueryClient
         },
         todos: current?.todos ?? { items: [], version: 0 },
       });
-      if (event.payload.version === 1 && conversationId === live.focused) {
-        useLayout.getState().setActiveTab('plan');
+      if (event.payload.version === 1) {
+        if (conversationId === live.focused) useLayout.getState().setActiveTab('plan');
+        else firstPlanUnseen.add(conversationId);
       }
       return;
     }
@@ -42,4 +51,8 @@ export function syncPlanboards(live: LiveConversations, queryClient: QueryClient
       todos: { items: event.payload.todos, version: event.payload.version },
     });
   });
+  return () => {
+    stopListening();
+    stopWatchingNavigation();
+  };
 }
