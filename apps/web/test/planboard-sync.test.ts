@@ -63,4 +63,17 @@ describe('the Plan tab opens with a conversation’s first plan', () => {
     useNavigation.getState().openConversation('c2');
     expect(useLayout.getState().activeTab).toBe('artifacts');
   });
+
+  it('even when the planboard was fetched with that plan before its event arrived', () => {
+    const { live, asLive, emitPlan } = fakeLive();
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(planboardKey('c3'), {
+      plan: { steps: [], version: 1 },
+      todos: { items: [], version: 0 },
+    });
+    stop = syncPlanboards(asLive, queryClient);
+    live.focused = 'c3';
+    emitPlan('c3', 1);
+    expect(useLayout.getState().activeTab).toBe('plan');
+  });
 });

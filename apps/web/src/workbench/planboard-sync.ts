@@ -30,6 +30,11 @@ export function syncPlanboards(live: LiveConversations, queryClient: QueryClient
     const key = planboardKey(conversationId);
     const current = queryClient.getQueryData<PlanboardView>(key);
     if (event.type === 'plan.update') {
+      // The conversation's first plan, whether or not the planboard was already fetched with it.
+      if (event.payload.version === 1) {
+        if (conversationId === live.focused) useLayout.getState().setActiveTab('plan');
+        else firstPlanUnseen.add(conversationId);
+      }
       if (current !== undefined && current.plan.version >= event.payload.version) return;
       queryClient.setQueryData<PlanboardView>(key, {
         plan: {
@@ -39,10 +44,6 @@ export function syncPlanboards(live: LiveConversations, queryClient: QueryClient
         },
         todos: current?.todos ?? { items: [], version: 0 },
       });
-      if (event.payload.version === 1) {
-        if (conversationId === live.focused) useLayout.getState().setActiveTab('plan');
-        else firstPlanUnseen.add(conversationId);
-      }
       return;
     }
     if (current !== undefined && current.todos.version >= event.payload.version) return;
