@@ -94,8 +94,8 @@ function report(result: MigrationResultSet, current: string[]): MigrationReport 
   };
 }
 
-async function appliedNames(database: WorkbenchDatabase): Promise<string[]> {
-  const all = await (await migrator(database, await schemaOf(database))).getMigrations();
+async function appliedNames(migrations: Migrator): Promise<string[]> {
+  const all = await migrations.getMigrations();
   return all.filter((migration) => migration.executedAt !== undefined).map((migration) => migration.name);
 }
 
@@ -110,8 +110,9 @@ export async function migrateToLatest(database: WorkbenchDatabase): Promise<Migr
   const schema = await schemaOf(database);
   const current = await upToDate(database, schema);
   if (current !== undefined) return { applied: [], current };
-  const result = await (await migrator(database, schema)).migrateToLatest();
-  return report(result, await appliedNames(database));
+  const migrations = await migrator(database, schema);
+  const result = await migrations.migrateToLatest();
+  return report(result, await appliedNames(migrations));
 }
 
 /**
@@ -147,8 +148,9 @@ async function upToDate(
  * await migrateDown(database);
  */
 export async function migrateDown(database: WorkbenchDatabase): Promise<MigrationReport> {
-  const result = await (await migrator(database, await schemaOf(database))).migrateDown();
-  return report(result, await appliedNames(database));
+  const migrations = await migrator(database, await schemaOf(database));
+  const result = await migrations.migrateDown();
+  return report(result, await appliedNames(migrations));
 }
 
 /**
