@@ -1,12 +1,5 @@
 import type { ModelConfig } from '../models/index.ts';
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-function positiveNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
-}
+import { positiveNumber, record } from '../http/index.ts';
 
 /**
  * Reads one page of Anthropic's `GET /v1/models` (`{ data: [{ id, display_name }], has_more,

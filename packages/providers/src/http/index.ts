@@ -2,6 +2,7 @@ export { coalesceDeltas, pushDelta } from './coalesce-deltas.ts';
 export { decodeBody } from './decode-body.ts';
 export { isContextLengthError } from './context-length.ts';
 export { getJson } from './get-json.ts';
+export { positiveInteger, positiveNumber, record } from './json-fields.ts';
 export type { GetJsonOptions } from './get-json.ts';
 export {
   RETRYABLE_ERROR_TYPES,

@@ -1,13 +1,6 @@
 import type { ModelCapabilities } from '@youyou/agent';
 import type { ModelConfig } from '../models/index.ts';
-
-function positiveNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
+import { positiveNumber, record } from '../http/index.ts';
 
 /**
  * Reads a `GET /models` list (`{ data: [{ id, … }] }`), keeping the model facts servers add

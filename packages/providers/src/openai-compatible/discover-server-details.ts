@@ -1,18 +1,11 @@
 import type { ModelCapabilities } from '@youyou/agent';
 import type { ModelConfig } from '../models/index.ts';
+import { positiveInteger, record } from '../http/index.ts';
 
 /** At most this many `/api/show` calls are made at once. */
 const SHOW_CONCURRENCY = 4;
 /** Each native call may take this long; a slow answer only means fewer details. */
 const DETAIL_TIMEOUT_MS = 5_000;
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-function positiveInteger(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
 
 async function fetchJson(
   url: string,
