@@ -5,6 +5,7 @@ import type { Root } from 'hast';
 import { useTranslation } from '../i18n/index.ts';
 import { CheckIcon, CopyIcon } from '../icons/index.ts';
 import { highlightToHast } from './highlighter.ts';
+import { recentCache } from './recent-cache.ts';
 
 const MermaidDiagram = lazy(() => import('./mermaid-diagram.tsx'));
 
@@ -50,15 +51,7 @@ export function useCopy(): { copied: boolean; copy: (text: string) => void } {
 }
 
 /** Finished blocks already highlighted: one drawn again (moved into a chunk, scrolled back into view) shows at once. */
-const highlightedBlocks = new Map<string, ReactNode>();
-const HIGHLIGHTED_BLOCKS_KEPT = 500;
-
-function rememberHighlighted(key: string, rendered: ReactNode): void {
-  highlightedBlocks.set(key, rendered);
-  if (highlightedBlocks.size <= HIGHLIGHTED_BLOCKS_KEPT) return;
-  const oldest = highlightedBlocks.keys().next().value;
-  if (oldest !== undefined) highlightedBlocks.delete(oldest);
-}
+const highlightedBlocks = recentCache<ReactNode>(500);
 
 function Highlighted({
   code,
@@ -101,7 +94,7 @@ function Highlighted({
     );
   if (tree.code === code) {
     const rendered = toJsxRuntime(tree.root, { Fragment, jsx, jsxs });
-    if (!streaming) rememberHighlighted(key, rendered);
+    if (!streaming) highlightedBlocks.set(key, rendered);
     return rendered;
   }
   return (

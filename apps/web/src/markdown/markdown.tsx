@@ -8,6 +8,7 @@ import type { PluggableList } from 'unified';
 import { rehypeStripActiveContent } from './active-content.ts';
 import { CodeBlock } from './code-block.tsx';
 import { lazyResource } from './lazy-resource.ts';
+import { recentCache } from './recent-cache.ts';
 import { extendMarkdownBlocks, needsMath, type MarkdownSplit } from './markdown-blocks.ts';
 import { SANITIZE_SCHEMA } from './sanitize-schema.ts';
 import './markdown.css';
@@ -79,20 +80,15 @@ const STATIC_COMPONENTS = components(false);
 const STREAMING_COMPONENTS = components(true);
 
 /** The rendered blocks of finished text: a row scrolled back into view, or a block moved into a chunk, is not parsed again. */
-const renderedBlocks = new Map<string, ReactElement>();
-const RENDERED_BLOCKS_KEPT = 2000;
+const renderedBlocks = recentCache<ReactElement>(2000);
 
 function renderBlock(text: string, streaming: boolean, withMath: boolean): ReactElement {
   const plugins = math.get();
   const mathOn = withMath && plugins !== undefined;
-  const key = `${mathOn ? 'math' : 'plain'}\u0000${text}`;
-  const cached = streaming ? undefined : renderedBlocks.get(key);
-  if (cached !== undefined) {
-    // Most recently used last: the oldest entry is the first to go.
-    renderedBlocks.delete(key);
-    renderedBlocks.set(key, cached);
-    return cached;
-  }
+  // A streaming block changes every frame: neither looked up nor kept.
+  const key = streaming ? undefined : `${mathOn ? 'math' : 'plain'}\u0000${text}`;
+  const cached = key === undefined ? undefined : renderedBlocks.get(key);
+  if (cached !== undefined) return cached;
   const remarkPlugins: PluggableList = mathOn ? [remarkGfmParse, plugins.remarkMath] : [remarkGfmParse];
   // Sanitize first; KaTeX then renders math from the (already sanitized) text, without trust
   // (`\href`, `\url`, `\htmlData` … stay inert); last, anything that could still run script goes.
@@ -112,13 +108,7 @@ function renderBlock(text: string, streaming: boolean, withMath: boolean): React
     skipHtml: true,
     children: text,
   });
-  if (!streaming) {
-    renderedBlocks.set(key, rendered);
-    if (renderedBlocks.size > RENDERED_BLOCKS_KEPT) {
-      const oldest = renderedBlocks.keys().next().value;
-      if (oldest !== undefined) renderedBlocks.delete(oldest);
-    }
-  }
+  if (key !== undefined) renderedBlocks.set(key, rendered);
   return rendered;
 }
 
