@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -13,7 +14,15 @@ process.on('exit', () => rmSync(testHome, { recursive: true, force: true }));
 /** Where CI reads the counts for its closing "N passed, N failed" line. */
 const resultsFile = 'node_modules/.cache/vitest/results.json';
 
+/**
+ * Our packages (`@youyou/*`) from their sources: their exports' `@youyou/source` condition (decision
+ * 0032). The node tests resolve in Vite's `ssr` environment, the jsdom ones in `client`.
+ */
+const SOURCE_CONDITION = '@youyou/source';
+
 export default defineConfig({
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
   test: {
     include: [
       'packages/*/test/**/*.test.ts',

@@ -114,8 +114,8 @@ interface ProcessOutcome {
 
 function runProcess(commandArguments: readonly string[], timeoutMs: number): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
-    // Our packages resolve to their sources (the `development` condition of their exports).
-    const child = spawn(process.execPath, ['--conditions=development', ...commandArguments], {
+    // Our packages resolve to their sources (the `@youyou/source` condition of their exports).
+    const child = spawn(process.execPath, ['--conditions=@youyou/source', ...commandArguments], {
       cwd: benchFolder,
       env: childEnvironment(),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,34 +1,9 @@
-import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 
 const webDirectory = dirname(fileURLToPath(import.meta.url));
-const workspaceModules = join(webDirectory, '../../node_modules');
-
-/**
- * Our own packages (`@youyou/*`) from their sources, in the production build too: their exports'
- * `development` condition, which Vite applies only when not building. Adding that condition for
- * every package would give third-party packages their development builds.
- */
-function workspaceSources(): Plugin {
-  return {
-    name: 'youyou-workspace-sources',
-    enforce: 'pre',
-    resolveId(source) {
-      const match = /^(@youyou\/[^/]+)(\/.*)?$/.exec(source);
-      if (match === null) return null;
-      const folder = realpathSync(join(workspaceModules, match[1] ?? ''));
-      const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
-        exports?: Record<string, string | { development?: string }>;
-      };
-      const entry = manifest.exports?.[`.${match[2] ?? ''}`];
-      const sourceFile = typeof entry === 'object' ? entry.development : undefined;
-      return sourceFile === undefined ? null : join(folder, sourceFile);
-    },
-  };
-}
 
 const EARLY_REQUESTS = 'src/early-requests/early-requests.ts';
 
@@ -91,7 +66,10 @@ function earlyRequests(): Plugin {
 const apiTarget = process.env['YOUYOU_API'] ?? 'http://127.0.0.1:4280';
 
 export default defineConfig({
-  plugins: [workspaceSources(), react(), earlyRequests()],
+  plugins: [react(), earlyRequests()],
+  // Our own packages (`@youyou/*`) from their sources, in the production build too: their exports'
+  // `@youyou/source` condition (decision 0032), which no third-party package has.
+  resolve: { conditions: ['@youyou/source', ...defaultClientConditions] },
   base: './',
   build: {
     outDir: 'dist',

@@ -5,7 +5,7 @@
 // citation). Three queries: a rare phrase, an id-like term, a term in most chunks — each in Latin
 // and Chinese. Target: p95 < 50 ms for all three on both tiers.
 //
-//   node --conditions=development --import tsx bench/documents/fts.ts [--chunks 100000] [--runs 40] [--skip-postgres]
+//   node --conditions=@youyou/source --import tsx bench/documents/fts.ts [--chunks 100000] [--runs 40] [--skip-postgres]
 //
 // PostgreSQL: YOUYOU_BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test); the
 // benchmark works in a schema of its own and drops it. Prints markdown tables on stdout.

@@ -4,7 +4,7 @@
 // holds. The files are made by the real producers (docx, pptxgenjs, exceljs, pdf-lib), English and
 // Chinese, by the server's fixture generator.
 //
-//   node --conditions=development --import tsx bench/documents/ingest.ts [--sections 200] [--runs 5]
+//   node --conditions=@youyou/source --import tsx bench/documents/ingest.ts [--sections 200] [--runs 5]
 //
 // Prints a markdown table on stdout.
 import { performance } from 'node:perf_hooks';

@@ -3,7 +3,7 @@
 // tool results), with the budget trimming it must do in a 64k and a 200k window, against a raw
 // baseline: naive concatenation of the same messages with the same chars/4 estimate and no
 // budget. Alone:
-//   node --conditions=development --import tsx bench/server/context-assembly.ts
+//   node --conditions=@youyou/source --import tsx bench/server/context-assembly.ts
 import type { ChatRequest, Message } from '@youyou/agent';
 import { assembleRequest } from '@youyou/server';
 

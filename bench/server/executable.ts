@@ -1,4 +1,4 @@
-// `node --conditions=development --import tsx bench/server/executable.ts [--starts 5]`: the single
+// `node --conditions=@youyou/source --import tsx bench/server/executable.ts [--starts 5]`: the single
 // executable against the bundle run by node (what `npm start` runs): file size, cold start from
 // spawn to the first 200 of GET /api/health on an existing data directory, the CPU time the
 // process used up to then, idle RSS after 3 s. Starts are interleaved (one of each in turn), and a
@@ -85,7 +85,7 @@ const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 if (!existsSync(EXECUTABLE)) {
-  const built = spawnSync(process.execPath, ['--conditions=development', 'deploy/sea/build.ts'], {
+  const built = spawnSync(process.execPath, ['--conditions=@youyou/source', 'deploy/sea/build.ts'], {
     cwd: REPOSITORY,
     stdio: 'inherit',
   });

@@ -8,7 +8,7 @@
  * - Hot reload: a server with the example extension installed; one asset (the tool file) is
  *   rewritten and the time until the new definition is active is taken (fs.watch → debounce →
  *   fail-closed load → swap), next to the load alone.
- *   node --conditions=development bench/server/extensions.ts [--calls 2000] [--repetitions 5] [--reloads 20]
+ *   node --conditions=@youyou/source bench/server/extensions.ts [--calls 2000] [--repetitions 5] [--reloads 20]
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';

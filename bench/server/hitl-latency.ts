@@ -6,7 +6,7 @@
  * `hitl.resolved` committed, the tool call woken, the result recorded, the next model request
  * built and sent). Side by side, the raw baseline of the same server: `POST …/messages` → that
  * turn's first model request (what starting any turn costs), and the answer's own HTTP round trip.
- *   node --conditions=development --import tsx bench/server/hitl-latency.ts [--rounds 100] [--sqlite-only]
+ *   node --conditions=@youyou/source --import tsx bench/server/hitl-latency.ts [--rounds 100] [--sqlite-only]
  */
 import { parseArgs } from 'node:util';
 import { startServer, type RunningServer } from '@youyou/server';

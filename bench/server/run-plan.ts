@@ -1,7 +1,7 @@
 // What planning a run costs (spec §4.7/§4.9): resolving its profile and every run parameter and
 // budget through system → user (config.yaml) → project → profile → conversation, against a raw
 // baseline of one settings row read, on SQLite. Alone:
-//   node --conditions=development --import tsx bench/server/run-plan.ts
+//   node --conditions=@youyou/source --import tsx bench/server/run-plan.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * dispatcher runs it (its handler: scope check, walk honouring .gitignore, read, match, render);
  * `rg` is spawned per query as a model's shell would (Debian's /usr/bin/rg, or `--rg <path>`).
  * Target: the tool's median within 2× of rg's.
- *   node --conditions=development --import tsx bench/server/search-files.ts [--files 5000] [--rounds 15]
+ *   node --conditions=@youyou/source --import tsx bench/server/search-files.ts [--files 5000] [--rounds 15]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -7,7 +7,7 @@
  *   once on the same fake model, no workbench).
  * - a 1 MB artifact: one exact edit as a new version plus the diff of the two, p50/p95, against
  *   the raw baseline (the same edit and jsdiff on strings, no database).
- *   node --conditions=development --import tsx bench/server/subagents.ts [--rounds 5] [--sqlite-only]
+ *   node --conditions=@youyou/source --import tsx bench/server/subagents.ts [--rounds 5] [--sqlite-only]
  */
 import { parseArgs } from 'node:util';
 import { AgentBuilder } from '@youyou/agent';

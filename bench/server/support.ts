@@ -76,8 +76,8 @@ export async function startChild(
   ready: RegExp,
   options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): Promise<Child> {
-  // Our packages resolve to their sources (the `development` condition of their exports).
-  const child = spawn(process.execPath, ['--conditions=development', ...commandArguments], {
+  // Our packages resolve to their sources (the `@youyou/source` condition of their exports).
+  const child = spawn(process.execPath, ['--conditions=@youyou/source', ...commandArguments], {
     cwd: REPOSITORY,
     env: { ...process.env, NODE_OPTIONS: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

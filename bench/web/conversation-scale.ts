@@ -9,7 +9,7 @@
  *   (animation frames over 1.5 × 16.7 ms).
  * The conversation is written straight into the server's database (bench-support.ts).
  * `--web-root <dir>` measures another build of the UI (e.g. a copy of apps/web/dist from before a change).
- *   node --conditions=development --import tsx bench/web/conversation-scale.ts [--turns 5000] [--seconds 60] [--web-root dir]
+ *   node --conditions=@youyou/source --import tsx bench/web/conversation-scale.ts [--turns 5000] [--seconds 60] [--web-root dir]
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';

@@ -192,7 +192,7 @@ const COMMON_OPTIONS = {
   platform: 'node',
   format: 'cjs',
   target: 'node24',
-  conditions: ['development', 'module'],
+  conditions: ['@youyou/source', 'module'],
   // pg-native: an optional addon pg never needs here; pino-pretty: loaded only in a terminal,
   // and the executable logs JSON instead (logging/logger.ts); esbuild: only the npm start
   // bundle's build (buildServerBundle) loads it, which the executable never runs.

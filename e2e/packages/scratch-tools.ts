@@ -16,7 +16,7 @@ export interface RunResult {
 /**
  * Runs a command without a shell and collects its output; never throws on a non-zero exit.
  * The environment starts from `env` alone when given: nothing of the workspace's leaks in (no
- * NODE_OPTIONS carrying `--conditions=development`, which would send Node to sources we do not ship).
+ * NODE_OPTIONS carrying `--conditions=@youyou/source`, which would send Node to sources we do not ship).
  */
 export async function run(
   file: string,
@@ -44,7 +44,7 @@ export async function run(
 
 /**
  * This process's environment without what the workspace run adds: NODE_OPTIONS (it may carry
- * `--conditions=development`), npm's `npm_*` settings of the running script, Vitest's variables.
+ * `--conditions=@youyou/source`), npm's `npm_*` settings of the running script, Vitest's variables.
  * The machine's own settings stay (PATH, HOME, a CA bundle the registry needs, proxies).
  */
 export function cleanEnvironment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

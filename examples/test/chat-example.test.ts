@@ -40,7 +40,7 @@ async function startChat(fake: FakeServer): Promise<RunningChat> {
     HOME: workspace.home,
   };
   delete environment['ANTHROPIC_API_KEY'];
-  const child = spawn(process.execPath, ['--conditions=development', '--import', TSX, CHAT], {
+  const child = spawn(process.execPath, ['--conditions=@youyou/source', '--import', TSX, CHAT], {
     cwd: workspace.cwd,
     env: environment,
   });

@@ -312,7 +312,7 @@ describe('the youyou executable', () => {
     const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
     const environment = { ...process.env, YOUYOU_HOME: home };
     const run = (...argv: string[]) =>
-      spawnSync(process.execPath, ['--conditions=development', bin, ...argv], {
+      spawnSync(process.execPath, ['--conditions=@youyou/source', bin, ...argv], {
         encoding: 'utf8',
         env: environment,
       });

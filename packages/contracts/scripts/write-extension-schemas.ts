@@ -1,6 +1,6 @@
 /**
  * Writes the extension author schemas (`schemas/*.schema.json`) from the zod contract. Run after
- * changing `src/extensions/`: `node --conditions=development packages/contracts/scripts/write-extension-schemas.ts`
+ * changing `src/extensions/`: `node --conditions=@youyou/source packages/contracts/scripts/write-extension-schemas.ts`
  * (the contracts test fails while the published files differ).
  */
 import { writeFile } from 'node:fs/promises';

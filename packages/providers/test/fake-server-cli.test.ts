@@ -21,7 +21,7 @@ afterEach(async () => {
 /** Starts the fake server CLI as its own process and returns the URL it prints. */
 async function startCli(...parameters: string[]): Promise<string> {
   const child = spawn(process.execPath, [
-    '--conditions=development',
+    '--conditions=@youyou/source',
     '--import',
     TSX,
     CLI,

@@ -32,9 +32,9 @@ export async function buildServerBundle(
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    // Our packages from their sources (their exports' `development` condition); `module` is
+    // Our packages from their sources (their exports' `@youyou/source` condition); `module` is
     // esbuild's default, kept.
-    conditions: ['development', 'module'],
+    conditions: ['@youyou/source', 'module'],
     outfile,
     // pg-native is an optional native addon pg never needs here; pino-pretty loads only in a terminal.
     external: ['pg-native', 'pino-pretty'],

@@ -38,7 +38,7 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     process.execPath,
     [
       ...(options.entry === undefined
-        ? ['--conditions=development', '--import', 'tsx', MAIN]
+        ? ['--conditions=@youyou/source', '--import', 'tsx', MAIN]
         : [options.entry]),
       'serve',
       '--port',
