@@ -44,7 +44,7 @@ export const BUILTIN_PARSERS: readonly ParserProvider[] = [
   lazyParser(builtin('builtin-txt', '1.0.0', 'txt'), async () => (await import('./text.ts')).textParser),
   lazyParser(builtin('builtin-html', '1.0.0', 'html'), async () => (await import('./html.ts')).htmlParser),
   lazyParser(
-    builtin('builtin-docx', '1.0.0+mammoth.1', 'docx'),
+    builtin('builtin-docx', '2.0.0+saxes.6', 'docx'),
     async () => (await import('./docx.ts')).docxParser,
   ),
   lazyParser(builtin('builtin-pptx', '1.1.0', 'pptx'), async () => (await import('./pptx.ts')).pptxParser),

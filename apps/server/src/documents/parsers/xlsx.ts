@@ -1,6 +1,5 @@
 import type { DocumentBlock, ParseContext, ParserProvider, ParserRef } from '@youyou/contracts';
 import { format, getFormatFromId, isDateFormat } from 'numfmt';
-import { SaxesParser } from 'saxes';
 import { finishDocument, ParseFailedError, parseSafely } from '../document-builder.ts';
 import { entryText } from '../safe-zip.ts';
 import {
@@ -13,6 +12,7 @@ import {
   relationships,
 } from '../xml.ts';
 import { openOoxml } from './ooxml.ts';
+import { streamXml as stream } from './sax.ts';
 import { cappedTable } from './table-cap.ts';
 
 const REF: ParserRef = { id: 'builtin-xlsx', version: '1.2.0+saxes.6+numfmt.4', source: 'builtin' };
@@ -27,33 +27,6 @@ function columnOf(reference: string): number {
     column = column * 26 + (code - 64);
   }
   return column - 1;
-}
-
-/** `x:row` → `row`: some producers prefix SpreadsheetML tags. */
-function local(name: string): string {
-  const colon = name.indexOf(':');
-  return colon < 0 ? name : name.slice(colon + 1);
-}
-
-/** Reads one part with saxes, a streaming XML parser (the DOM is ~50× slower on large sheets). */
-function stream(
-  text: string,
-  part: string,
-  handlers: {
-    open(name: string, attributes: Record<string, string>): void;
-    text(text: string): void;
-    close(name: string): void;
-  },
-): void {
-  const parser = new SaxesParser();
-  parser.on('opentag', (tag) => handlers.open(local(tag.name), tag.attributes as Record<string, string>));
-  parser.on('text', handlers.text);
-  parser.on('cdata', handlers.text);
-  parser.on('closetag', (tag) => handlers.close(local(tag.name)));
-  parser.on('error', (error) => {
-    throw new ParseFailedError('corrupt', `The part ${part} is not well-formed XML: ${error.message}`);
-  });
-  parser.write(text).close();
 }
 
 /** The shared strings table: each `<si>`'s text runs, phonetic guides (`<rPh>`) left out. */
