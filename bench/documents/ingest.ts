@@ -1,4 +1,4 @@
-// Ingest throughput (issue 12, spec §4.11): MB/s per format through YouYou's built-in parsers (the
+// Ingest throughput (issues 12 and 25, spec §4.11): parser time and MB/s per format through YouYou's built-in parsers (the
 // IR with headings, tables, notes, locations) side by side with LangChain's loaders on the same
 // files (docx, pdf, pptx: see langchain-loaders.ts), and which expected phrases each one's text
 // holds. The files are made by the real producers (docx, pptxgenjs, exceljs, pdf-lib), English and
@@ -65,7 +65,9 @@ for (const fixture of fixtures) {
   const theirs = loader === undefined ? undefined : await measure(() => loader(fixture.bytes));
   const ratio = theirs === undefined ? '—' : `${(theirs.ms / ours.ms).toFixed(2)}×`;
   rows.push(
-    `| ${fixture.format} | ${megabytes(fixture.bytes.length).toFixed(2)} | ${rate(fixture.bytes.length, ours.ms)} | ${
+    `| ${fixture.format} | ${megabytes(fixture.bytes.length).toFixed(2)} | ${ours.ms.toFixed(1)} | ${
+      theirs === undefined ? '—' : theirs.ms.toFixed(1)
+    } | ${rate(fixture.bytes.length, ours.ms)} | ${
       theirs === undefined ? '—' : rate(fixture.bytes.length, theirs.ms)
     } | ${ratio} | ${found(ours.text, fixture.phrases)} | ${theirs === undefined ? '—' : found(theirs.text, fixture.phrases)} |`,
   );
@@ -80,8 +82,8 @@ process.stdout.write(
   [
     `${sections} sections per document (pdf: ${sections} pages, pptx: ${sections} slides with notes, xlsx: ${sections * 20} rows), median of ${runs} runs after a warm-up; Node ${process.version}.`,
     '',
-    '| format | MB | YouYou MB/s | LangChain MB/s | YouYou speed ÷ LangChain | phrases (YouYou) | phrases (LangChain) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| format | MB | YouYou ms | LangChain ms | YouYou MB/s | LangChain MB/s | YouYou speed ÷ LangChain | phrases (YouYou) | phrases (LangChain) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
     'YouYou builds the IR (headings, lists, tables, speaker notes, page/slide/sheet of every block) under the caps (xlsx/csv: 500 rows per table, the rest cut with a note — so their last rows are not expected); LangChain returns plain text. Formats without a LangChain loader show —.',

@@ -219,9 +219,11 @@ describe.each(DATABASE_KINDS)('project knowledge over HTTP on %s', (kind) => {
       metadata: null,
       provenance: null,
       block_count: 0,
+      knowledge_scope: 'project',
       created_at: now,
       updated_at: now,
     });
+    if (item === undefined) throw new Error('a project document was not indexed');
     const list = await indexed((entry) => entry.id === item.id && entry.status === 'failed');
     const failed = list.items.find((entry) => entry.id === item.id);
     expect(failed?.error).toMatchObject({

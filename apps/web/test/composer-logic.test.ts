@@ -64,14 +64,14 @@ describe('attachment checks', () => {
     expect(checkAttachment({ name: 'a.exe', type: 'application/x-msdownload', size: 10 })).toEqual({
       kind: 'bad-type',
     });
-    // Spec §8: images up to 20 MB, other files up to 10 MB.
+    // One limit for every file: the server's (20 MB by default).
     expect(checkAttachment({ name: 'big.png', type: 'image/png', size: 21 * 1024 * 1024 })).toEqual({
       kind: 'too-large',
       limit: '20 MB',
     });
-    expect(checkAttachment({ name: 'big.txt', type: 'text/plain', size: 11 * 1024 * 1024 })).toEqual({
-      kind: 'too-large',
-      limit: '10 MB',
-    });
+    expect(checkAttachment({ name: 'big.txt', type: 'text/plain', size: 11 * 1024 * 1024 })).toBeUndefined();
+    expect(
+      checkAttachment({ name: 'big.txt', type: 'text/plain', size: 11 * 1024 * 1024 }, 5 * 1024 * 1024),
+    ).toEqual({ kind: 'too-large', limit: '5 MB' });
   });
 });

@@ -29,6 +29,7 @@ function documentView(changes: Partial<DocumentView>): DocumentView {
     metadata: null,
     provenance: null,
     block_count: 0,
+    knowledge_scope: 'project',
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
     ...changes,

@@ -371,6 +371,8 @@ export interface DocumentsTable extends Owned {
   ir: string | null;
   block_count: number;
   attempts: number;
+  /** 'project' | 'conversation': whether it joins its project's knowledge (decision 0029). */
+  knowledge_scope: string;
   created_at: number;
   updated_at: number;
 }

@@ -10,6 +10,7 @@ import {
   type DocumentParsePolicy,
   type DocumentStatus,
   type DocumentView,
+  type KnowledgeScope,
   type ParsedDocument,
   type ParseFailure,
   type ParseLimits,
@@ -28,7 +29,6 @@ export type DocumentRow = Selectable<DocumentsTable>;
 /** Called with each document that reaches `parsed`, and its IR. */
 export type ParsedListener = (document: DocumentView, parsed: ParsedDocument) => void | Promise<void>;
 
-const IMAGE_TYPES = /^image\//;
 /** At most one progress event per document in this interval. */
 const PROGRESS_INTERVAL_MS = 500;
 
@@ -91,10 +91,13 @@ export class DocumentService {
 
   /**
    * Queues a new upload for parsing when a parser reads its format (not images, not unknown
-   * binaries: those get no document). Returns the queued document.
+   * binaries: those get no document). An image named as a document (`chart.docx`) gets one, so
+   * that it fails `wrong_type` saying what it really is. Returns the queued document.
    */
-  async createForUpload(upload: UploadRow): Promise<DocumentView | undefined> {
-    if (IMAGE_TYPES.test(upload.media_type)) return undefined;
+  async createForUpload(
+    upload: UploadRow,
+    knowledgeScope: KnowledgeScope = 'project',
+  ): Promise<DocumentView | undefined> {
     const format = documentFormatOf(upload.name, upload.media_type);
     if (format === null) return undefined;
     let projectId = upload.project_id;
@@ -130,6 +133,7 @@ export class DocumentService {
       ir: null,
       block_count: 0,
       attempts: 0,
+      knowledge_scope: knowledgeScope,
       created_at: now,
       updated_at: now,
     };
@@ -240,15 +244,58 @@ export class DocumentService {
     return updated;
   }
 
-  /** Records the user message the uploads were sent with. */
-  async attachToMessage(uploadIds: readonly string[], messageId: string): Promise<void> {
-    if (uploadIds.length === 0) return;
-    await this.#db
-      .updateTable('documents')
-      .set({ message_id: messageId })
+  /**
+   * The documents of uploads just sent in a conversation (their rows already name it): those that
+   * had no project take the conversation's, and the parsed ones are handed to the listeners
+   * again, so an upload made before its conversation existed still joins the project's knowledge.
+   */
+  async sentIn(uploadIds: readonly string[], projectId: string | null): Promise<void> {
+    if (uploadIds.length === 0 || projectId === null) return;
+    const moved = await this.#db
+      .selectFrom('documents')
+      .select('id')
       .where('upload_id', 'in', [...uploadIds])
-      .where('message_id', 'is', null)
+      .where('project_id', 'is', null)
       .execute();
+    if (moved.length === 0) return;
+    const ids = moved.map((row) => row.id);
+    await this.#db.updateTable('documents').set({ project_id: projectId }).where('id', 'in', ids).execute();
+    const rows = await this.#db
+      .selectFrom('documents')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('status', 'in', ['parsed', 'indexed'])
+      .execute();
+    for (const row of rows) await this.#announce(row);
+  }
+
+  /**
+   * Keeps a document to its conversation or puts it in its project's knowledge (decision 0029);
+   * the knowledge module hears of it as of a new parse and indexes or drops it.
+   */
+  async setKnowledgeScope(id: string, scope: KnowledgeScope): Promise<DocumentView> {
+    const row = await this.#row(id);
+    if (row === undefined) throw notFound('document', id);
+    if (row.knowledge_scope === scope) return this.#view(row);
+    const view = await this.#update(id, { knowledge_scope: scope });
+    const updated = await this.#row(id);
+    if (updated !== undefined && (updated.status === 'parsed' || updated.status === 'indexed'))
+      await this.#announce(updated);
+    return view;
+  }
+
+  /** Hands a parsed document to the `onParsed` listeners. */
+  async #announce(row: DocumentRow): Promise<void> {
+    const parsed = json<ParsedDocument>(row.ir);
+    if (parsed === null) return;
+    const view = this.#view(row);
+    for (const listener of this.#listeners) {
+      try {
+        await listener(view, parsed);
+      } catch (error) {
+        this.#logger.warn({ err: error, documentId: row.id }, 'a parsed-document listener failed');
+      }
+    }
   }
 
   /** The retrieval module's mark: the document is in the index (`indexed`), or back to `parsed`. */
@@ -531,6 +578,7 @@ export class DocumentService {
       metadata: json(row.metadata),
       provenance: json(row.provenance),
       block_count: row.block_count,
+      knowledge_scope: row.knowledge_scope === 'conversation' ? 'conversation' : 'project',
       created_at: new Date(Number(row.created_at)).toISOString(),
       updated_at: new Date(Number(row.updated_at)).toISOString(),
     };

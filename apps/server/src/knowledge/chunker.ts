@@ -111,6 +111,13 @@ function locationOf(block: DocumentBlock | undefined): ChunkLocation {
   return location;
 }
 
+/** A block's page, slide and sheet as one key (undefined for formats that have none). */
+function placeOf(block: DocumentBlock): string | undefined {
+  const { page, slide, sheet } = block.location;
+  if (page === undefined && slide === undefined && sheet === undefined) return undefined;
+  return `${page ?? ''}|${slide ?? ''}|${sheet ?? ''}`;
+}
+
 function joinUnits(units: readonly Unit[]): string {
   let text = '';
   let previous: Unit | undefined;
@@ -130,7 +137,8 @@ function lengthOf(units: readonly Unit[]): number {
 
 /**
  * The built-in chunker (spec §4.12): structure-aware over `ParsedDocument` blocks. A heading starts
- * a new chunk and goes on its heading path; paragraphs are cut between sentences (Intl.Segmenter,
+ * a new chunk and goes on its heading path, and so does a new page, slide or sheet (a citation
+ * names the chunk's one place); paragraphs are cut between sentences (Intl.Segmenter,
  * so Chinese 。！？ count), lists between items, tables between rows (a table continued in the next
  * chunk repeats its header row), and a code block is never cut. Each chunk after the first of a
  * section repeats the last sentences of the one before, up to `overlap_chars`.
@@ -187,7 +195,15 @@ export const blockChunker: Chunker<DocumentBlock> = {
       carried = next.length;
     };
 
+    /** Where the chunk being built is: a chunk never spans two pages, slides or sheets. */
+    let place: string | undefined;
     blocks.forEach((block, index) => {
+      const blockPlace = placeOf(block);
+      if (blockPlace !== place) {
+        // Its citation names one place: no overlap is carried from the other.
+        flush(false);
+        place = blockPlace;
+      }
       if (block.type === 'heading') {
         flush(false);
         headings.length = Math.min(headings.length, block.level - 1);

@@ -324,6 +324,7 @@ export class KnowledgeRepository {
       .leftJoin('knowledge_items as i', 'i.document_id', 'd.id')
       .select('d.id')
       .where('d.status', '=', 'parsed')
+      .where('d.knowledge_scope', '=', 'project')
       .where('i.id', 'is', null)
       .execute();
     return rows.map((row) => row.id);

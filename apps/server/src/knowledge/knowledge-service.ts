@@ -307,8 +307,15 @@ export class KnowledgeService {
     return item;
   }
 
-  /** Queues a parsed document (an upload). */
-  async indexDocument(document: DocumentView): Promise<KnowledgeItem> {
+  /**
+   * Queues a parsed document (an upload) in its project's knowledge; one the user kept to its
+   * conversation (`knowledge_scope: 'conversation'`) is taken out instead and gives undefined.
+   */
+  async indexDocument(document: DocumentView): Promise<KnowledgeItem | undefined> {
+    if (document.knowledge_scope === 'conversation' && document.upload_id !== null) {
+      await this.#repository.deleteSource('upload', document.upload_id);
+      return undefined;
+    }
     const item = await this.#repository.upsert({
       source: document.artifact_id === null ? 'upload' : 'artifact',
       source_id: document.upload_id ?? document.artifact_id ?? document.id,

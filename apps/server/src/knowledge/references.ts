@@ -24,7 +24,8 @@ function matches(label: string, query: string): number {
 /**
  * The `@` picker's candidates (spec §4.14): the project's knowledge as a whole, its documents
  * (parsed uploads) and artifacts, and files of its directory, filtered by `query` (case-blind
- * substring; a prefix ranks first).
+ * substring; a prefix ranks first); documents whose text matches the query come too, with the
+ * citation of the passage.
  *
  * @example
  * await referenceCandidates({ knowledge, artifacts, projectId: 'p1', directory: '/work/p1', query: 'plan', limit: 20 });
@@ -59,6 +60,33 @@ export async function referenceCandidates(options: {
   for (const item of list.items)
     if (item.source === 'upload')
       add({ kind: 'document', id: item.id, label: item.title, detail: item.media_type });
+  if (query !== '' && list.items.some((item) => item.source === 'upload')) {
+    // Documents whose text (not only their name) matches, each with its best passage's citation.
+    const { hits } = await options.knowledge.retriever.search({
+      query: options.query.trim().slice(0, 1000),
+      project_id: options.projectId,
+      sources: ['upload'],
+      top_k: Math.min(50, options.limit),
+    });
+    for (const hit of hits) {
+      const { citation } = hit;
+      const known = scored.find(
+        (entry) => entry.candidate.kind === 'document' && entry.candidate.id === citation.knowledge_id,
+      );
+      if (known !== undefined) known.candidate.citation ??= citation;
+      else
+        scored.push({
+          candidate: {
+            kind: 'document',
+            id: citation.knowledge_id,
+            label: citation.title,
+            detail: citation.snippet,
+            citation,
+          },
+          score: 1,
+        });
+    }
+  }
   const artifacts =
     options.projectId !== null
       ? await options.artifacts.list({ projectId: options.projectId })

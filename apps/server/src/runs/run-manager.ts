@@ -516,6 +516,11 @@ export class RunManager {
       }
       throw error;
     }
+    // Uploaded before the conversation existed: they join its project's knowledge now (0029).
+    await this.#context.documents?.sentIn(
+      plan.input.attachments.map((attachment) => attachment.upload_id),
+      conversation.project_id,
+    );
     this.#context.logger.info(
       { runId: run.id, conversationId: conversation.id, status: 'pending' },
       'run created',

@@ -1,9 +1,10 @@
 /**
- * What the composer accepts before asking the server (which checks again): spec §8, images up
- * to 20 MB, other files up to 10 MB.
+ * What the composer accepts before asking the server (which checks again): one limit for every
+ * file, the server's (`server.max_upload_mb`, read from /api/health); these are the defaults
+ * until the server has said.
  */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 const ACCEPTED_TYPES = [
   /^image\/(png|jpeg|gif|webp)$/,
@@ -30,15 +31,17 @@ function formatLimit(bytes: number): string {
  * @example
  * checkAttachment({ name: 'a.exe', type: 'application/x-msdownload', size: 10 }); // { kind: 'bad-type' }
  */
-export function checkAttachment(file: {
-  name: string;
-  type: string;
-  size: number;
-}): AttachmentProblem | undefined {
+export function checkAttachment(
+  file: {
+    name: string;
+    type: string;
+    size: number;
+  },
+  limit: number = MAX_UPLOAD_BYTES,
+): AttachmentProblem | undefined {
   const typeOk =
     ACCEPTED_TYPES.some((pattern) => pattern.test(file.type)) || ACCEPTED_EXTENSIONS.test(file.name);
   if (!typeOk) return { kind: 'bad-type' };
-  const limit = file.type.startsWith('image/') ? MAX_IMAGE_BYTES : MAX_UPLOAD_BYTES;
   if (file.size > limit) return { kind: 'too-large', limit: formatLimit(limit) };
   return undefined;
 }

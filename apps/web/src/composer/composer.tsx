@@ -26,7 +26,7 @@ import {
 import { mentionQuery, ReferencePicker, ReferenceTray, useReferenceCandidates } from '../knowledge/index.ts';
 import { customiseApi } from '../customise/customise-api.ts';
 import { useCommands, useMacros, useProfiles, useSnippets } from '../customise/customise-queries.ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 import { download } from '../archive/index.ts';
 import { CommandForm, type ParameterChoices } from './command-form.tsx';
@@ -85,6 +85,8 @@ export function Composer(props: ComposerProps): ReactElement {
   const attachments = useComposerStore((state) => state.attachments[draftKey]) ?? [];
   const store = useComposerStore.getState;
   const commands = useCommands(projectId);
+  // The server's upload limit (its setting), so the composer refuses exactly what it would.
+  const health = useQuery({ queryKey: ['server-health'], queryFn: () => api.health(), staleTime: 60_000 });
   const macros = useMacros();
   const profiles = useProfiles();
   const snippets = useSnippets();
@@ -186,7 +188,7 @@ export function Composer(props: ComposerProps): ReactElement {
     for (const file of files) {
       nextLocalId += 1;
       const localId = `local-${String(nextLocalId)}`;
-      const problem = checkAttachment(file);
+      const problem = checkAttachment(file, health.data?.max_upload_bytes);
       const previewUrl =
         file.type.startsWith('image/') && problem === undefined ? URL.createObjectURL(file) : undefined;
       store().addAttachment(draftKey, {
@@ -207,7 +209,14 @@ export function Composer(props: ComposerProps): ReactElement {
       });
       if (problem !== undefined) continue;
       api
-        .upload(file, draftKey === '' ? {} : { conversationId: draftKey })
+        .upload(
+          file,
+          draftKey !== ''
+            ? { conversationId: draftKey }
+            : projectId === undefined || projectId === null
+              ? {}
+              : { projectId },
+        )
         .then((upload) => store().updateAttachment(draftKey, localId, { status: 'ready', upload }))
         .catch((uploadError: unknown) =>
           store().updateAttachment(draftKey, localId, {

@@ -9,6 +9,8 @@ export const HealthSchema = z
     instance_id: z.string(),
     uptime_ms: z.number(),
     active_runs: z.number(),
+    /** The largest upload the server takes (the `server.max_upload_mb` setting, or --max-upload). */
+    max_upload_bytes: z.number().int().positive().optional(),
   })
   .meta({ id: 'Health' });
 

@@ -454,6 +454,17 @@ export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
  * const document: DocumentView = await (await fetch(`/api/documents/${id}`)).json();
  * if (document.status === 'failed') show(document.failure.reason);
  */
+/**
+ * Where an upload's text may be found (decision 0029): `project` — in its project's knowledge
+ * (searched, offered by `@`, in the project's Documents tab), the default; `conversation` — only in
+ * the conversation it was sent in (the model still reads it as an attachment).
+ *
+ * @example
+ * KnowledgeScopeSchema.parse('conversation');
+ */
+export const KnowledgeScopeSchema = z.enum(['project', 'conversation']);
+export type KnowledgeScope = z.infer<typeof KnowledgeScopeSchema>;
+
 export const DocumentViewSchema = z
   .object({
     id: z.string(),
@@ -474,10 +485,24 @@ export const DocumentViewSchema = z
     metadata: DocumentMetadataSchema.nullable(),
     provenance: DocumentProvenanceSchema.nullable(),
     block_count: z.number().int().nonnegative(),
+    knowledge_scope: KnowledgeScopeSchema,
     created_at: IsoDateSchema,
     updated_at: IsoDateSchema,
   })
   .meta({ id: 'DocumentView' });
+
+/**
+ * `PATCH /api/documents/{id}`: what the user may change about a document — whether it joins its
+ * project's knowledge.
+ *
+ * @example
+ * DocumentUpdateSchema.parse({ knowledge_scope: 'conversation' });
+ */
+export const DocumentUpdateSchema = z
+  .object({ knowledge_scope: KnowledgeScopeSchema })
+  .strict()
+  .meta({ id: 'DocumentUpdate' });
+export type DocumentUpdate = z.infer<typeof DocumentUpdateSchema>;
 export type DocumentView = z.infer<typeof DocumentViewSchema>;
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CitationSchema } from './search.ts';
 
 /**
  * What an `@` reference points at (spec §4.14): a file of the project's directory, an artifact, a
@@ -28,7 +29,8 @@ export const MessageReferenceSchema = z
 export type MessageReference = z.infer<typeof MessageReferenceSchema>;
 
 /**
- * One entry of the `@` picker: what it would attach, and a line that tells it apart.
+ * One entry of the `@` picker: what it would attach, and a line that tells it apart. A document
+ * found by its text (not its name) carries the `citation` of the best passage.
  *
  * @example
  * { kind: 'artifact', id: 'a1', label: 'Plan.md', detail: 'markdown · v3' }
@@ -39,6 +41,7 @@ export const ReferenceCandidateSchema = z
     id: z.string(),
     label: z.string(),
     detail: z.string(),
+    citation: CitationSchema.optional(),
   })
   .meta({ id: 'ReferenceCandidate' });
 export type ReferenceCandidate = z.infer<typeof ReferenceCandidateSchema>;

@@ -1,11 +1,14 @@
 import type { DocumentFormat, ParserProvider } from '@youyou/contracts';
+import { ParseFailedError, failure } from '../document-builder.ts';
+import { checkBytes } from './sniff.ts';
 
 export { HTTP_SERVICE_PARSER_ID, httpServiceParser } from './http-service.ts';
 
 /**
  * A built-in parser whose module (and the library it wraps: pdf.js alone is 2 MB) loads with the
  * first file of its format. A workbench that never reads a PDF never pays for pdf.js, and the
- * server idles in less memory. The registry lists it from this description; the test
+ * server idles in less memory. Bytes that cannot be the format (none, or a PNG named `.docx`)
+ * fail before the module loads (`checkBytes`). The registry lists it from this description; the test
  * "built-in parsers describe themselves as their modules do" keeps the two the same.
  */
 function lazyParser(
@@ -17,6 +20,13 @@ function lazyParser(
     ...description,
     source: 'builtin',
     async parse(input, context) {
+      try {
+        checkBytes(input.bytes, description.formats[0] as DocumentFormat, input.name);
+      } catch (error) {
+        if (!(error instanceof ParseFailedError)) throw error;
+        const parser = { id: description.id, version: description.version, source: 'builtin' as const };
+        return failure(parser, error.reason, error.message, error.details);
+      }
       loaded ??= load();
       return (await loaded).parse(input, context);
     },
@@ -34,12 +44,12 @@ export const BUILTIN_PARSERS: readonly ParserProvider[] = [
   lazyParser(builtin('builtin-txt', '1.0.0', 'txt'), async () => (await import('./text.ts')).textParser),
   lazyParser(builtin('builtin-html', '1.0.0', 'html'), async () => (await import('./html.ts')).htmlParser),
   lazyParser(
-    builtin('builtin-docx', '1.0.0+mammoth.1', 'docx'),
+    builtin('builtin-docx', '2.0.0+saxes.6', 'docx'),
     async () => (await import('./docx.ts')).docxParser,
   ),
-  lazyParser(builtin('builtin-pptx', '1.0.0', 'pptx'), async () => (await import('./pptx.ts')).pptxParser),
+  lazyParser(builtin('builtin-pptx', '1.1.0', 'pptx'), async () => (await import('./pptx.ts')).pptxParser),
   lazyParser(
-    builtin('builtin-xlsx', '1.1.0+saxes.6', 'xlsx'),
+    builtin('builtin-xlsx', '1.2.0+saxes.6+numfmt.4', 'xlsx'),
     async () => (await import('./xlsx.ts')).xlsxParser,
   ),
   lazyParser(

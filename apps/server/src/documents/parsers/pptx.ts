@@ -15,7 +15,7 @@ import {
 } from '../xml.ts';
 import { openOoxml } from './ooxml.ts';
 
-const REF: ParserRef = { id: 'builtin-pptx', version: '1.0.0', source: 'builtin' };
+const REF: ParserRef = { id: 'builtin-pptx', version: '1.1.0', source: 'builtin' };
 
 const TITLE_TYPES = new Set(['title', 'ctrTitle']);
 
@@ -117,8 +117,51 @@ function orderShapes(shapes: XmlElement[]): XmlElement[] {
     .map((entry) => entry.shape);
 }
 
-function shapeBlocks(tree: XmlElement, slide: number, out: DocumentBlock[]): void {
-  for (const shape of orderShapes(childElements(tree))) {
+/** The largest font size (hundredths of a point) a text body sets, 0 when it sets none. */
+function largestSize(body: XmlElement): number {
+  let largest = 0;
+  for (const name of ['rPr', 'defRPr', 'endParaRPr']) {
+    for (const properties of descendants(body, name)) {
+      const size = Number.parseInt(attribute(properties, 'sz') ?? '', 10);
+      if (Number.isFinite(size) && size > largest) largest = size;
+    }
+  }
+  return largest;
+}
+
+/**
+ * The text shape that titles a slide without a title placeholder (pptxgenjs decks, many real
+ * ones): the one set in the largest type, or the first in reading order when none sets a size.
+ */
+function fallbackTitle(shapes: readonly XmlElement[]): XmlElement | undefined {
+  let chosen: XmlElement | undefined;
+  let chosenSize = -1;
+  for (const shape of shapes) {
+    if (shape.localName !== 'sp') continue;
+    const body = firstChild(shape, 'txBody');
+    if (body === undefined || paragraphsOf(body).every((paragraph) => paragraph.text === '')) continue;
+    const size = largestSize(body);
+    if (size > chosenSize) {
+      chosen = shape;
+      chosenSize = size;
+    }
+  }
+  return chosen;
+}
+
+function shapeBlocks(tree: XmlElement, slide: number, out: DocumentBlock[], titled: boolean): void {
+  const shapes = orderShapes(childElements(tree));
+  const title = titled ? undefined : fallbackTitle(shapes);
+  if (title !== undefined) {
+    // The title leads the slide; a multi-line title box keeps its other lines as body text.
+    const [first, ...rest] = paragraphsOf(firstChild(title, 'txBody') as XmlElement).filter(
+      (paragraph) => paragraph.text !== '',
+    );
+    out.push({ type: 'heading', level: 2, text: (first as Paragraph).text, location: { slide } });
+    out.push(...bodyBlocks(rest, placeholderType(title), slide));
+  }
+  for (const shape of shapes) {
+    if (shape === title) continue;
     switch (shape.localName) {
       case 'sp': {
         const body = firstChild(shape, 'txBody');
@@ -147,7 +190,8 @@ function shapeBlocks(tree: XmlElement, slide: number, out: DocumentBlock[]): voi
         break;
       }
       case 'grpSp':
-        shapeBlocks(shape, slide, out);
+        // A group's texts are read in place; the slide's title was already chosen.
+        shapeBlocks(shape, slide, out, true);
         break;
       default:
         break;
@@ -155,10 +199,40 @@ function shapeBlocks(tree: XmlElement, slide: number, out: DocumentBlock[]): voi
   }
 }
 
+/** Whether a slide has a title placeholder with text (then no other shape is taken for its title). */
+function hasTitlePlaceholder(tree: XmlElement): boolean {
+  return descendants(tree, 'sp').some((shape) => {
+    if (!TITLE_TYPES.has(placeholderType(shape) ?? '')) return false;
+    const body = firstChild(shape, 'txBody');
+    return body !== undefined && paragraphsOf(body).some((paragraph) => paragraph.text !== '');
+  });
+}
+
+/**
+ * Every text of a notes slide, in reading order: the notes placeholder and any text box beside
+ * it. The slide-number placeholder is left out (it only repeats the slide's number).
+ */
+function notesLines(root: XmlElement): string[] {
+  const tree = descendants(root, 'spTree')[0];
+  if (tree === undefined) return [];
+  const lines: string[] = [];
+  const walk = (group: XmlElement): void => {
+    for (const shape of orderShapes(childElements(group))) {
+      if (shape.localName === 'grpSp') walk(shape);
+      if (shape.localName !== 'sp' || placeholderType(shape) === 'sldNum') continue;
+      const body = firstChild(shape, 'txBody');
+      if (body === undefined) continue;
+      for (const paragraph of paragraphsOf(body)) if (paragraph.text !== '') lines.push(paragraph.text);
+    }
+  };
+  walk(tree);
+  return lines;
+}
+
 /**
  * PowerPoint decks, read from the OOXML directly: slides in presentation order, each slide's
- * title as a level-2 heading, text boxes as paragraphs or (bulleted) lists with their levels,
- * tables, pictures as references, then the speaker notes as `speaker_notes` paragraphs.
+ * title (its title placeholder, else its largest or first text) as a level-2 heading, text boxes as paragraphs or (bulleted) lists with their levels,
+ * tables, pictures as references, then every text of the notes slide as a `speaker_notes` paragraph.
  */
 export const pptxParser: ParserProvider = {
   ...REF,
@@ -187,7 +261,7 @@ export const pptxParser: ParserProvider = {
         const slide = index + 1;
         const root = parseXml(text, path);
         const tree = descendants(root, 'spTree')[0];
-        if (tree !== undefined) shapeBlocks(tree, slide, blocks);
+        if (tree !== undefined) shapeBlocks(tree, slide, blocks, hasTitlePlaceholder(tree));
         const dir = path.slice(0, path.lastIndexOf('/'));
         const slideRels = relationships(
           entryText(entries, `${dir}/_rels/${path.slice(dir.length + 1)}.rels`),
@@ -196,10 +270,7 @@ export const pptxParser: ParserProvider = {
         const notesPath = [...slideRels.values()].find((rel) => rel.type.endsWith('/notesSlide'))?.target;
         const notesText = notesPath === undefined ? undefined : entryText(entries, notesPath);
         if (notesPath !== undefined && notesText !== undefined) {
-          const notes = descendants(parseXml(notesText, notesPath), 'sp')
-            .filter((shape) => placeholderType(shape) === 'body')
-            .flatMap((shape) => paragraphsOf(firstChild(shape, 'txBody') ?? shape).map((p) => p.text))
-            .filter((line) => line !== '');
+          const notes = notesLines(parseXml(notesText, notesPath));
           if (notes.length > 0)
             blocks.push({
               type: 'paragraph',

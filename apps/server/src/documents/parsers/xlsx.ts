@@ -1,12 +1,21 @@
 import type { DocumentBlock, ParseContext, ParserProvider, ParserRef } from '@youyou/contracts';
-import { SaxesParser } from 'saxes';
+import { format, getFormatFromId, isDateFormat } from 'numfmt';
 import { finishDocument, ParseFailedError, parseSafely } from '../document-builder.ts';
 import { entryText } from '../safe-zip.ts';
-import { attribute, coreProperties, descendants, parseXml, relationshipId, relationships } from '../xml.ts';
+import {
+  attribute,
+  childElements,
+  coreProperties,
+  descendants,
+  parseXml,
+  relationshipId,
+  relationships,
+} from '../xml.ts';
 import { openOoxml } from './ooxml.ts';
+import { streamXml as stream } from './sax.ts';
 import { cappedTable } from './table-cap.ts';
 
-const REF: ParserRef = { id: 'builtin-xlsx', version: '1.1.0+saxes.6', source: 'builtin' };
+const REF: ParserRef = { id: 'builtin-xlsx', version: '1.2.0+saxes.6+numfmt.4', source: 'builtin' };
 const MAX_COLUMNS = 256;
 
 /** `B12` → column index 1 (from 0). */
@@ -18,33 +27,6 @@ function columnOf(reference: string): number {
     column = column * 26 + (code - 64);
   }
   return column - 1;
-}
-
-/** `x:row` → `row`: some producers prefix SpreadsheetML tags. */
-function local(name: string): string {
-  const colon = name.indexOf(':');
-  return colon < 0 ? name : name.slice(colon + 1);
-}
-
-/** Reads one part with saxes, a streaming XML parser (the DOM is ~50× slower on large sheets). */
-function stream(
-  text: string,
-  part: string,
-  handlers: {
-    open(name: string, attributes: Record<string, string>): void;
-    text(text: string): void;
-    close(name: string): void;
-  },
-): void {
-  const parser = new SaxesParser();
-  parser.on('opentag', (tag) => handlers.open(local(tag.name), tag.attributes as Record<string, string>));
-  parser.on('text', handlers.text);
-  parser.on('cdata', handlers.text);
-  parser.on('closetag', (tag) => handlers.close(local(tag.name)));
-  parser.on('error', (error) => {
-    throw new ParseFailedError('corrupt', `The part ${part} is not well-formed XML: ${error.message}`);
-  });
-  parser.write(text).close();
 }
 
 /** The shared strings table: each `<si>`'s text runs, phonetic guides (`<rPh>`) left out. */
@@ -75,11 +57,58 @@ function sharedStrings(text: string | undefined): string[] {
   return out;
 }
 
+/** Days from 1900-01-00 to 1904-01-01: a 1904-based workbook's serial plus this is a 1900 one. */
+const DATE_1904_OFFSET = 1462;
+
+/**
+ * How a workbook shows its numbers: per cell style (`s`, an index into `cellXfs`) the number
+ * format's code — custom ones from `numFmts`, built-in ids as Excel (en-US) shows them — and
+ * whether its dates count from 1904. Styles with the General or Text format have no entry: their
+ * numbers are shown as stored.
+ */
+interface NumberFormats {
+  byStyle: (string | undefined)[];
+  date1904: boolean;
+}
+
+function numberFormats(styles: string | undefined, workbook: ReturnType<typeof parseXml>): NumberFormats {
+  const properties = descendants(workbook, 'workbookPr')[0];
+  const value = properties === undefined ? undefined : attribute(properties, 'date1904');
+  const date1904 = value === '1' || value === 'true';
+  if (styles === undefined) return { byStyle: [], date1904 };
+  const root = parseXml(styles, 'xl/styles.xml');
+  const custom = new Map<number, string>();
+  for (const numberFormat of descendants(root, 'numFmt')) {
+    const id = Number(attribute(numberFormat, 'numFmtId'));
+    const code = attribute(numberFormat, 'formatCode');
+    if (Number.isInteger(id) && code !== undefined) custom.set(id, code);
+  }
+  const cellXfs = descendants(root, 'cellXfs')[0];
+  const byStyle = (cellXfs === undefined ? [] : childElements(cellXfs, 'xf')).map((xf) => {
+    const id = Number(attribute(xf, 'numFmtId') ?? 0);
+    const code = custom.get(id) ?? (Number.isInteger(id) ? getFormatFromId(id) : undefined);
+    if (code === undefined || code === '' || code === '@' || /^general$/i.test(code)) return undefined;
+    return code;
+  });
+  return { byStyle, date1904 };
+}
+
+/** A number as its cell's format shows it (`45306` with `yyyy-mm-dd` → `2024-01-15`). */
+function formatted(raw: string, code: string, date1904: boolean): string {
+  const number = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(number)) return raw;
+  const serial = date1904 && isDateFormat(code) ? number + DATE_1904_OFFSET : number;
+  // An invalid or unrepresentable code shows the stored number rather than '######'.
+  const shown = format(code, serial, { throws: false, invalid: raw, overflow: raw });
+  return shown.trim();
+}
+
 /** One sheet's rows: the first `keep` non-empty rows in full, and how many there are in all. */
 function sheetRows(
   text: string,
   part: string,
   shared: readonly string[],
+  formats: NumberFormats,
   keep: number,
   context: ParseContext,
 ): { rows: string[][]; total: number; wide: boolean } {
@@ -88,7 +117,8 @@ function sheetRows(
   let wide = false;
   let cells: string[] | undefined;
   let filled = false;
-  let cell: { column: number; type: string | undefined; value: string[] } | undefined;
+  let cell:
+    { column: number; type: string | undefined; style: string | undefined; value: string[] } | undefined;
   let capture = false;
   stream(text, part, {
     open(name, attributes) {
@@ -100,6 +130,7 @@ function sheetRows(
         cell = {
           column: reference === undefined ? cells.length : columnOf(reference),
           type: attributes['t'],
+          style: attributes['s'],
           value: [],
         };
       } else if (cell !== undefined && (name === 'v' || (name === 't' && cell.type === 'inlineStr'))) {
@@ -118,7 +149,10 @@ function sheetRows(
           let shown: string;
           if (cell.type === 's') shown = shared[Number(raw)] ?? '';
           else if (cell.type === 'b') shown = raw === '1' ? 'TRUE' : 'FALSE';
-          else shown = raw;
+          else if ((cell.type === undefined || cell.type === 'n') && cell.style !== undefined) {
+            const code = formats.byStyle[Number(cell.style)];
+            shown = code === undefined ? raw : formatted(raw, code, formats.date1904);
+          } else shown = raw;
           if (shown.trim() !== '') filled = true;
           if (rows.length < keep) {
             while (cells.length < cell.column) cells.push('');
@@ -142,8 +176,8 @@ function sheetRows(
 
 /**
  * Excel workbooks, read from the OOXML directly: each sheet (in workbook order) as a heading and a
- * table of its cell values (shared and inline strings, numbers as stored, booleans, formula
- * results), the first row as header, rows past the cap cut with a note. Sheets and shared strings
+ * table of its cell values (shared and inline strings, numbers as their number format shows them
+ * — dates, times, percentages, currency, thousands separators — booleans, formula results), the first row as header, rows past the cap cut with a note. Sheets and shared strings
  * stream through saxes: past the cap, rows are only counted.
  */
 export const xlsxParser: ParserProvider = {
@@ -162,6 +196,7 @@ export const xlsxParser: ParserProvider = {
       const workbook = parseXml(entryText(entries, 'xl/workbook.xml') ?? '', 'xl/workbook.xml');
       const rels = relationships(entryText(entries, 'xl/_rels/workbook.xml.rels'), 'xl');
       const shared = sharedStrings(entryText(entries, 'xl/sharedStrings.xml'));
+      const formats = numberFormats(entryText(entries, 'xl/styles.xml'), workbook);
       const sheets = descendants(workbook, 'sheet').map((sheet) => ({
         name: attribute(sheet, 'name') ?? 'Sheet',
         path: rels.get(relationshipId(sheet) ?? '')?.target,
@@ -175,7 +210,7 @@ export const xlsxParser: ParserProvider = {
         if (text === undefined || sheet.path === undefined) continue;
         // The header row and the capped body.
         const keep = context.limits.max_table_rows + 1;
-        const { rows, total, wide } = sheetRows(text, sheet.path, shared, keep, context);
+        const { rows, total, wide } = sheetRows(text, sheet.path, shared, formats, keep, context);
         if (wide) warnings.push(`Sheet ${sheet.name}: columns past ${MAX_COLUMNS} were left out.`);
         const width = Math.max(0, ...rows.map((row) => row.length));
         const square = rows.map((row) =>

@@ -4,6 +4,7 @@ import {
   DocumentListSchema,
   DocumentParsePolicySchema,
   DocumentStatusSchema,
+  DocumentUpdateSchema,
   DocumentViewSchema,
   ParserListSchema,
 } from '@youyou/contracts';
@@ -21,6 +22,16 @@ const getDocument = createRoute({
   tags,
   summary: 'A document: its parse status, failure (reason class), metadata and provenance',
   request: { params: IdParameter },
+  responses: { 200: json(DocumentViewSchema), ...errorResponses(404) },
+});
+
+const updateDocument = createRoute({
+  method: 'patch',
+  path: '/documents/{id}',
+  tags,
+  summary:
+    "Keep an uploaded document to its conversation, or put it in its project's knowledge (`knowledge_scope`)",
+  request: { params: IdParameter, body: jsonBody(DocumentUpdateSchema) },
   responses: { 200: json(DocumentViewSchema), ...errorResponses(404) },
 });
 
@@ -113,6 +124,12 @@ export function documentRoutes(services: ServerServices) {
   const { documents, conversations, projects, uploads } = services;
   return createRouter()
     .openapi(getDocument, async (c) => c.json(await documents.require(c.req.valid('param').id), 200))
+    .openapi(updateDocument, async (c) =>
+      c.json(
+        await documents.setKnowledgeScope(c.req.valid('param').id, c.req.valid('json').knowledge_scope),
+        200,
+      ),
+    )
     .openapi(getBlocks, async (c) => {
       const { id } = c.req.valid('param');
       const query = c.req.valid('query');

@@ -102,6 +102,7 @@ export function systemRoutes(services: ServerServices) {
           instance_id: services.instanceId,
           uptime_ms: Date.now() - services.startedAt,
           active_runs: services.runs.activeRunIds.length,
+          max_upload_bytes: services.config.maxUploadBytes,
         },
         200,
       ),

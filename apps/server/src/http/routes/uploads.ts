@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { KnowledgeScopeSchema } from '@youyou/contracts';
 import { ApiError } from '../../errors/index.ts';
 import { checkUploadName, checkUploadType } from '../../security/index.ts';
 import { uploadViewOfRow } from '../../storage/index.ts';
@@ -26,6 +27,8 @@ const createUpload = createRoute({
             file: z.any().openapi({ type: 'string', format: 'binary' }),
             conversation_id: z.string().max(128).optional(),
             project_id: z.string().max(128).optional(),
+            /** `conversation` keeps a document out of its project's knowledge (default `project`). */
+            knowledge_scope: KnowledgeScopeSchema.optional(),
           }),
         },
       },
@@ -118,7 +121,7 @@ export function uploadRoutes(services: ServerServices) {
       };
       await uploads.insert(row);
       // Parsed in the background; progress goes out as document.status events.
-      await services.documents.createForUpload(row);
+      await services.documents.createForUpload(row, form.knowledge_scope ?? 'project');
       return c.json(uploadViewOfRow(row), 201);
     })
     .openapi(getUpload, async (c) => c.json(uploadViewOfRow(await uploads.get(c.req.valid('param').id)), 200))
