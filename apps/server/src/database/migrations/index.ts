@@ -13,6 +13,7 @@ import { usageCacheAndCostMigration } from './0080-usage-cache-and-cost.ts';
 import { artifactTextCompressionMigration } from './0081-artifact-text-compression.ts';
 import { knowledgeHeadingIndexMigration } from './0082-knowledge-heading-index.ts';
 import { uiActionAuditMigration } from './0088-ui-action-audit.ts';
+import { idempotencyKeysMigration } from './0094-idempotency-keys.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   artifactTextCompressionMigration,
   knowledgeHeadingIndexMigration,
   uiActionAuditMigration,
+  idempotencyKeysMigration,
 ];
