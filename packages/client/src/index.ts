@@ -12,6 +12,7 @@ export type {
   MemoryClientMethods,
   KnowledgeClientMethods,
   MemoryListOptions,
+  SendOptions,
   WorkbenchClient,
 } from './http/index.ts';
 export { openEventStream, readConversationEvents } from './events/index.ts';

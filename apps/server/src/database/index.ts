@@ -14,3 +14,4 @@ export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from './schem
 export type * from './schema.ts';
 export type * from './hitl-schema.ts';
 export type * from './knowledge-schema.ts';
+export type * from './idempotency-schema.ts';

@@ -3,6 +3,7 @@ export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from '@youyou
 export type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 import type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 import type { HitlSchema } from './hitl-schema.ts';
+import type { IdempotencySchema } from './idempotency-schema.ts';
 import type { KnowledgeSchema } from './knowledge-schema.ts';
 
 /** Every table keeps an `owner`, reserved for multi-user deployments (spec §2.2); null today. */
@@ -384,7 +385,7 @@ export interface DocumentParsePoliciesTable {
   updated_at: number;
 }
 
-export interface Schema extends HitlSchema, KnowledgeSchema {
+export interface Schema extends HitlSchema, KnowledgeSchema, IdempotencySchema {
   documents: DocumentsTable;
   document_parse_policies: DocumentParsePoliciesTable;
   projects: ProjectsTable;

@@ -29,6 +29,8 @@ export const API_ERROR_CODES = [
   'INTERNAL_ERROR',
   /** A memory write while memory is switched off (spec §4.13: off by default). */
   'MEMORY_DISABLED',
+  /** An `Idempotency-Key` sent again with a different request body (issue 27). */
+  'IDEMPOTENCY_KEY_REUSED',
   ...ARTIFACT_ERROR_CODES,
   ...SUBAGENT_ERROR_CODES,
   ...EXTENSION_ERROR_CODES,
@@ -71,6 +73,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
   MEMORY_DISABLED: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
   ARTIFACT_EDIT_NOT_FOUND: 422,
   ARTIFACT_EDIT_AMBIGUOUS: 422,
   ARTIFACT_VERSION_MISMATCH: 400,

@@ -12,7 +12,7 @@ export type { RunContext, RunToolRegistry } from './run-context.ts';
 export { RunExecution, uploadFilesOf } from './run-execution.ts';
 export type { RunExecutionOptions } from './run-execution.ts';
 export { RunManager } from './run-manager.ts';
-export type { ActiveExecution, SendRequest, SendResult } from './run-manager.ts';
+export type { ActiveExecution, SendOptions, SendRequest, SendResult } from './run-manager.ts';
 export { interruptRun, repairRecords } from './run-recovery.ts';
 export { endLeftoverProcesses, markProcessOwnership, OWNER_VARIABLE } from './leftover-processes.ts';
 export { planRun, profileModel, sessionConfigOf, toolPolicyOf } from './run-plan.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
-import { isUniqueViolation } from '../database/index.ts';
+import type { Transaction } from 'kysely';
+import { isUniqueViolation, type Schema } from '../database/index.ts';
 import type { MessageReference } from '@youyou/contracts';
 import { resolveArtifactReferences } from '../artifacts/index.ts';
 import { checkReferences } from '../knowledge/index.ts';
@@ -39,6 +40,15 @@ export interface SendRequest {
   parent_message_id?: string;
   /** The run to follow, or null for a new first message; the same as `parent_message_id` otherwise. */
   previous_run_id?: string | null;
+}
+
+/** What a caller of `send` adds to the run's own transaction. */
+export interface SendOptions {
+  /**
+   * Runs in the transaction that creates the run, after its events are numbered: what is written
+   * here commits with the run or not at all (an idempotency key's first answer, issue 27).
+   */
+  onCreated?: (transaction: Transaction<Schema>, created: Omit<SendResult, 'run'>) => Promise<void>;
 }
 
 /** A run this server executes: a turn, or a sub-agent. */
@@ -99,7 +109,7 @@ export class RunManager {
     return [...this.#active.keys()];
   }
 
-  async send(conversationId: string, request: SendRequest): Promise<SendResult> {
+  async send(conversationId: string, request: SendRequest, options: SendOptions = {}): Promise<SendResult> {
     const { database } = this.#context;
     const conversation = await new ConversationRepository(database.db, database.dialect).get(conversationId);
     const tree = new ConversationTree(await new RunRepository(database.db).tree(conversationId));
@@ -138,6 +148,7 @@ export class RunManager {
       previous,
       userMessageId: randomUUID(),
       modelId: request.model_id,
+      ...(options.onCreated === undefined ? {} : { onCreated: options.onCreated }),
     });
   }
 
@@ -396,6 +407,7 @@ export class RunManager {
       userMessageId: string;
       modelId: string | undefined;
       regeneratedFrom?: string;
+      onCreated?: SendOptions['onCreated'];
     },
   ): Promise<SendResult> {
     if (this.#closing)
@@ -500,7 +512,13 @@ export class RunManager {
           transaction,
         );
         const [created] = await insert(events);
-        return created?.seq ?? 0;
+        const createdSeq = created?.seq ?? 0;
+        await plan.onCreated?.(transaction, {
+          user_message_id: plan.userMessageId,
+          assistant_message_id: run.id,
+          seq: createdSeq,
+        });
+        return createdSeq;
       });
     } catch (error) {
       this.#active.delete(run.id);

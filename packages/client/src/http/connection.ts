@@ -16,6 +16,8 @@ export interface ConnectionOptions {
 export interface JsonRequest {
   query?: Readonly<Record<string, string | number | boolean | undefined>>;
   body?: unknown;
+  /** Extra request headers (an `Idempotency-Key`). */
+  headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
 }
 
@@ -61,7 +63,7 @@ export function connect(options: ConnectionOptions = {}): Connection {
       });
     },
     async json<Result>(method: string, path: string, request: JsonRequest = {}): Promise<Result> {
-      const headers = new Headers({ accept: 'application/json' });
+      const headers = new Headers({ ...request.headers, accept: 'application/json' });
       if (request.body !== undefined) headers.set('content-type', 'application/json');
       const response = await connection.fetch(connection.url(path, request.query), {
         method,

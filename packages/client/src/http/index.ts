@@ -2,6 +2,11 @@ export { ApiError, isApiError } from './api-error.ts';
 export { connect } from './connection.ts';
 export type { Connection, ConnectionOptions, JsonRequest } from './connection.ts';
 export { createWorkbenchClient } from './workbench-client.ts';
-export type { ComponentDraft, ConversationListOptions, WorkbenchClient } from './workbench-client.ts';
+export type {
+  ComponentDraft,
+  ConversationListOptions,
+  SendOptions,
+  WorkbenchClient,
+} from './workbench-client.ts';
 export type { MemoryClientMethods, MemoryListOptions } from './memory-client.ts';
 export type { KnowledgeClientMethods } from './knowledge-client.ts';

@@ -27,6 +27,8 @@ import type {
   ComponentList,
   Conversation,
   ConversationPage,
+  ConversationStart,
+  ConversationStartResult,
   ConversationUpdate,
   ConversationView,
   EventPage,
@@ -77,6 +79,15 @@ export interface ComponentDraft {
   files?: { path: string; content: string; executable?: boolean }[];
 }
 
+/** How a message is sent. */
+export interface SendOptions {
+  /** The same key and body sent twice start one run; the server keeps a key for 24 hours. */
+  idempotencyKey?: string;
+}
+
+const idempotencyHeaders = (options: SendOptions = {}) =>
+  options.idempotencyKey === undefined ? {} : { headers: { 'idempotency-key': options.idempotencyKey } };
+
 /** Which page of the conversation list. */
 export interface ConversationListOptions {
   projectId?: string;
@@ -112,7 +123,16 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     id: string,
     options?: { signal?: AbortSignal; before?: string; limit?: number },
   ): Promise<ConversationView>;
-  sendMessage(conversationId: string, input: SendMessage): Promise<SendResult>;
+  /**
+   * Starts a run. With `idempotencyKey` (one per message, e.g. `crypto.randomUUID()`), sending
+   * again after a lost answer returns the first run instead of starting a second.
+   */
+  sendMessage(conversationId: string, input: SendMessage, options?: SendOptions): Promise<SendResult>;
+  /**
+   * Creates a conversation and sends its first message in one call: a refused message leaves no
+   * empty conversation behind.
+   */
+  startConversation(input: ConversationStart, options?: SendOptions): Promise<ConversationStartResult>;
   /** Answers the same user message again: a sibling of this assistant message. */
   regenerate(conversationId: string, assistantMessageId: string, modelId?: string): Promise<SendResult>;
   /** Shows another branch: the newest leaf below this message becomes active. */
@@ -348,8 +368,13 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
         query: { before: get.before, limit: get.limit },
         ...(get.signal === undefined ? {} : { signal: get.signal }),
       }),
-    sendMessage: (conversationId, input) =>
-      json('POST', `/api/conversations/${segment(conversationId)}/messages`, { body: input }),
+    sendMessage: (conversationId, input, send) =>
+      json('POST', `/api/conversations/${segment(conversationId)}/messages`, {
+        body: input,
+        ...idempotencyHeaders(send),
+      }),
+    startConversation: (input, send) =>
+      json('POST', '/api/conversations/start', { body: input, ...idempotencyHeaders(send) }),
     regenerate: (conversationId, assistantMessageId, modelId) =>
       json(
         'POST',

@@ -95,6 +95,22 @@ export const SendResultSchema = z
   .object({ run: RunSchema, user_message_id: z.string(), assistant_message_id: z.string(), seq: z.number() })
   .meta({ id: 'SendResult' });
 
+export const ConversationStartSchema = z
+  .object({
+    conversation: ConversationCreateSchema.optional(),
+    message: SendMessageSchema.omit({ edit_of: true, parent_message_id: true, previous_run_id: true }),
+  })
+  .meta({
+    id: 'ConversationStart',
+    description: 'A new conversation and its first message; nothing is kept if the message is refused.',
+  });
+
+export const ConversationStartResultSchema = SendResultSchema.extend({
+  conversation: ConversationSchema,
+}).meta({
+  id: 'ConversationStartResult',
+});
+
 export const ReadSchema = z.object({ seq: z.number().int().min(0) }).meta({ id: 'ReadCursor' });
 
 export const BranchSchema = z.object({ message_id: z.string().min(1).max(128) }).meta({ id: 'BranchSwitch' });
@@ -111,6 +127,8 @@ export type ConversationView = z.infer<typeof ConversationViewSchema>;
 export type SendMessage = z.infer<typeof SendMessageSchema>;
 export type Regenerate = z.infer<typeof RegenerateSchema>;
 export type SendResult = z.infer<typeof SendResultSchema>;
+export type ConversationStart = z.infer<typeof ConversationStartSchema>;
+export type ConversationStartResult = z.infer<typeof ConversationStartResultSchema>;
 export type ReadCursor = z.infer<typeof ReadSchema>;
 export type BranchSwitch = z.infer<typeof BranchSchema>;
 export type EventPage = z.infer<typeof EventPageSchema>;

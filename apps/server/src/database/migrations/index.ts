@@ -14,6 +14,7 @@ import { artifactTextCompressionMigration } from './0081-artifact-text-compressi
 import { knowledgeHeadingIndexMigration } from './0082-knowledge-heading-index.ts';
 import { uiActionAuditMigration } from './0088-ui-action-audit.ts';
 import { documentKnowledgeScopeMigration } from './0090-document-knowledge-scope.ts';
+import { idempotencyKeysMigration } from './0094-idempotency-keys.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   knowledgeHeadingIndexMigration,
   uiActionAuditMigration,
   documentKnowledgeScopeMigration,
+  idempotencyKeysMigration,
 ];

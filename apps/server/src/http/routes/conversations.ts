@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { ConversationTree, queryConversation } from '../../conversations/index.ts';
 import { notFound } from '../../errors/index.ts';
@@ -18,6 +17,7 @@ import {
   ReadSchema,
 } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
+import { createConversationRow } from './new-conversation.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['conversations'];
@@ -118,28 +118,9 @@ export function conversationRoutes(services: ServerServices) {
         200,
       );
     })
-    .openapi(createConversation, async (c) => {
-      const body = c.req.valid('json');
-      const projectId = body.project_id ?? null;
-      if (projectId !== null) await services.projects.get(projectId);
-      const profileId =
-        body.profile_id === undefined
-          ? await services.settingsService.value<string>('profiles.default', { projectId })
-          : body.profile_id;
-      if (body.profile_id !== undefined && body.profile_id !== null)
-        await services.profiles.get(body.profile_id);
-      const known = profileId === null ? undefined : await services.profiles.find(profileId);
-      const row = await conversations.create({
-        id: randomUUID(),
-        projectId,
-        title: body.title?.trim() ?? '',
-        modelId: body.model_id ?? null,
-        // A default that names a deleted profile falls back to the built-in one.
-        profileId: known === undefined || known.builtin ? null : known.id,
-        now: Date.now(),
-      });
-      return c.json(conversationOfRow(row), 201);
-    })
+    .openapi(createConversation, async (c) =>
+      c.json(conversationOfRow(await createConversationRow(services, c.req.valid('json'))), 201),
+    )
     .openapi(getConversation, async (c) => {
       const { id } = c.req.valid('param');
       const query = c.req.valid('query');

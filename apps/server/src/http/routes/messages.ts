@@ -2,8 +2,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ApiError } from '../../errors/index.ts';
 import { lastSeqOf } from '../../events/index.ts';
 import { conversationEventStream } from '../../sse/index.ts';
-import { runViewOfRow } from '../../storage/index.ts';
+import type { ConversationStart } from '@youyou/contracts';
+import { IdempotencyKeys } from '../../idempotency/index.ts';
+import type { SendOptions } from '../../runs/index.ts';
+import { conversationOfRow, runViewOfRow } from '../../storage/index.ts';
 import {
+  ConversationStartResultSchema,
+  ConversationStartSchema,
   errorResponses,
   EventPageSchema,
   IdParameter,
@@ -15,15 +20,37 @@ import {
   SendResultSchema,
 } from '../schemas/index.ts';
 import type { ServerServices } from '../services.ts';
+import { createConversationRow, sendRequestOf } from './new-conversation.ts';
 import { createRouter } from './router.ts';
+
+const IdempotencyHeader = z.object({
+  'idempotency-key': z.string().min(1).max(255).optional().openapi({
+    description:
+      'A key the client makes per message (a UUID): a retry with the same key and body returns the first answer (the run as it is now) with `Idempotent-Replayed: true`; the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`. Kept for 24 hours.',
+  }),
+});
 
 const sendMessage = createRoute({
   method: 'post',
   path: '/conversations/{id}/messages',
   tags: ['messages'],
   summary: 'Send a message: starts a run (409 while another run of the conversation is in flight)',
-  request: { params: IdParameter, body: jsonBody(SendMessageSchema) },
+  request: { params: IdParameter, headers: IdempotencyHeader, body: jsonBody(SendMessageSchema) },
   responses: { 202: json(SendResultSchema, 'The run was created'), ...errorResponses(404, 409, 422) },
+});
+
+const startConversation = createRoute({
+  method: 'post',
+  path: '/conversations/start',
+  tags: ['messages'],
+  summary: 'Create a conversation and send its first message in one call',
+  description:
+    'If the message is refused (an unknown skill, no model, a bad reference) the conversation is removed again, so a client never leaves an empty one behind. Takes an `Idempotency-Key` like a send.',
+  request: { headers: IdempotencyHeader, body: jsonBody(ConversationStartSchema) },
+  responses: {
+    202: json(ConversationStartResultSchema, 'The conversation and its first run were created'),
+    ...errorResponses(404, 409, 422),
+  },
 });
 
 const regenerate = createRoute({
@@ -108,30 +135,52 @@ function cursorOf(header: string | undefined, query: number | undefined): number
   return query;
 }
 
+/** `Idempotent-Replayed: true` on an answer that repeats an earlier request's. */
+function replayHeaders(replayed: boolean): Record<string, string> {
+  return replayed ? { 'idempotent-replayed': 'true' } : {};
+}
+
 /** Sending, regenerating, the event stream, the event log and runs. */
 export function messageRoutes(services: ServerServices) {
   const { runs, database, config } = services;
+  const keys = new IdempotencyKeys(database.db);
+
+  /** Creates the conversation, sends its message, and removes the conversation if the send fails. */
+  const start = async (body: ConversationStart, options: SendOptions = {}) => {
+    const conversation = await createConversationRow(services, body.conversation ?? {});
+    try {
+      const sent = await runs.send(conversation.id, sendRequestOf(body.message), options);
+      return { ...sent, conversation_id: conversation.id };
+    } catch (error) {
+      await services.conversations.delete(conversation.id);
+      services.pool.forget(conversation.id);
+      throw error;
+    }
+  };
+
   return createRouter()
     .openapi(sendMessage, async (c) => {
       const body = c.req.valid('json');
-      const result = await runs.send(c.req.valid('param').id, {
-        ...(body.text === undefined ? {} : { text: body.text }),
-        ...(body.attachments === undefined ? {} : { attachments: body.attachments }),
-        ...(body.skills === undefined
-          ? {}
-          : {
-              skills: body.skills.map((skill) => ({
-                name: skill.name,
-                ...(skill.arguments === undefined ? {} : { arguments: skill.arguments }),
-              })),
-            }),
-        ...(body.references === undefined ? {} : { references: body.references }),
-        ...(body.model_id === undefined ? {} : { model_id: body.model_id }),
-        ...(body.edit_of === undefined ? {} : { edit_of: body.edit_of }),
-        ...(body.parent_message_id === undefined ? {} : { parent_message_id: body.parent_message_id }),
-        ...(body.previous_run_id === undefined ? {} : { previous_run_id: body.previous_run_id }),
-      });
-      return c.json(result, 202);
+      const { id } = c.req.valid('param');
+      const key = c.req.valid('header')['idempotency-key'];
+      if (key === undefined) return c.json(await runs.send(id, sendRequestOf(body)), 202);
+      const { result, replayed } = await keys.once({ conversationId: id }, key, body, async (options) => ({
+        ...(await runs.send(id, sendRequestOf(body), options)),
+        conversation_id: id,
+      }));
+      const { conversation_id: _conversation, ...sent } = result;
+      return c.json(sent, 202, replayHeaders(replayed));
+    })
+    .openapi(startConversation, async (c) => {
+      const body = c.req.valid('json');
+      const key = c.req.valid('header')['idempotency-key'];
+      const { result, replayed } =
+        key === undefined
+          ? { result: await start(body), replayed: false }
+          : await keys.once('new-conversation', key, body, (options) => start(body, options));
+      const { conversation_id: conversationId, ...sent } = result;
+      const conversation = conversationOfRow(await services.conversations.get(conversationId));
+      return c.json({ ...sent, conversation }, 202, replayHeaders(replayed));
     })
     .openapi(regenerate, async (c) => {
       const { id, message_id: messageId } = c.req.valid('param');

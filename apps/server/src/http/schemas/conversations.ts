@@ -8,6 +8,8 @@ export {
   SendMessageSchema,
   RegenerateSchema,
   SendResultSchema,
+  ConversationStartSchema,
+  ConversationStartResultSchema,
   ReadSchema,
   BranchSchema,
   EventPageSchema,
