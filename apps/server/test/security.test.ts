@@ -197,6 +197,8 @@ describe('security at the HTTP edge', () => {
       const response = await server.request('POST', '/api/projects', { body: { name: 'x', directory } });
       expect(response.body, directory).toMatchObject({ error: { code } });
     }
+    const outside = await server.request('POST', '/api/projects', { body: { name: 'x', directory: '/etc' } });
+    expect((outside.body as { error: { message: string } }).error.message).toContain('--workspace-root /');
     const ok = await server.call<{ id: string; directory: string }>('POST', '/api/projects', {
       name: 'ok',
       directory: inside,

@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, sep } from 'node:path';
+import { dirname, isAbsolute, sep } from 'node:path';
 import { ApiError } from '../errors/index.ts';
 
 function isInside(candidate: string, root: string): boolean {
@@ -46,7 +46,11 @@ export async function resolveProjectDirectory(
   }
   const roots = await Promise.all(options.roots.map(real));
   if (!roots.some((root) => isInside(resolved, root))) {
-    throw refuse(`it resolves to ${resolved}, outside the allowed roots (${roots.join(', ')})`);
+    // The first-run dead end: a folder outside the home directory. Say how to allow it.
+    throw refuse(
+      `it resolves to ${resolved}, outside the allowed roots (${roots.join(', ')}); ` +
+        `restart the server with --workspace-root ${dirname(resolved)} (repeatable) to allow it`,
+    );
   }
   const data = await real(options.dataDirectory);
   if (isInside(resolved, data) || isInside(data, resolved)) {
