@@ -674,12 +674,12 @@ export class ExtensionHost {
           ? (root.fields as FormField[])
           : undefined;
       },
-      tool: async (name) => {
+      tool: async (name, conversationId) => {
         const entry = this.#installed.get(id);
         if (entry === undefined || !this.#active(entry)) return undefined;
         const handler = entry.handlers.get(name);
         if (handler === undefined) return undefined;
-        const { policy } = await this.#options.catalog.policyOf(name);
+        const { policy } = await this.#options.catalog.policyOf(name, conversationId);
         return { handler, policy };
       },
     };

@@ -22,7 +22,10 @@ export interface WorkflowServices {
   hitl: HitlService;
   bindings: RunBindings;
   /** A tool the workflow may call (its extension's own, or one it declared), with its policy; undefined: none. */
-  tool(name: string): Promise<{ handler: ToolHandler; policy: 'auto' | 'confirm' | 'deny' } | undefined>;
+  tool(
+    name: string,
+    conversationId: string,
+  ): Promise<{ handler: ToolHandler; policy: 'auto' | 'confirm' | 'deny' } | undefined>;
   /** One model completion (the chat model of the conversation). */
   complete(
     text: string,
@@ -209,7 +212,7 @@ export async function runWorkflow(
             return `'${value}' → ${target ?? 'next'}`;
           }
           case 'tool': {
-            const found = await services.tool(step.tool);
+            const found = await services.tool(step.tool, binding.conversationId);
             if (found === undefined)
               throw new StepFailure('EXTENSION_REMOVED', `the tool '${step.tool}' is not available`);
             if (found.policy === 'deny')

@@ -315,6 +315,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return result;
     });
     const profiles = new ProfileService(database.db);
+    const profileConversations = new ConversationRepository(database.db, database.dialect);
+    // The confirm list of a conversation's profile comes before each tool's own policy (issue 30).
+    catalog.setProfileLists(async (conversationId) => {
+      const conversation = await profileConversations.find(conversationId);
+      if (conversation === undefined) return undefined;
+      const profile =
+        (conversation.profile_id === null ? undefined : await profiles.find(conversation.profile_id)) ??
+        (await profiles.get('default'));
+      return profile.tools;
+    });
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
       lightweightClassifier({

@@ -1,7 +1,9 @@
 import type { ComponentSource, LayerComponents, ToolHandler } from '@youyou/agent';
 import {
   TOOL_SOURCES,
+  toolDecision,
   type ToolInfo,
+  type ToolLists,
   type ToolPolicy,
   type ToolSettingsPatch,
   type ToolSource,
@@ -42,6 +44,8 @@ export class ToolCatalog {
   readonly #mutatingDefault: ToolPolicy;
   /** Whether a whole source is switched on (the unified registry's per-source switch). */
   #sourceOn: (source: ToolSource) => boolean = () => true;
+  /** The tool lists of a conversation's profile (allow, deny, confirm). */
+  #profileLists: (conversationId: string) => Promise<ToolLists | undefined> = async () => undefined;
 
   /**
    * `mutatingDefault` is the policy of mutating tools nobody set one for: `confirm` (spec §4.8);
@@ -71,6 +75,11 @@ export class ToolCatalog {
   /** Installs the unified registry's per-source switch: tools of a source switched off are disabled. */
   setSourceSwitch(sourceOn: (source: ToolSource) => boolean): void {
     this.#sourceOn = sourceOn;
+  }
+
+  /** Installs how a conversation's profile tool lists are found, for `policyOf`. */
+  setProfileLists(listsOf: (conversationId: string) => Promise<ToolLists | undefined>): void {
+    this.#profileLists = listsOf;
   }
 
   /** Whether a tool is enabled, given the stored settings: its own switch and its source's. */
@@ -113,12 +122,28 @@ export class ToolCatalog {
     return known?.mutating === false ? 'auto' : this.#mutatingDefault;
   }
 
-  /** The effective policy; a disabled tool is `deny`. */
-  async policyOf(name: string): Promise<{ policy: ToolPolicy; disabled: boolean }> {
-    if (this.#retired.has(name) && !this.#known.has(name)) return { policy: 'auto', disabled: false };
+  /**
+   * The effective policy of a call, in this order (docs/tools.md): deny — the tool disabled in
+   * settings, denied by the conversation's profile, or set to `deny` — then the profile's confirm
+   * list (whatever the tool's mutating flag: the user listed it to be asked), then the tool's own
+   * policy in settings, then the default (`auto` read-only, `confirm` mutating).
+   * `listed` says the profile's confirm list decided.
+   */
+  async policyOf(
+    name: string,
+    conversationId?: string,
+  ): Promise<{ policy: ToolPolicy; disabled: boolean; listed: boolean }> {
+    if (this.#retired.has(name) && !this.#known.has(name))
+      return { policy: 'auto', disabled: false, listed: false };
     const all = await this.stored();
-    if (!this.enabledIn(all, name)) return { policy: 'deny', disabled: true };
-    return { policy: all[name]?.policy ?? this.defaultPolicyOf(name), disabled: false };
+    if (!this.enabledIn(all, name)) return { policy: 'deny', disabled: true, listed: false };
+    const lists = conversationId === undefined ? undefined : await this.#profileLists(conversationId);
+    const profileDecision = lists === undefined ? 'auto' : toolDecision(lists, name);
+    const own = all[name]?.policy;
+    if (profileDecision === 'deny' || own === 'deny')
+      return { policy: 'deny', disabled: false, listed: false };
+    if (profileDecision === 'confirm') return { policy: 'confirm', disabled: false, listed: true };
+    return { policy: own ?? this.defaultPolicyOf(name), disabled: false, listed: false };
   }
 
   async list(): Promise<ToolInfo[]> {

@@ -48,7 +48,7 @@ export function toolPolicyPlugin(options: {
         const binding = bindings.get(sessionId);
         if (binding === undefined) return undefined;
         try {
-          const { policy, disabled } = await catalog.policyOf(toolName);
+          const { policy, disabled } = await catalog.policyOf(toolName, binding.conversationId);
           if (policy === 'auto') {
             binding.decisions.set(callId, { policy, decided_by: 'policy', denied: false, card_id: null });
             return undefined;

@@ -111,7 +111,7 @@ export class UiActionRunner {
     const name = request.action.tool;
     const tool = this.#registry.tool(request.source, name);
     if (tool === undefined) throw this.#undeclared(request, 'tool', name);
-    const { policy, disabled } = await this.#catalog.policyOf(name);
+    const { policy, disabled } = await this.#catalog.policyOf(name, request.conversation_id);
     if (policy === 'deny') {
       await this.#record(where, {
         name,

@@ -536,6 +536,8 @@ export const en = {
   'tools.heading': 'Tools the agent may use',
   'tools.intro':
     'Turn tools off, or choose whether each runs at once (auto), asks you first on a card (confirm), or never runs (deny).',
+  'tools.order':
+    'Which rule wins, first to last: deny (the tool is off, denied by the conversation’s profile, or set to deny here), then the profile’s confirm list (a tool it names always asks, even a read-only one), then the policy set here, then the default (read-only tools auto, others confirm).',
   'tools.enabled': 'Enabled',
   'tools.policy': 'Policy',
   'tools.policy.auto': 'Auto',

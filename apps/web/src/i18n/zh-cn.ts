@@ -531,6 +531,8 @@ export const zhCn: Record<MessageKey, string> = {
   'settings.tools': '工具',
   'tools.heading': '智能体可用的工具',
   'tools.intro': '可以关闭工具，或选择每个工具直接运行（自动）、先在卡片上问你（确认）或从不运行（拒绝）。',
+  'tools.order':
+    '规则依次生效：拒绝（工具已关闭、被对话的配置档拒绝，或此处设为拒绝）→ 配置档的确认列表（列出的工具总是先问，只读的也一样）→ 此处设置的策略 → 默认（只读工具自动，其他确认）。',
   'tools.enabled': '启用',
   'tools.policy': '策略',
   'tools.policy.auto': '自动',

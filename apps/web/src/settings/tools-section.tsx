@@ -210,6 +210,7 @@ export function ToolsSection(): ReactElement {
     <section aria-labelledby="settings-tools">
       <h2 id="settings-tools">{t('tools.heading')}</h2>
       <p className="settings-intro">{t('tools.intro')}</p>
+      <p className="settings-intro">{t('tools.order')}</p>
       {(tools.isError || update.isError) && (
         <p className="field-error" role="alert">
           {t('common.error', { message: errorMessage(tools.error ?? update.error) })}
