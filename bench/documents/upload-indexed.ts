@@ -4,7 +4,7 @@
 // when reachable, PostgreSQL. The document is polled every 2 ms, so each sample is at most that
 // late.
 //
-//   node --conditions=development --import tsx bench/documents/upload-indexed.ts [--rounds 40]
+//   node --conditions=@youyou/source --import tsx bench/documents/upload-indexed.ts [--rounds 40]
 //
 // Prints a markdown table on stdout.
 import { mkdtemp, rm } from 'node:fs/promises';
