@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { AgentError, type ToolHandler } from '@youyou/agent';
-import { globFilter, walkFiles } from './file-walk.ts';
+import { globFilter, skippedNote, walkFiles } from './file-walk.ts';
 import { errorOutput } from './tool-errors.ts';
 import type { ScopeOf } from './tool-scope.ts';
 
@@ -54,7 +54,16 @@ export function listFilesTool(scopeOf: ScopeOf): ToolHandler {
         const lines: string[] = [];
         let more = false;
         const prefix = scope.display(real) === '.' ? '' : `${scope.display(real)}/`;
-        for await (const entry of walkFiles(real, { maxDepth, signal: context.signal })) {
+        const skipped: string[] = [];
+        for await (const entry of walkFiles(real, {
+          maxDepth,
+          signal: context.signal,
+          allows: (file) => scope.allows(file),
+        })) {
+          if (entry.outside === true) {
+            skipped.push(`${prefix}${entry.relative}`);
+            continue;
+          }
           if (entry.directory ? filtering : !matches(entry.relative)) continue;
           if (lines.length === limit) {
             more = true;
@@ -66,7 +75,10 @@ export function listFilesTool(scopeOf: ScopeOf): ToolHandler {
           lines.length === 0
             ? `No files${filtering ? ` match ${String(input.glob)}` : ''} in ${scope.display(real)}.`
             : `${lines.length}${more ? '+' : ''} entries in ${scope.display(real)}${more ? ` (stopped at ${limit}; narrow with glob or depth)` : ''}:`;
-        return { content: [header, ...lines].join('\n'), metadata: { count: lines.length, truncated: more } };
+        return {
+          content: `${[header, ...lines].join('\n')}${skippedNote(skipped)}`,
+          metadata: { count: lines.length, truncated: more, skipped_links: skipped.length },
+        };
       } catch (error) {
         return errorOutput(error);
       }

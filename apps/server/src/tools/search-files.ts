@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { AgentError, type ToolHandler } from '@youyou/agent';
-import { globFilter, walkFiles } from './file-walk.ts';
+import { globFilter, skippedNote, walkFiles } from './file-walk.ts';
 import { errorOutput } from './tool-errors.ts';
 import type { ScopeOf } from './tool-scope.ts';
 
@@ -18,6 +18,8 @@ export interface SearchOptions {
   contextLines: number;
   maxResults: number;
   signal?: AbortSignal;
+  /** Whether a real path may be read; symlinks are resolved before it is asked (see walkFiles). */
+  allows?: (real: string) => boolean;
 }
 
 export interface SearchMatch {
@@ -86,7 +88,7 @@ function readSmallFile(file: string): Buffer | undefined {
 export async function searchFiles(
   root: string,
   options: SearchOptions,
-): Promise<{ matches: SearchMatch[]; filesSearched: number; truncated: boolean }> {
+): Promise<{ matches: SearchMatch[]; filesSearched: number; truncated: boolean; skipped: string[] }> {
   // An ASCII literal needs no Unicode mode, and V8 matches it several times faster without.
   const asciiLiteral = !options.regex && /^[\x20-\x7e]*$/.test(options.pattern);
   const expression = new RegExp(
@@ -101,12 +103,21 @@ export async function searchFiles(
       ? matchingLines(new RegExp(expression.source, `${expression.flags}g`))
       : undefined;
   const matches = globFilter(options.glob);
+  // By position, not by real path: a file reached through a link is searched under each name.
   const files: string[] = [];
-  const relativeOf = new Map<string, string>();
-  for await (const entry of walkFiles(root, options.signal === undefined ? {} : { signal: options.signal })) {
+  const relatives: string[] = [];
+  const skipped: string[] = [];
+  for await (const entry of walkFiles(root, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.allows === undefined ? {} : { allows: options.allows }),
+  })) {
+    if (entry.outside === true) {
+      skipped.push(entry.relative);
+      continue;
+    }
     if (entry.directory || !matches(entry.relative)) continue;
     files.push(entry.absolute);
-    relativeOf.set(entry.absolute, entry.relative);
+    relatives.push(entry.relative);
   }
   const perFile: SearchMatch[][] = new Array<SearchMatch[]>(files.length);
   let found = 0;
@@ -127,7 +138,7 @@ export async function searchFiles(
     const text = bytes.toString('utf8');
     if (literal === undefined && !expression.test(text)) continue;
     if (lineFinder !== undefined) {
-      const results = lineFinder(text, relativeOf.get(file) as string);
+      const results = lineFinder(text, relatives[index] as string);
       perFile[index] = results;
       found += results.length;
       continue;
@@ -139,7 +150,7 @@ export async function searchFiles(
       if (!expression.test(line)) continue;
       const context = options.contextLines;
       results.push({
-        path: relativeOf.get(file) as string,
+        path: relatives[index] as string,
         line: number + 1,
         text: clip(line),
         before: lines.slice(Math.max(0, number - context), number).map((value, offset) => ({
@@ -159,6 +170,7 @@ export async function searchFiles(
     matches: all.slice(0, options.maxResults),
     filesSearched: searched,
     truncated: all.length > options.maxResults || found >= options.maxResults,
+    skipped,
   };
 }
 
@@ -292,18 +304,21 @@ export function searchFilesTool(scopeOf: ScopeOf): ToolHandler {
           contextLines: typeof input.context_lines === 'number' ? input.context_lines : 0,
           maxResults,
           signal: context.signal,
+          allows: (file) => scope.allows(file),
         });
         const prefix = scope.display(real) === '.' ? '' : `${scope.display(real)}/`;
         const header =
           result.matches.length === 0
             ? `No matches for ${JSON.stringify(pattern)} in ${result.filesSearched} files.`
             : `${result.matches.length}${result.truncated ? '+' : ''} matches in ${new Set(result.matches.map((match) => match.path)).size} files${result.truncated ? ` (stopped at ${maxResults})` : ''}:`;
+        const body = result.matches.length === 0 ? header : `${header}\n${render(result.matches, prefix)}`;
         return {
-          content: result.matches.length === 0 ? header : `${header}\n${render(result.matches, prefix)}`,
+          content: `${body}${skippedNote(result.skipped.map((relative) => `${prefix}${relative}`))}`,
           metadata: {
             matches: result.matches.length,
             files_searched: result.filesSearched,
             truncated: result.truncated,
+            skipped_links: result.skipped.length,
           },
         };
       } catch (error) {
