@@ -1,5 +1,7 @@
 // The packages as a user gets them: packed, served by a registry, installed into a project outside
 // the workspace, and run by Node 22 and Node 24 from dist/ (no sources, no build step, no tsx).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { stripTypeScriptTypes } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -98,6 +100,12 @@ beforeAll(async () => {
   expect(build.stdout + build.stderr, 'tsc -b tsconfig.build.json').not.toMatch(/error TS/);
   expect(build.code).toBe(0);
 
+  // @youyou/server's prepack ships the built UI (decision 0032); CI builds it before the tests.
+  if (!existsSync(join(REPOSITORY, 'apps/web/dist/index.html'))) {
+    const web = await run('npm', ['run', 'build', '-w', '@youyou/web'], { cwd: REPOSITORY });
+    expect(web.code, web.stderr).toBe(0);
+  }
+
   const tarballs = join(root, 'tarballs');
   await mkdir(tarballs);
   const pack = await run(
@@ -152,6 +160,9 @@ beforeAll(async () => {
       '@types/node@24',
       // The peer of @youyou/testing/contracts (storage contract suites), as a user of it has.
       `vitest@${await workspaceVersionOf('vitest')}`,
+      // The bundlers a web consumer builds @youyou/client with.
+      `vite@${await workspaceVersionOf('vite')}`,
+      `esbuild@${await workspaceVersionOf('esbuild')}`,
       ...workspaces.map(({ manifest }) => `${manifest.name}@${manifest.version}`),
     ],
     { cwd: project },
@@ -188,6 +199,25 @@ beforeAll(async () => {
     `const specifiers = ${JSON.stringify(await jsonExports())};\n` +
       "for (const specifier of specifiers) console.log(specifier, (await import(specifier, { with: { type: 'json' } })).default.$schema);\n",
   );
+  // A browser app on @youyou/client (and the contracts it speaks), for Vite and esbuild.
+  await mkdir(join(project, 'web-app'));
+  await writeFile(
+    join(project, 'web-app', 'main.js'),
+    "import { createWorkbenchClient } from '@youyou/client';\nimport * as contracts from '@youyou/contracts';\n" +
+      'document.body.textContent = typeof createWorkbenchClient + Object.keys(contracts).length;\n',
+  );
+  await writeFile(
+    join(project, 'web-app', 'index.html'),
+    '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>\n',
+  );
+  await writeFile(
+    join(project, 'tsconfig.bundler.json'),
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: { module: 'ESNext', moduleResolution: 'Bundler' },
+      include: ['every-entry.ts'],
+    }),
+  );
   await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify({
@@ -207,6 +237,47 @@ beforeAll(async () => {
     }),
   );
 }, SETUP_TIMEOUT_MS);
+
+describe('the packed packages in a bundler', () => {
+  it('type-check a TypeScript consumer with moduleResolution Bundler (every entry point)', async () => {
+    const tsc = join(REPOSITORY, 'node_modules/typescript/bin/tsc');
+    const result = await run('node', [tsc, '-p', 'tsconfig.bundler.json'], {
+      cwd: project,
+      env: withNode(24),
+    });
+    expect(result.stdout).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('bundle a browser app importing @youyou/client with esbuild', async () => {
+    // esbuild's install step puts its native binary where its bin script was.
+    const result = await run(
+      join(project, 'node_modules/.bin/esbuild'),
+      ['web-app/main.js', '--bundle', '--platform=browser', '--format=esm', '--outfile=out/esbuild.js'],
+      { cwd: project, env: withNode(24) },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(join(project, 'out/esbuild.js'), 'utf8')).toContain('createWorkbenchClient');
+  });
+
+  it('build a Vite app importing @youyou/client, in development mode (where Vite applies `development`)', async () => {
+    const result = await run(
+      'node',
+      [
+        'node_modules/vite/bin/vite.js',
+        'build',
+        'web-app',
+        '--mode',
+        'development',
+        '--outDir',
+        '../out/vite',
+      ],
+      { cwd: project, env: withNode(24) },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readdir(join(project, 'out/vite/assets'))).not.toEqual([]);
+  });
+});
 
 afterAll(async () => {
   await registry?.close();
@@ -244,6 +315,33 @@ describe.each(NODE_MAJORS)('the packed packages on Node %i', (major) => {
     const result = await run('node', [tsc, '-p', 'tsconfig.json'], { cwd: project, env: withNode(major) });
     expect(result.stdout).toBe('');
     expect(result.code).toBe(0);
+  });
+
+  it('serve the web UI from youyou serve of npm i -g of the CLI', async () => {
+    const home = join(root, `serve-home-${major}`);
+    await mkdir(home, { recursive: true });
+    const child = spawn('youyou', ['serve', '--port', '0'], {
+      cwd: project,
+      env: withNode(major, { HOME: home, YOUYOU_HOME: undefined }),
+    });
+    try {
+      const url = await new Promise<string>((found, failed) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(output);
+          if (match?.[1] !== undefined) found(match[1]);
+        });
+        child.once('exit', (code) => failed(new Error(`youyou serve exited with ${code}: ${output}`)));
+      });
+      const response = await fetch(new URL('/', url));
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain('<div id="root"');
+      expect(html).not.toContain('not built');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('run youyou --version and youyou doctor from npm i -g of the CLI, with a fresh HOME', async () => {

@@ -93,7 +93,13 @@ export interface ResolvedServerOptions {
  */
 export function resolveServerOptions(options: ServerOptions = {}): ResolvedServerOptions {
   const home = resolve(options.home ?? resolveYouyouHome());
-  const webDefault = PACKAGE_FOLDER === undefined ? undefined : resolve(PACKAGE_FOLDER, '../web/dist');
+  // The published package carries the UI in web/ (decision 0032); the workspace serves apps/web/dist.
+  const webDefault =
+    PACKAGE_FOLDER === undefined
+      ? undefined
+      : [join(PACKAGE_FOLDER, 'web'), resolve(PACKAGE_FOLDER, '../web/dist')].find((folder) =>
+          existsSync(join(folder, 'index.html')),
+        );
   const postgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//i.test(options.databaseUrl);
   return {
     host: options.host ?? '127.0.0.1',
@@ -121,7 +127,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
       options.webRoot ??
       // The single executable unpacks its embedded UI and names the folder here.
       process.env['YOUYOU_WEB_ROOT'] ??
-      (webDefault !== undefined && existsSync(join(webDefault, 'index.html')) ? webDefault : undefined),
+      webDefault,
     sweepIntervalMs: options.sweepIntervalMs ?? (postgres ? 5_000 : 30_000),
   };
 }
