@@ -5,7 +5,16 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { noFolderCycle } from './eslint-rules/no-folder-cycle.js';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'apps/server/web/**', 'bench/results/**', '**/*.d.ts', 'coverage/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'apps/server/web/**',
+      'bench/results/**',
+      '**/*.d.ts',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
