@@ -57,6 +57,7 @@ async function killMidParse(
   return { conversationId: conversation.id, documentId: parsing.id, lastSeq: received.at(-1)?.seq ?? 0 };
 }
 
+// Up to three child servers start and a 60,000-paragraph file is parsed twice: slow on a shared machine.
 describeKillNine('kill -9 mid-parse', (kind) => {
   const servers = crashServers({ kind });
 
@@ -74,7 +75,7 @@ describeKillNine('kill -9 mid-parse', (kind) => {
     expect(retried.status).toBe('queued');
     expect(['parsed', 'indexed']).toContain((await settledDocument(second, documentId)).status);
     await second.kill('SIGTERM');
-  });
+  }, 90_000);
 
   if (kind === 'postgres')
     it('two instances started together on one PostgreSQL after the crash: exactly one parses the document', async () => {
@@ -96,5 +97,5 @@ describeKillNine('kill -9 mid-parse', (kind) => {
       const takers = [b, c].filter((server) => server.logs().includes('queued again'));
       expect(takers).toHaveLength(1);
       await Promise.all([b.kill('SIGTERM'), c.kill('SIGTERM')]);
-    });
+    }, 90_000);
 });
