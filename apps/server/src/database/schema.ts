@@ -374,6 +374,9 @@ export interface DocumentsTable extends Owned {
   attempts: number;
   /** 'project' | 'conversation': whether it joins its project's knowledge (decision 0029). */
   knowledge_scope: string;
+  /** The instance whose queue holds it while queued or parsing (decision 0030); null otherwise. */
+  claimed_by: string | null;
+  claimed_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -44,7 +44,7 @@ function json<T>(text: string | null): T | null {
  * `blocks` and `documentForModel`.
  *
  * @example
- * const documents = new DocumentService({ database, eventLog, objects, logger });
+ * const documents = new DocumentService({ database, eventLog, objects, logger, instanceId });
  * documents.onParsed((document, parsed) => index(document.id, parsed.blocks));
  * await documents.createForUpload(uploadRow);
  */
@@ -60,6 +60,8 @@ export class DocumentService {
   readonly #progress = new Map<string, { fraction: number; sentAt: number }>();
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #controllers = new Map<string, AbortController>();
+  readonly #instanceId: string;
+  #liveInstances: () => Promise<ReadonlySet<string>>;
   #running: Promise<void> | undefined;
   #closed = false;
 
@@ -70,13 +72,23 @@ export class DocumentService {
     logger: ServerLogger;
     registry?: ParserRegistry;
     limits?: Partial<ParseLimits>;
+    /** This server's instance id: the claimer it writes on the documents it queues and parses. */
+    instanceId: string;
   }) {
+    this.#instanceId = options.instanceId;
+    // Until the cluster is joined, only this process counts as live (one server, as on SQLite).
+    this.#liveInstances = async () => new Set([options.instanceId]);
     this.#database = options.database;
     this.#eventLog = options.eventLog;
     this.#objects = options.objects;
     this.#logger = options.logger;
     this.registry = options.registry ?? new ParserRegistry();
     this.#limits = { ...DEFAULT_PARSE_LIMITS, ...options.limits };
+  }
+
+  /** Where the live instances come from once cluster membership is joined. */
+  setLiveInstances(liveInstances: () => Promise<ReadonlySet<string>>): void {
+    this.#liveInstances = liveInstances;
   }
 
   get #db() {
@@ -134,6 +146,8 @@ export class DocumentService {
       block_count: 0,
       attempts: 0,
       knowledge_scope: knowledgeScope,
+      claimed_by: this.#instanceId,
+      claimed_at: now,
       created_at: now,
       updated_at: now,
     };
@@ -229,19 +243,40 @@ export class DocumentService {
     return { document_id: id, total, from, to: Math.max(from, to), blocks: selected };
   }
 
-  /** Parses a failed document again (the policy may have changed since). */
+  /**
+   * Parses a document again (the policy may have changed since): a failed or parsed one, or one
+   * left queued or parsing by an instance that is gone. `CONFLICT` while a live instance holds it.
+   */
   async retry(id: string): Promise<DocumentView> {
     const row = await this.#row(id);
     if (row === undefined) throw notFound('document', id);
-    if (row.status === 'queued' || row.status === 'parsing')
+    const held = row.status === 'queued' || row.status === 'parsing';
+    if (held && row.claimed_by !== null && (await this.#liveInstances()).has(row.claimed_by))
       throw new ApiError('CONFLICT', `Document ${id} is already ${row.status}.`);
-    const updated = await this.#update(id, {
-      status: 'queued',
-      failure: null,
-      failure_reason: null,
-    });
+    // Taken in the database: of two servers retrying an orphan at once, one requeues it.
+    if (!(await this.#takeOver(row))) throw new ApiError('CONFLICT', `Document ${id} was just taken up.`);
+    const updated = await this.#update(id, { failure: null, failure_reason: null });
     this.#enqueue(id);
     return updated;
+  }
+
+  /**
+   * Puts `row` back to `queued` under this instance's claim, if nobody changed its status or
+   * claimer since it was read (a conditional UPDATE, so one instance wins a race).
+   */
+  async #takeOver(row: DocumentRow): Promise<boolean> {
+    const now = Date.now();
+    let query = this.#db
+      .updateTable('documents')
+      .set({ status: 'queued', claimed_by: this.#instanceId, claimed_at: now, updated_at: now })
+      .where('id', '=', row.id)
+      .where('status', '=', row.status);
+    query =
+      row.claimed_by === null
+        ? query.where('claimed_by', 'is', null)
+        : query.where('claimed_by', '=', row.claimed_by);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /**
@@ -380,20 +415,24 @@ export class DocumentService {
     return policy;
   }
 
-  /** Queues what a stopped server left queued or half parsed. */
-  async resume(): Promise<number> {
-    const stale = Date.now() - this.#limits.max_ms * 2;
+  /**
+   * Queues again, under this instance's claim, every queued or parsing document whose claimer is
+   * not among `liveInstances` (a server that stopped or was killed mid-parse; decision 0030). Runs
+   * at start and in the periodic sweep; returns how many it took over.
+   */
+  async recover(liveInstances: ReadonlySet<string>): Promise<number> {
     const rows = await this.#db
       .selectFrom('documents')
-      .select(['id', 'status', 'updated_at'])
+      .selectAll()
       .where('status', 'in', ['queued', 'parsing'])
       .execute();
     let queued = 0;
     for (const row of rows) {
-      if (row.status === 'parsing') {
-        if (row.updated_at > stale) continue;
-        await this.#db.updateTable('documents').set({ status: 'queued' }).where('id', '=', row.id).execute();
-      }
+      if (row.claimed_by !== null && liveInstances.has(row.claimed_by)) continue;
+      if (!(await this.#takeOver(row))) continue;
+      this.#progress.delete(row.id);
+      const view = await this.find(row.id);
+      if (view !== undefined) await this.#emit(row.conversation_id, view);
       this.#enqueue(row.id);
       queued++;
     }
@@ -436,7 +475,13 @@ export class DocumentService {
     // Claim it: another server sharing the database may have taken it already.
     const claimed = await this.#db
       .updateTable('documents')
-      .set((eb) => ({ status: 'parsing', attempts: eb('attempts', '+', 1), updated_at: Date.now() }))
+      .set((eb) => ({
+        status: 'parsing',
+        attempts: eb('attempts', '+', 1),
+        claimed_by: this.#instanceId,
+        claimed_at: Date.now(),
+        updated_at: Date.now(),
+      }))
       .where('id', '=', id)
       .where('status', '=', 'queued')
       .executeTakeFirst();
@@ -531,9 +576,14 @@ export class DocumentService {
   }
 
   async #update(id: string, values: Partial<DocumentRow>): Promise<DocumentView> {
+    // A document that leaves queued/parsing is nobody's any more.
+    const released =
+      values.status !== undefined && values.status !== 'queued' && values.status !== 'parsing'
+        ? { claimed_by: null, claimed_at: null }
+        : {};
     await this.#db
       .updateTable('documents')
-      .set({ ...values, updated_at: Date.now() })
+      .set({ ...values, ...released, updated_at: Date.now() })
       .where('id', '=', id)
       .execute();
     const row = await this.#row(id);

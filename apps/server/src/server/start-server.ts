@@ -286,7 +286,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     cleanups.push(() => pool.shutdown());
     const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
-    const documents = new DocumentService({ database, eventLog, objects, logger });
+    const documents = new DocumentService({ database, eventLog, objects, logger, instanceId });
     cleanups.push(() => documents.close());
     // Parsers extensions ship join ingest's registry under their source tags.
     extensions.attachParsers(documents.registry);
@@ -456,7 +456,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
-    const requeued = await documents.resume();
+    documents.setLiveInstances(() => cluster.liveInstances());
+    const requeued = await documents.recover(live);
     if (requeued > 0)
       logger.info({ requeued }, 'documents left unparsed by a stopped server are queued again');
     await cluster.prune(live);
@@ -468,7 +469,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       sweeping = true;
       cluster
         .liveInstances()
-        .then((live) => runs.recover(live))
+        .then(async (live) => {
+          await runs.recover(live);
+          const documentsRequeued = await documents.recover(live);
+          if (documentsRequeued > 0)
+            logger.info({ requeued: documentsRequeued }, 'documents of a stopped server are queued again');
+        })
         .catch((error: unknown) => logger.warn({ err: error }, 'the recovery sweep failed'))
         .finally(() => (sweeping = false));
     }, settings.sweepIntervalMs);

@@ -15,6 +15,7 @@ import { knowledgeHeadingIndexMigration } from './0082-knowledge-heading-index.t
 import { uiActionAuditMigration } from './0088-ui-action-audit.ts';
 import { documentKnowledgeScopeMigration } from './0090-document-knowledge-scope.ts';
 import { idempotencyKeysMigration } from './0094-idempotency-keys.ts';
+import { documentClaimsMigration } from './0095-document-claims.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   uiActionAuditMigration,
   documentKnowledgeScopeMigration,
   idempotencyKeysMigration,
+  documentClaimsMigration,
 ];
