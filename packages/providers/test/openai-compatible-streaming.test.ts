@@ -262,6 +262,35 @@ describe('OpenAI-compatible provider: streaming', () => {
     ]);
   });
 
+  it('marks a failed tool result in its text, since a Chat Completions tool message has no error flag', async () => {
+    const { server, provider } = await setup([fakeTextReply('ok')]);
+    const refusal = 'Access denied - path outside allowed directories: /etc/passwd';
+    await collect(
+      provider,
+      chatRequest({
+        messages: [
+          userText('Read /etc/passwd'),
+          {
+            role: 'assistant',
+            content: '',
+            status: 'complete',
+            toolCalls: [
+              { callId: 'call_1', toolName: 'fs__read_file', arguments: '{"path":"/etc/passwd"}' },
+              { callId: 'call_2', toolName: 'current_time', arguments: '' },
+            ],
+          },
+          { role: 'tool', callId: 'call_1', toolName: 'fs__read_file', content: refusal, isError: true },
+          { role: 'tool', callId: 'call_2', toolName: 'current_time', content: '12:00', isError: false },
+        ],
+      }),
+    );
+    const messages = bodyOf(server.chatRequests)['messages'] as Record<string, unknown>[];
+    expect(messages.filter((message) => message['role'] === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: `[tool error] ${refusal}` },
+      { role: 'tool', tool_call_id: 'call_2', content: '12:00' },
+    ]);
+  });
+
   it('sends reasoning back as reasoning_content on tool-call turns when reasoningHistory asks for it', async () => {
     const { server, provider } = await setup([fakeTextReply('ok')], { reasoningHistory: 'tool-calls' });
     await collect(

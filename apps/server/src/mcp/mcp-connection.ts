@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ListRootsRequestSchema,
+  McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type GetPromptResult,
@@ -11,7 +12,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerLogger } from '../logging/index.ts';
-import { ProcessGroupTransport } from './process-group-transport.ts';
+import type { OversizedMessage } from './message-framing.ts';
+import { MESSAGE_TOO_LARGE, ProcessGroupTransport } from './process-group-transport.ts';
 
 /** What a connection needs to know about its server; a new definition means a new connection. */
 export interface McpServerDefinition {
@@ -73,6 +75,8 @@ export class McpConnection {
   #idleTimer: NodeJS.Timeout | undefined;
   #inFlight = 0;
   #stopped = false;
+  /** An oversized reply was dropped: the server is restarted once no call is in flight. */
+  #restartWhenIdle = false;
   readonly #stderr: string[] = [];
   readonly #toolListeners = new Set<() => void>();
 
@@ -134,8 +138,18 @@ export class McpConnection {
         timeout: options.timeoutMs ?? 24 * 3_600_000,
       });
       return result as CallToolResult;
+    } catch (error) {
+      if (error instanceof McpError && isRecord(error.data) && error.data['code'] === MESSAGE_TOO_LARGE) {
+        const { bytes, limit } = error.data;
+        throw new Error(
+          `${MESSAGE_TOO_LARGE}: the MCP server '${this.definition.name}' answered '${remoteName}' with a message of ${String(bytes)} bytes, over the limit of ${String(limit)}; the reply was dropped and the server is restarted.`,
+          { cause: error },
+        );
+      }
+      throw error;
     } finally {
       this.#inFlight--;
+      if (this.#restartWhenIdle && this.#inFlight === 0) void this.#restart('an oversized reply was dropped');
       this.#touch();
     }
   }
@@ -256,6 +270,7 @@ export class McpConnection {
         args: transport.args,
         env: transport.env,
         cwd: transport.cwd ?? cwd,
+        onOversized: (oversized) => this.#oversized(oversized),
         onStderrLine: (line) => {
           this.#stderr.push(line.slice(0, 2000));
           if (this.#stderr.length > STDERR_LINES) this.#stderr.shift();
@@ -277,6 +292,32 @@ export class McpConnection {
     } while (cursor !== undefined && tools.length < 10_000);
     this.#tools = tools;
     for (const listener of this.#toolListeners) listener();
+  }
+
+  #oversized({ bytes, id }: OversizedMessage): void {
+    this.#logger.warn({ bytes, requestId: id ?? null }, 'MCP server sent a message over the size limit');
+    this.#error = `the server sent a message of ${bytes} bytes, over the limit; it was dropped and the server restarted`;
+    // With its id read, only the call it answered failed; the others finish first. Without it, a
+    // call waits for a reply that will never come: restarting now fails every call in flight.
+    if (id !== undefined && this.#inFlight > 0) this.#restartWhenIdle = true;
+    else void this.#restart('an oversized message was dropped');
+  }
+
+  /** Stops the server process and starts it again (its calls in flight fail as closed). */
+  async #restart(reason: string): Promise<void> {
+    this.#restartWhenIdle = false;
+    const client = this.#client;
+    if (client === undefined) return;
+    this.#client = undefined; // its onclose is then not a crash
+    this.#connectedAt = undefined;
+    this.#logger.warn({ reason }, 'MCP server restarted');
+    await client
+      .close()
+      .catch((error: unknown) => this.#logger.warn({ err: error }, 'MCP server close failed'));
+    if (this.#stopped || this.#connecting !== undefined) return;
+    this.#restarts++;
+    this.#connecting = this.#connect().finally(() => (this.#connecting = undefined));
+    this.#connecting.catch(() => {}); // reported through the state, as a crash's restart is
   }
 
   /** A failed start or a crash: report it, then restart after a backoff while within the budget. */
@@ -332,4 +373,8 @@ function describe(error: unknown, transport: Transport | undefined): string {
   const message = error instanceof Error ? error.message : String(error);
   const exit = transport instanceof ProcessGroupTransport ? transport.exitReason : undefined;
   return exit === undefined || message.includes(exit) ? message : `${message} (${exit})`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_MESSAGE_BYTES, MessageFramer, type OversizedMessage } from './message-framing.ts';
 import { descendantsOf, isRunning, signalAll } from './process-tree.ts';
 
 export interface ProcessGroupTransportOptions {
@@ -15,7 +16,17 @@ export interface ProcessGroupTransportOptions {
   onStderrLine: (line: string) => void;
   /** How long the server has to exit after stdin closes and after SIGTERM. */
   graceMs?: number;
+  /** The largest message taken from the server (default: the SDK's 10 MiB). */
+  maxMessageBytes?: number;
+  /**
+   * A message over the limit was dropped. When its id could be read, the request it answers has
+   * already been failed with `MCP_MESSAGE_TOO_LARGE`; otherwise that request is still waiting.
+   */
+  onOversized?: (message: OversizedMessage) => void;
 }
+
+/** The JSON-RPC error a dropped oversized reply becomes; `data.code` is the machine code. */
+export const MESSAGE_TOO_LARGE = 'MCP_MESSAGE_TOO_LARGE';
 
 /**
  * MCP's stdio transport that stops the server's whole process tree. The SDK's transport kills only
@@ -31,7 +42,7 @@ export interface ProcessGroupTransportOptions {
  */
 export class ProcessGroupTransport implements Transport {
   readonly #options: ProcessGroupTransportOptions;
-  readonly #buffer = new ReadBuffer();
+  readonly #framer: MessageFramer;
   #child: ChildProcess | undefined;
   #exit: Promise<void> | undefined;
   #stderrRest = '';
@@ -41,6 +52,15 @@ export class ProcessGroupTransport implements Transport {
 
   constructor(options: ProcessGroupTransportOptions) {
     this.#options = options;
+    this.#framer = new MessageFramer(
+      {
+        message: (message) => this.onmessage?.(message),
+        // A line that is not JSON-RPC (a server printing to stdout): reported, skipped.
+        invalid: (error) => this.onerror?.(error),
+        oversized: (oversized) => this.#dropOversized(oversized),
+      },
+      options.maxMessageBytes,
+    );
   }
 
   get pid(): number | undefined {
@@ -72,25 +92,16 @@ export class ProcessGroupTransport implements Transport {
       child.once('close', (code, signal) => {
         this.exitReason ??= signal === null ? `exited with code ${String(code)}` : `killed by ${signal}`;
         this.#flushStderr();
+        this.#framer.clear(); // a message the process did not finish is dropped with it
         this.#child = undefined;
         this.onclose?.();
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.#buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.#buffer.readMessage();
-          } catch (error) {
-            // A line that is not JSON-RPC (a server printing to stdout): reported, skipped.
-            this.onerror?.(error as Error);
-            continue;
-          }
-          if (message === null) break;
-          this.onmessage?.(message);
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.#framer.push(chunk));
+      // A broken pipe is reported; 'close' follows and ends the connection. Unhandled, either
+      // stream's 'error' would end the whole workbench.
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.on('error', (error) => this.onerror?.(error));
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (text: string) => {
         const lines = (this.#stderrRest + text).split(/\r?\n/);
@@ -140,11 +151,31 @@ export class ProcessGroupTransport implements Transport {
       }
       signalAll(left, 'SIGKILL');
     }
-    this.#buffer.clear();
+    this.#framer.clear();
+  }
+
+  #dropOversized(oversized: OversizedMessage): void {
+    const limit = this.#options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    if (oversized.id !== undefined) {
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id: oversized.id,
+        error: {
+          code: -32603,
+          message: `The MCP server's reply was ${mebibytes(oversized.bytes)}, over the ${mebibytes(limit)} limit; it was dropped.`,
+          data: { code: MESSAGE_TOO_LARGE, bytes: oversized.bytes, limit },
+        },
+      });
+    }
+    this.#options.onOversized?.(oversized);
   }
 
   #flushStderr(): void {
     if (this.#stderrRest !== '') this.#options.onStderrLine(this.#stderrRest);
     this.#stderrRest = '';
   }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

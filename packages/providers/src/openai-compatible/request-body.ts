@@ -92,11 +92,23 @@ export function toOpenAIMessages(
         messages.push(assistantMessage(message, reasoningHistory));
         break;
       case 'tool':
-        messages.push({ role: 'tool', tool_call_id: message.callId, content: message.content });
+        messages.push({ role: 'tool', tool_call_id: message.callId, content: toolResultText(message) });
         break;
     }
   }
   return messages;
+}
+
+/**
+ * The marker a failed tool result's text starts with. Chat Completions' tool message has no error
+ * flag (Anthropic's `is_error` has no counterpart), so without it a refusal such as "Access denied
+ * - path outside allowed directories" reads to the model like the tool's answer.
+ */
+const TOOL_ERROR_MARKER = '[tool error]';
+
+function toolResultText(message: { content: string; isError: boolean }): string {
+  if (!message.isError || message.content.startsWith(TOOL_ERROR_MARKER)) return message.content;
+  return `${TOOL_ERROR_MARKER} ${message.content}`;
 }
 
 /**
