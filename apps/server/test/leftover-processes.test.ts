@@ -1,10 +1,14 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeToolCallReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callServer } from './support/child-server.ts';
+import type { McpServer } from '@youyou/contracts';
+import { callServer, type ChildServer } from './support/child-server.ts';
 import { crashServers } from './support/crash-servers.ts';
+
+const FAULT_SERVER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'mcp-fault-server.mjs');
 
 /** Alive and not a zombie (a container's init may not reap what it inherits). */
 async function isRunning(pid: number): Promise<boolean> {
@@ -24,6 +28,15 @@ async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Pro
     await sleep(25);
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Ends a server and waits for its process to be gone (the next one refuses a data directory in use). */
+async function stopped(server: ChildServer, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  await server.kill(signal);
+  await waitFor(
+    async () => (server.process.exitCode !== null || server.process.signalCode !== null ? true : undefined),
+    'the server to end',
+  );
 }
 
 const readPid = (path: string) => async (): Promise<number | undefined> => {
@@ -95,5 +108,30 @@ describe.runIf(process.platform === 'linux')('tool processes and a kill -9 of th
     await sleep(200);
     await expect(readFile(join(toolDirectory, 'finished'), 'utf8')).rejects.toThrow();
     expect(await isRunning(second.process.pid ?? 0)).toBe(true);
+    await stopped(second);
+  }, 60_000);
+
+  it('a stdio MCP server does not outlive a kill -9 of the server either, and its status shows its process id', async () => {
+    const first = await servers.start();
+    // The server keeps a timer: left alone it runs on, re-parented to pid 1.
+    const added = await callServer<McpServer>(first, 'POST', '/api/mcp/servers', {
+      name: 'lingering',
+      transport: { type: 'stdio', command: process.execPath, args: [FAULT_SERVER, '--linger'] },
+    });
+    await callServer(first, 'POST', `/api/mcp/servers/${added.id}/connect`, {});
+    const status = await waitFor(async () => {
+      const server = await callServer<McpServer>(first, 'GET', `/api/mcp/servers/${added.id}`);
+      return server.status.state === 'connected' ? server.status : undefined;
+    }, 'the MCP server to connect');
+    const pid = status.pid;
+    expect(pid).toEqual(expect.any(Number));
+    strays.push(pid!);
+
+    await stopped(first, 'SIGKILL');
+    expect(await isRunning(pid!)).toBe(true);
+
+    const second = await servers.start();
+    await waitFor(async () => ((await isRunning(pid!)) ? undefined : true), 'the MCP server to be ended');
+    expect(second.logs()).toContain('ended processes left running by a server that was killed');
   }, 60_000);
 });

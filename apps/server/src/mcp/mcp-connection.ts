@@ -36,6 +36,8 @@ export interface McpConnectionOptions {
   definition: McpServerDefinition;
   logger: ServerLogger;
   clientVersion: string;
+  /** Variables a stdio server gets besides its own (the workbench's owner marker). */
+  processEnvironment?: () => Readonly<Record<string, string>>;
   /** The first restart waits this long after a crash; each next one twice as long, up to a minute. */
   restartBaseMs?: number;
   /** Consecutive failed starts after which the connection waits for the next use to try again. */
@@ -75,6 +77,8 @@ export class McpConnection {
   #idleTimer: NodeJS.Timeout | undefined;
   #inFlight = 0;
   #stopped = false;
+  /** The stdio transport of the current connection (its process id is in the status). */
+  #stdio: ProcessGroupTransport | undefined;
   /** An oversized reply was dropped: the server is restarted once no call is in flight. */
   #restartWhenIdle = false;
   readonly #stderr: string[] = [];
@@ -94,6 +98,7 @@ export class McpConnection {
       retry_at: this.#retryAt === undefined ? null : new Date(this.#retryAt).toISOString(),
       server_info: this.#serverInfo,
       connected_at: this.#connectedAt === undefined ? null : new Date(this.#connectedAt).toISOString(),
+      pid: this.#client === undefined ? null : (this.#stdio?.pid ?? null),
       stderr_tail: [...this.#stderr],
     };
   }
@@ -231,6 +236,7 @@ export class McpConnection {
     let transport: Transport;
     try {
       transport = await this.#transport();
+      this.#stdio = transport instanceof ProcessGroupTransport ? transport : undefined;
       await client.connect(transport, { timeout: this.#options.connectTimeoutMs ?? 60_000 });
       await this.#listTools(client);
     } catch (error) {
@@ -268,7 +274,7 @@ export class McpConnection {
       return new ProcessGroupTransport({
         command: transport.command,
         args: transport.args,
-        env: transport.env,
+        env: { ...this.#options.processEnvironment?.(), ...transport.env },
         cwd: transport.cwd ?? cwd,
         onOversized: (oversized) => this.#oversized(oversized),
         onStderrLine: (line) => {

@@ -43,6 +43,11 @@ export interface McpManagerOptions<Store extends McpServerStore = McpServerStore
   setting?: <T>(key: string, projectId: string | null) => Promise<T>;
   /** Backoff of restarts after a crash (tests shorten it). */
   restartBaseMs?: number;
+  /**
+   * Variables every stdio server gets besides its own: the owner marker that the leftover-process
+   * cleanup at start looks for, so a server orphaned by a `kill -9` is ended like a tool process.
+   */
+  processEnvironment?: () => Readonly<Record<string, string>>;
 }
 
 interface ToolSet {
@@ -95,6 +100,7 @@ export class McpManager<Store extends McpServerStore = McpServerStore> {
       retry_at: null,
       server_info: null,
       connected_at: null,
+      pid: null,
       stderr_tail: [],
     };
     return {
@@ -240,6 +246,9 @@ export class McpManager<Store extends McpServerStore = McpServerStore> {
       logger: this.#logger,
       clientVersion: this.#options.clientVersion,
       ...(this.#options.restartBaseMs === undefined ? {} : { restartBaseMs: this.#options.restartBaseMs }),
+      ...(this.#options.processEnvironment === undefined
+        ? {}
+        : { processEnvironment: this.#options.processEnvironment }),
     });
     // Another caller may have made one while this one resolved the project directory.
     const raced = this.#connections.get(row.id);

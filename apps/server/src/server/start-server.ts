@@ -29,7 +29,13 @@ import { CommandRegistry, LibraryService } from '../library/index.ts';
 import { ModelRouting } from '../models/index.ts';
 import { contextPolicyOf, DEFAULT_PARSE_POLICY, documentFormatOf, toolDecision } from '@youyou/contracts';
 import { ProfileService } from '../profiles/index.ts';
-import { endLeftoverProcesses, markProcessOwnership, RunManager, type RunContext } from '../runs/index.ts';
+import {
+  endLeftoverProcesses,
+  markProcessOwnership,
+  OWNER_VARIABLE,
+  RunManager,
+  type RunContext,
+} from '../runs/index.ts';
 import { SubagentManager } from '../subagents/index.ts';
 import {
   ConfigYamlLayer,
@@ -127,6 +133,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // and tag what this server starts so the next one can do the same.
     await endLeftoverProcesses({ dataDirectory: settings.dataDirectory, logger });
     await markProcessOwnership(settings.dataDirectory);
+    // MCP's stdio servers start from a minimal environment; the marker is added back for them.
+    const owner = process.env[OWNER_VARIABLE];
+    const ownerEnvironment = () => (owner === undefined ? {} : { [OWNER_VARIABLE]: owner });
     const database: WorkbenchDatabase = openDatabase(
       isPostgresUrl(databaseUrl)
         ? { databaseUrl }
@@ -214,6 +223,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       defaultCwd: scratchDirectory,
       setting: (key, projectId) => settingsService.value(key, { projectId }),
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
+      processEnvironment: ownerEnvironment,
     });
     cleanups.push(() => mcp.shutdown());
     // An MCP tool's images and audio become uploads of the conversation its run belongs to.

@@ -446,6 +446,7 @@ export const en = {
   'mcp.state.failed': 'failed',
   'mcp.state.disabled': 'disabled',
   'mcp.connectedInfo': 'Connected: {count} tools. {server}',
+  'mcp.pid': 'Process id {pid}',
   'mcp.failedInfo': 'Failed: {reason} (restarts: {restarts})',
   'mcp.tools': 'Tools ({count})',
   'mcp.mutating': 'changes things',

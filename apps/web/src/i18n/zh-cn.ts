@@ -443,6 +443,7 @@ export const zhCn: Record<MessageKey, string> = {
   'mcp.state.failed': '失败',
   'mcp.state.disabled': '已停用',
   'mcp.connectedInfo': '已连接：{count} 个工具。{server}',
+  'mcp.pid': '进程号 {pid}',
   'mcp.failedInfo': '失败：{reason}（重启次数：{restarts}）',
   'mcp.tools': '工具（{count}）',
   'mcp.mutating': '有副作用',

@@ -202,6 +202,7 @@ function McpServerCard({ server, onRemove }: { server: McpServer; onRemove: () =
             server:
               status.server_info === null ? '' : `${status.server_info.name} ${status.server_info.version}`,
           })}
+          {status.pid !== null && <span className="mcp-pid"> {t('mcp.pid', { pid: status.pid })}</span>}
         </p>
       )}
       {status.error !== null && (

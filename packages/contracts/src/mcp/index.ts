@@ -139,6 +139,8 @@ export const McpServerStatusSchema = z.object({
   /** The server's name and version from its `initialize` answer. */
   server_info: z.object({ name: z.string(), version: z.string() }).nullable(),
   connected_at: z.string().nullable(),
+  /** The server's process id while a stdio server runs; null for HTTP servers and when stopped. */
+  pid: z.number().int().nullable(),
   /** The last lines the server wrote to stderr (stdio servers), newest last. */
   stderr_tail: z.array(z.string()),
 });
