@@ -20,8 +20,11 @@ import type { Embedder } from './embedder.ts';
  * each document that finished parsing, its blocks, and the `indexed` mark.
  */
 export interface KnowledgeDocuments {
-  /** Calls `listener` with each document that reaches `parsed`; returns the unsubscribe. */
-  onParsed(listener: (document: DocumentView) => void): () => void;
+  /**
+   * Calls `listener` with each document that reaches `parsed` (or changes its knowledge scope) and
+   * awaits it, so a scope change has taken effect in the index when it returns; gives the unsubscribe.
+   */
+  onParsed(listener: (document: DocumentView) => Promise<void>): () => void;
   get(documentId: string): Promise<DocumentView | undefined>;
   blocks(documentId: string): Promise<DocumentBlock[]>;
   /** Marks the document `indexed` once its chunks are searchable. */
@@ -160,8 +163,10 @@ export class KnowledgeService {
     this.#documents = documents;
     this.#documentsConnected = true;
     this.#unsubscribe.push(
-      documents.onParsed((document) => {
-        void this.indexDocument(document).catch((error: unknown) => this.#warn(error, document.id));
+      // Awaited: a PATCH that keeps a document to its conversation answers once it is out of the
+      // index (only the upsert and the queueing wait here, not the indexing itself).
+      documents.onParsed(async (document) => {
+        await this.indexDocument(document).catch((error: unknown) => this.#warn(error, document.id));
       }),
     );
   }
