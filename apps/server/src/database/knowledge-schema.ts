@@ -23,6 +23,9 @@ export interface KnowledgeItemsTable {
   attempts: number;
   source_version: number;
   indexed_at: number | null;
+  /** The server instance that holds a queued or indexing item (migration 0096); null otherwise. */
+  claimed_by: string | null;
+  claimed_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -28,6 +28,8 @@ export function createKnowledge(options: {
   setting: SettingReader;
   logger: { warn(object: object, message: string): void };
   documents?: KnowledgeDocuments;
+  /** This server instance, the claimer of the items it queues (decision 0043). */
+  instanceId?: string;
 }): KnowledgeService {
   const { database } = options;
   const repository = new KnowledgeRepository(database.db);
@@ -59,5 +61,6 @@ export function createKnowledge(options: {
     logger: options.logger,
     embedder: new ChunkEmbedder({ repository, index, embeddings }),
     ...(options.documents === undefined ? {} : { documents: options.documents }),
+    ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
   });
 }

@@ -75,8 +75,11 @@ export class KnowledgeRepository {
     this.#db = db;
   }
 
-  /** Creates the item of a source, or updates its description; either way it is queued. */
-  async upsert(source: ItemSource): Promise<KnowledgeItem> {
+  /**
+   * Creates the item of a source, or updates its description; either way it is queued, held by
+   * `claimer` (the instance that will index it; null: whoever recovers it first).
+   */
+  async upsert(source: ItemSource, claimer: string | null = null): Promise<KnowledgeItem> {
     const now = Date.now();
     const existing = await this.#db
       .selectFrom('knowledge_items')
@@ -95,6 +98,8 @@ export class KnowledgeRepository {
         embedded_count: 0,
         attempts: 0,
         indexed_at: null,
+        claimed_by: claimer,
+        claimed_at: claimer === null ? null : now,
         created_at: now,
         updated_at: now,
       };
@@ -114,6 +119,8 @@ export class KnowledgeRepository {
       status: 'queued',
       error_code: null,
       error_message: null,
+      claimed_by: claimer,
+      claimed_at: claimer === null ? null : now,
       updated_at: now,
     };
     await this.#db.updateTable('knowledge_items').set(updated).where('id', '=', existing.id).execute();
@@ -174,31 +181,93 @@ export class KnowledgeRepository {
     return rows.map(itemOfRow);
   }
 
-  /** Items waiting or left mid-way (a server stopped while indexing), oldest first. */
-  async pending(): Promise<KnowledgeItem[]> {
+  /**
+   * Queued or indexing items whose claimer is not among `live` (or that nobody holds): left by a
+   * server that stopped or was killed mid-way (decision 0043), oldest first.
+   */
+  async orphans(live: ReadonlySet<string>): Promise<{ id: string; claimed_by: string | null }[]> {
     const rows = await this.#db
       .selectFrom('knowledge_items')
-      .selectAll()
+      .select(['id', 'claimed_by'])
       .where('status', 'in', ['queued', 'parsing'])
       .orderBy('updated_at')
       .execute();
-    return rows.map(itemOfRow);
+    return rows.filter((row) => row.claimed_by === null || !live.has(row.claimed_by));
   }
 
-  async setStatus(
-    id: string,
-    status: KnowledgeStatus,
-    error: { code: string; message: string } | null = null,
-    options: { attempt?: boolean } = {},
-  ): Promise<void> {
-    let update = this.#db.updateTable('knowledge_items').set({
-      status,
-      error_code: error?.code ?? null,
-      error_message: error?.message ?? null,
-      updated_at: Date.now(),
-    });
-    if (options.attempt === true) update = update.set((eb) => ({ attempts: eb('attempts', '+', 1) }));
-    await update.where('id', '=', id).execute();
+  /**
+   * Queues an orphan again under `claimer` if it is still held by `previous` (the claimer read with
+   * it): of two instances recovering at once, the conditional UPDATE lets one win.
+   */
+  async takeOver(id: string, previous: string | null, claimer: string): Promise<boolean> {
+    const now = Date.now();
+    const result = await this.#db
+      .updateTable('knowledge_items')
+      .set({ status: 'queued', claimed_by: claimer, claimed_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'parsing'])
+      .where((where) =>
+        previous === null ? where('claimed_by', 'is', null) : where('claimed_by', '=', previous),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Starts indexing a queued item that `claimer` holds (or nobody does): `parsing`, one more attempt.
+   * False when it is not queued or another instance holds it, and then it is not to be indexed here.
+   */
+  async claim(id: string, claimer: string): Promise<boolean> {
+    const now = Date.now();
+    const result = await this.#db
+      .updateTable('knowledge_items')
+      .set((eb) => ({
+        status: 'parsing',
+        error_code: null,
+        error_message: null,
+        attempts: eb('attempts', '+', 1),
+        claimed_by: claimer,
+        claimed_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .where((where) => where.or([where('claimed_by', 'is', null), where('claimed_by', '=', claimer)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Queues an item again (retry) under `claimer`. */
+  async requeue(id: string, claimer: string): Promise<void> {
+    const now = Date.now();
+    await this.#db
+      .updateTable('knowledge_items')
+      .set({
+        status: 'queued',
+        error_code: null,
+        error_message: null,
+        claimed_by: claimer,
+        claimed_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Marks an item failed and lets go of it. */
+  async fail(id: string, error: { code: string; message: string }): Promise<void> {
+    await this.#db
+      .updateTable('knowledge_items')
+      .set({
+        status: 'failed',
+        error_code: error.code,
+        error_message: error.message,
+        claimed_by: null,
+        claimed_at: null,
+        updated_at: Date.now(),
+      })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Replaces an item's chunks and marks it indexed, in one transaction; returns the chunk ids. */
@@ -239,6 +308,8 @@ export class KnowledgeRepository {
           chunk_count: drafts.length,
           embedded_count: 0,
           indexed_at: now,
+          claimed_by: null,
+          claimed_at: null,
           updated_at: now,
         })
         .where('id', '=', item.id)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import type {
   DocumentBlock,
@@ -100,6 +101,7 @@ export class KnowledgeService {
   readonly #unsubscribe: (() => void)[] = [];
   readonly #listeners = new Set<(item: KnowledgeItem) => void>();
   readonly #artifactSettleMs: number;
+  readonly #instanceId: string;
   /** Artifacts written but not yet indexed, each waiting for its writes to settle. */
   readonly #settling = new Map<string, NodeJS.Timeout>();
 
@@ -112,7 +114,10 @@ export class KnowledgeService {
     embedder?: Embedder;
     /** How long an artifact must stay unchanged before it is indexed (default ARTIFACT_SETTLE_MS). */
     artifactSettleMs?: number;
+    /** This server instance, the claimer of what it queues (decision 0043); default a random id. */
+    instanceId?: string;
   }) {
+    this.#instanceId = options.instanceId ?? randomUUID();
     this.#repository = options.repository;
     this.#artifacts = options.artifacts;
     const retriever = options.retriever;
@@ -130,8 +135,12 @@ export class KnowledgeService {
     this.#embedder = options.embedder;
   }
 
-  /** Subscribes to artifacts and documents and resumes what a stopped server left. */
-  async start(): Promise<void> {
+  /**
+   * Subscribes to artifacts and documents and resumes what a stopped server left: the items no
+   * instance in `live` holds (default: this one alone, one server per data directory). Gives how
+   * many items another instance had left.
+   */
+  async start(live: ReadonlySet<string> = new Set([this.#instanceId])): Promise<number> {
     this.#unsubscribe.push(
       this.#artifacts.onChange((change) => {
         clearTimeout(this.#settling.get(change.artifactId));
@@ -141,8 +150,9 @@ export class KnowledgeService {
       }),
     );
     if (this.#documents !== undefined && !this.#documentsConnected) this.connectDocuments(this.#documents);
-    for (const item of await this.#repository.pending()) this.#enqueue(item.id);
+    const requeued = await this.recover(live);
     await this.#backfill();
+    return requeued;
   }
 
   /** Artifacts and parsed documents that have no item yet (written before the index existed). */
@@ -184,15 +194,18 @@ export class KnowledgeService {
       const sourceId = `${prefix}${file.relative}`;
       wanted.add(sourceId);
       this.#packFiles.set(sourceId, file);
-      const item = await this.#repository.upsert({
-        source: 'extension',
-        source_id: sourceId,
-        project_id: null,
-        document_id: null,
-        title: file.relative.split('/').pop() ?? file.relative,
-        media_type: mediaTypeOf(file.relative),
-        source_version: 1,
-      });
+      const item = await this.#repository.upsert(
+        {
+          source: 'extension',
+          source_id: sourceId,
+          project_id: null,
+          document_id: null,
+          title: file.relative.split('/').pop() ?? file.relative,
+          media_type: mediaTypeOf(file.relative),
+          source_version: 1,
+        },
+        this.#instanceId,
+      );
       this.#changed(item);
       if (this.#packParser !== undefined) this.#enqueue(item.id);
     }
@@ -283,6 +296,25 @@ export class KnowledgeService {
     await this.#working;
   }
 
+  /**
+   * Queues again, under this instance, every queued or indexing item whose claimer is not in
+   * `live` (a server that stopped or was killed mid-way; decision 0043) and gives how many. Runs at
+   * start and in the recovery sweep; of two instances sweeping at once, one takes each item.
+   */
+  async recover(live: ReadonlySet<string>): Promise<number> {
+    let taken = 0;
+    for (const orphan of await this.#repository.orphans(live)) {
+      if (orphan.claimed_by === this.#instanceId) {
+        this.#enqueue(orphan.id);
+        continue;
+      }
+      if (!(await this.#repository.takeOver(orphan.id, orphan.claimed_by, this.#instanceId))) continue;
+      taken += 1;
+      this.#enqueue(orphan.id);
+    }
+    return taken;
+  }
+
   /** Calls `listener` whenever an item's status changes. */
   onItemChange(listener: (item: KnowledgeItem) => void): () => void {
     this.#listeners.add(listener);
@@ -298,15 +330,18 @@ export class KnowledgeService {
   async indexArtifact(artifactId: string): Promise<KnowledgeItem | undefined> {
     const artifact = await this.#artifacts.get(artifactId);
     if (artifact.kind === 'upload') return undefined;
-    const item = await this.#repository.upsert({
-      source: 'artifact',
-      source_id: artifact.id,
-      project_id: artifact.project_id,
-      document_id: null,
-      title: artifact.title,
-      media_type: artifact.media_type,
-      source_version: artifact.version,
-    });
+    const item = await this.#repository.upsert(
+      {
+        source: 'artifact',
+        source_id: artifact.id,
+        project_id: artifact.project_id,
+        document_id: null,
+        title: artifact.title,
+        media_type: artifact.media_type,
+        source_version: artifact.version,
+      },
+      this.#instanceId,
+    );
     this.#changed(item);
     this.#enqueue(item.id);
     return item;
@@ -321,15 +356,18 @@ export class KnowledgeService {
       await this.#repository.deleteSource('upload', document.upload_id);
       return undefined;
     }
-    const item = await this.#repository.upsert({
-      source: document.artifact_id === null ? 'upload' : 'artifact',
-      source_id: document.upload_id ?? document.artifact_id ?? document.id,
-      project_id: document.project_id,
-      document_id: document.id,
-      title: document.name,
-      media_type: document.media_type,
-      source_version: 1,
-    });
+    const item = await this.#repository.upsert(
+      {
+        source: document.artifact_id === null ? 'upload' : 'artifact',
+        source_id: document.upload_id ?? document.artifact_id ?? document.id,
+        project_id: document.project_id,
+        document_id: document.id,
+        title: document.name,
+        media_type: document.media_type,
+        source_version: 1,
+      },
+      this.#instanceId,
+    );
     this.#changed(item);
     this.#enqueue(item.id);
     return item;
@@ -358,7 +396,7 @@ export class KnowledgeService {
   /** Indexes one item again (a failed one, or to pick up a changed chunker). */
   async retry(id: string): Promise<KnowledgeItem> {
     const item = await this.get(id);
-    await this.#repository.setStatus(item.id, 'queued');
+    await this.#repository.requeue(item.id, this.#instanceId);
     const queued = { ...item, status: 'queued' as const, error: null };
     this.#changed(queued);
     this.#enqueue(item.id);
@@ -447,8 +485,9 @@ export class KnowledgeService {
   async #index(id: string): Promise<void> {
     const item = await this.#repository.get(id);
     if (item === undefined) return;
+    // Taken in the database: another instance holding the item indexes it, not this one.
+    if (!(await this.#repository.claim(id, this.#instanceId))) return;
     try {
-      await this.#repository.setStatus(id, 'parsing', null, { attempt: true });
       this.#changed({ ...item, status: 'parsing', error: null, attempts: item.attempts + 1 });
       const drafts = blockChunker.chunk(await this.#blocksOf(item));
       await this.#repository.replaceChunks(item, drafts);
@@ -460,9 +499,7 @@ export class KnowledgeService {
     } catch (error) {
       const failure = ApiError.fromUnknown(error);
       this.#logger.warn({ err: error, knowledgeId: id }, 'a knowledge item could not be indexed');
-      await this.#repository
-        .setStatus(id, 'failed', { code: failure.code, message: failure.message })
-        .catch(() => {});
+      await this.#repository.fail(id, { code: failure.code, message: failure.message }).catch(() => {});
     }
     const after = await this.#repository.get(id).catch(() => undefined);
     if (after !== undefined) this.#changed(after);

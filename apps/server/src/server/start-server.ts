@@ -192,6 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // Read when a search or an index runs (after startup), so the settings service exists by then.
       setting: (key) => settingsService.value<string | null>(key),
       logger,
+      instanceId,
     });
     const knowledgeToolset = knowledgeTools({ knowledge, bindings });
     workbenchTools.push(...knowledgeToolset);
@@ -484,6 +485,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           const documentsRequeued = await documents.recover(live);
           if (documentsRequeued > 0)
             logger.info({ requeued: documentsRequeued }, 'documents of a stopped server are queued again');
+          const itemsRequeued = await knowledge.recover(live);
+          if (itemsRequeued > 0)
+            logger.info({ requeued: itemsRequeued }, 'knowledge items of a stopped server are queued again');
         })
         .catch((error: unknown) => logger.warn({ err: error }, 'the recovery sweep failed'))
         .finally(() => (sweeping = false));
@@ -552,7 +556,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         secure: false,
       },
     };
-    await knowledge.start();
+    const knowledgeRequeued = await knowledge.start(await cluster.liveInstances());
+    if (knowledgeRequeued > 0)
+      logger.info(
+        { requeued: knowledgeRequeued },
+        'knowledge items left by a stopped server are queued again',
+      );
     cleanups.push(() => knowledge.stop());
     const server = await listen(createApp(services), settings.host, settings.port);
     const port = (server.address() as AddressInfo).port;
