@@ -5,12 +5,14 @@
  *
  * Options: --only youyou,baseline  --repetitions 3  --deltas 200000  --steps 1000  --timeout 90
  *          --skip-extras (leave out EXTRA_BENCHMARKS)
+ *          --only turn-latency (an extra by its script's name: only the extras named, and only the
+ *          frameworks named, if any)
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RESULT_MARKER, type Measurement } from './measurement.ts';
@@ -57,6 +59,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string; timeoutMs?: num
     script: 'server/protocol-throughput.ts',
   },
   { name: 'HITL: a card answered → the model’s next request', script: 'server/hitl-latency.ts' },
+  {
+    name: 'Per turn: OpenAI client and AG-UI HttpAgent TTFT, an MCP tool step, against the direct call',
+    script: 'server/turn-latency.ts',
+  },
   { name: 'search_files over 5,000 files against ripgrep', script: 'server/search-files.ts' },
   {
     name: 'Context assembly per turn at a 100,000-token history against naive concatenation',
@@ -92,6 +98,10 @@ const repetitions = Number(options.repetitions);
 const childTimeoutMs = Number(options.timeout) * 1000;
 const selected = options.only?.split(',') ?? FRAMEWORKS.map((framework) => framework.id);
 const frameworks = FRAMEWORKS.filter((framework) => selected.includes(framework.id));
+const extraName = (script: string) => basename(script, '.ts');
+// `--only` naming an extra narrows the extras to those named; naming none keeps them all.
+const selectedExtras = EXTRA_BENCHMARKS.filter((extra) => selected.includes(extraName(extra.script)));
+const extrasToRun = selectedExtras.length > 0 ? selectedExtras : EXTRA_BENCHMARKS;
 
 /** Children run without loaders or inherited flags, and with every peer's tracing off. */
 function childEnvironment(): NodeJS.ProcessEnv {
@@ -171,7 +181,7 @@ function asMarkdown(output: string): string {
 
 async function runExtraBenchmarks() {
   const results: { name: string; script: string; ok: boolean; output: string }[] = [];
-  for (const extra of EXTRA_BENCHMARKS) {
+  for (const extra of extrasToRun) {
     const path = join(benchFolder, extra.script);
     if (!existsSync(path)) {
       process.stderr.write(`${extra.name}: ${extra.script} does not exist yet, skipped\n`);
@@ -229,11 +239,9 @@ const markdown = [
   '',
   `${machine}. Medians of ${repetitions} fresh processes per cell; W1 = ${Number(options.deltas).toLocaleString('en-US')} deltas of 4 characters, W2 = ${Number(options.steps).toLocaleString('en-US')} tool round trips then an answer. Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end.`,
   '',
-  markdownTables(rows, repetitions),
-  '',
-  '### Targets (issue 2)',
-  '',
-  markdownTargets(checks),
+  ...(frameworks.length === 0
+    ? []
+    : [markdownTables(rows, repetitions), '', '### Targets (issue 2)', '', markdownTargets(checks)]),
   ...extras.flatMap((extra) => [
     '',
     `### ${extra.name} (${extra.script})`,

@@ -36,8 +36,8 @@ export interface ConversationWriterOptions {
 }
 
 /**
- * Writes one conversation's events in order. Text and thinking deltas are merged and committed a
- * few milliseconds apart (one transaction per flush, never one per delta); other events commit at
+ * Writes one conversation's events in order. A message's first delta commits at once; later text
+ * and thinking deltas are merged and committed a few milliseconds apart (one transaction per flush, never one per delta); other events commit at
  * once, together with any deltas before them, so the log keeps the order the agent produced.
  *
  * @example
@@ -52,6 +52,8 @@ export class ConversationWriter {
   #pending: Pending[] = [];
   #backlog = 0;
   #urgent = false;
+  /** The message the last delta belonged to: a message's first delta is not held back. */
+  #streamingMessage: string | undefined;
   #timer: { timeout: NodeJS.Timeout } | { immediate: NodeJS.Immediate } | undefined;
   #flushing: Promise<void> | undefined;
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
@@ -90,7 +92,11 @@ export class ConversationWriter {
       });
     }
     this.#backlog += text.length;
-    this.#kick(false);
+    // The first delta of a message commits at once (the client's time to first token); the rest
+    // gather for the interval so a fast stream still costs one transaction per flush.
+    const first = this.#streamingMessage !== messageId;
+    this.#streamingMessage = messageId;
+    this.#kick(first);
   }
 
   /** Commits `events` (after every delta queued before them), with `apply` in the same transaction. */

@@ -3,11 +3,17 @@ import { ConversationWriter, type ApplyInTransaction } from '../../src/events/in
 import type { NewEvent, WorkbenchEvent } from '../../src/events/index.ts';
 
 /** A writer over an in-memory "database" that records each committed batch. */
-function recordingWriter(options: { fail?: (batch: readonly NewEvent[]) => boolean; delayMs?: number } = {}) {
+function recordingWriter(
+  options: {
+    fail?: (batch: readonly NewEvent[]) => boolean;
+    delayMs?: number;
+    deltaIntervalMs?: number;
+  } = {},
+) {
   const batches: NewEvent[][] = [];
   let seq = 0;
   const writer = new ConversationWriter({
-    deltaIntervalMs: 5,
+    deltaIntervalMs: options.deltaIntervalMs ?? 5,
     commit: async (events, _applies: readonly ApplyInTransaction[]) => {
       if (options.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       if (options.fail?.(events) === true) throw new Error('disk full');
@@ -30,6 +36,27 @@ describe('ConversationWriter', () => {
       [{ run_id: 'r1', type: 'message.delta', payload: { message_id: 'r1', text: 'Hello, world' } }],
     ]);
     expect(writer.idle).toBe(true);
+  });
+
+  it('commits a message’s first delta at once and holds the next ones for the interval', async () => {
+    const { writer, batches } = recordingWriter({ deltaIntervalMs: 3_600_000 });
+    writer.delta('r1', 'message.delta', 'm1', 'Hel');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([
+      [{ run_id: 'r1', type: 'message.delta', payload: { message_id: 'm1', text: 'Hel' } }],
+    ]);
+    writer.delta('r1', 'message.delta', 'm1', 'lo');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toHaveLength(1);
+    writer.delta('r1', 'message.delta', 'm2', 'Next');
+    await writer.flushed();
+    expect(batches.flat().map((event) => 'text' in event.payload && event.payload.text)).toEqual([
+      'Hel',
+      'lo',
+      'Next',
+    ]);
   });
 
   it('keeps the agent’s order: thinking, text and other events stay apart and in sequence', async () => {
