@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_PARSE_LIMITS } from '@youyou/contracts';
+import { documentFixtures } from '@youyou/testing/documents';
 import { fakeTextReply, startFakeOpenAI } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE, buildServerBundle, escapeNonAscii } from '../src/bundle/index.ts';
+import { BUNDLED_WORKER_FILE, ParseWorkerPool } from '../src/documents/worker-pool.ts';
 import { SERVER_VERSION } from '../src/server/index.ts';
 import { callServer, startChildServer } from './support/child-server.ts';
 import { createTempDirectories, type TempDirectories } from './support/temp-directories.ts';
@@ -19,7 +23,27 @@ describe('the bundled server (npm start)', () => {
 
   afterAll(async () => {
     await rm(outfile, { force: true });
+    await rm(join(outfile, '..', BUNDLED_WORKER_FILE), { force: true });
     await directories?.remove();
+  });
+
+  it('writes the parse worker beside the server, and it parses a docx', async () => {
+    const fixture = (await documentFixtures({ logRows: 5, bombBytes: 1024 })).get('report-en.docx');
+    if (fixture === undefined) throw new Error('no report-en.docx');
+    const pool = new ParseWorkerPool({
+      url: pathToFileURL(join(outfile, '..', BUNDLED_WORKER_FILE)),
+      execArgv: [],
+    });
+    try {
+      const result = await pool.parse(
+        'builtin-docx',
+        { bytes: fixture.bytes, name: fixture.name, media_type: fixture.media_type, format: 'docx' },
+        { limits: DEFAULT_PARSE_LIMITS, signal: new AbortController().signal, progress: () => {} },
+      );
+      expect(result).toMatchObject({ ok: true, document: { metadata: { title: 'Quarterly Report' } } });
+    } finally {
+      await pool.close();
+    }
   });
 
   it('is ASCII only, so V8 holds its source at one byte per character', async () => {

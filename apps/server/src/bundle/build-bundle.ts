@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+import { BUNDLED_WORKER_FILE } from '../documents/worker-pool.ts';
 
 const packageFolder = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,8 +28,7 @@ export async function buildServerBundle(
 ): Promise<{ outfile: string; bytes: number }> {
   // A build tool, loaded only to build.
   const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: [join(packageFolder, 'src', 'main.ts')],
+  const options = {
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -35,7 +36,6 @@ export async function buildServerBundle(
     // Our packages from their sources (their exports' `@youyou/source` condition); `module` is
     // esbuild's default, kept.
     conditions: ['@youyou/source', 'module'],
-    outfile,
     // pg-native is an optional native addon pg never needs here; pino-pretty loads only in a terminal.
     external: ['pg-native', 'pino-pretty'],
     // CommonJS dependencies (pg, pino) call require: give the ESM bundle one.
@@ -50,12 +50,21 @@ export async function buildServerBundle(
     minifySyntax: true,
     write: false,
     logLevel: 'warning',
+  } satisfies BuildOptions;
+  const result = await build({ ...options, entryPoints: [join(packageFolder, 'src', 'main.ts')], outfile });
+  // The parse worker (documents/worker-pool.ts), beside the server that starts it.
+  const worker = await build({
+    ...options,
+    entryPoints: [join(packageFolder, 'src', 'documents', 'parse-worker.ts')],
+    outfile: join(dirname(outfile), BUNDLED_WORKER_FILE),
   });
   const [output] = result.outputFiles;
-  if (output === undefined) throw new Error('esbuild wrote no bundle');
+  const [workerOutput] = worker.outputFiles;
+  if (output === undefined || workerOutput === undefined) throw new Error('esbuild wrote no bundle');
   const text = escapeNonAscii(output.text);
   await mkdir(dirname(outfile), { recursive: true });
   await writeFile(outfile, text);
+  await writeFile(join(dirname(outfile), BUNDLED_WORKER_FILE), escapeNonAscii(workerOutput.text));
   return { outfile, bytes: Buffer.byteLength(text) };
 }
 

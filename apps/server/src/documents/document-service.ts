@@ -23,6 +23,7 @@ import type { ServerLogger } from '../logging/index.ts';
 import type { ObjectStore, UploadRow } from '../storage/index.ts';
 import { parseWithPolicy } from './parse-pipeline.ts';
 import { ParserRegistry } from './parser-registry.ts';
+import { ParseWorkerPool } from './worker-pool.ts';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
@@ -50,6 +51,7 @@ function json<T>(text: string | null): T | null {
  */
 export class DocumentService {
   readonly registry: ParserRegistry;
+  readonly #workers: ParseWorkerPool | undefined;
   readonly #database: WorkbenchDatabase;
   readonly #eventLog: EventLog;
   readonly #objects: ObjectStore;
@@ -82,7 +84,9 @@ export class DocumentService {
     this.#eventLog = options.eventLog;
     this.#objects = options.objects;
     this.#logger = options.logger;
-    this.registry = options.registry ?? new ParserRegistry();
+    // The built-in parsers run in worker threads, so a parse never stalls the server (issue 31).
+    this.#workers = options.registry === undefined ? ParseWorkerPool.create() : undefined;
+    this.registry = options.registry ?? new ParserRegistry({ workers: this.#workers });
     this.#limits = { ...DEFAULT_PARSE_LIMITS, ...options.limits };
   }
 
@@ -449,6 +453,7 @@ export class DocumentService {
     this.#queue.length = 0;
     for (const controller of this.#controllers.values()) controller.abort();
     await this.idle();
+    await this.#workers?.close();
   }
 
   #enqueue(id: string): void {

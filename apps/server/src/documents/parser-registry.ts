@@ -6,6 +6,7 @@ import {
   type ParserProvider,
 } from '@youyou/contracts';
 import { ApiError } from '../errors/index.ts';
+import type { ParseWorkerPool } from './worker-pool.ts';
 import { BUILTIN_PARSERS, HTTP_SERVICE_PARSER_ID, httpServiceParser } from './parsers/index.ts';
 
 /**
@@ -24,8 +25,10 @@ import { BUILTIN_PARSERS, HTTP_SERVICE_PARSER_ID, httpServiceParser } from './pa
 export class ParserRegistry {
   readonly #parsers = new Map<string, ParserProvider>();
 
-  constructor(options: { builtins?: boolean } = {}) {
-    if (options.builtins !== false) for (const parser of BUILTIN_PARSERS) this.register(parser);
+  /** `workers`: the built-in parsers run in that pool, off the server's main thread (issue 31). */
+  constructor(options: { builtins?: boolean; workers?: ParseWorkerPool | undefined } = {}) {
+    if (options.builtins !== false)
+      for (const parser of options.workers?.parsers() ?? BUILTIN_PARSERS) this.register(parser);
   }
 
   /** Adds a parser; its id must be new and its source a valid tag. */

@@ -5,8 +5,9 @@ import { ParseFailedError } from './document-builder.ts';
 const FEED_BYTES = 16 * 1024;
 
 /**
- * The entries of an OOXML (zip) file, decompressed as a stream that stops at `maxExpandedBytes`
- * actual bytes out — the sizes a zip declares can lie, so they are not trusted. Only entries
+ * The entries of an OOXML (zip) file, decompressed as a stream that stops at `maxExpandedBytes`:
+ * an entry whose declared size passes the cap is refused before it is inflated, and since the
+ * sizes a zip declares can lie, the actual bytes out are counted too. Only entries
  * `want` accepts are inflated; the rest are skipped unread. Fails `wrong_type` for bytes that
  * are not a zip, `corrupt` for a broken one, `too_large` past a cap.
  *
@@ -41,6 +42,16 @@ export function readZip(
       return;
     }
     if (options.want !== undefined && !options.want(file.name)) return;
+    // The size the entry declares, checked before a byte is inflated: an honest bomb (most are)
+    // fails here at no cost; a lying one is still stopped by the count of actual bytes below.
+    if (file.originalSize !== undefined && expanded + file.originalSize > options.maxExpandedBytes) {
+      pending ??= new ParseFailedError(
+        'too_large',
+        `The archive expands to more than ${options.maxExpandedBytes} bytes (a decompression bomb, or simply too big).`,
+        { limit: options.maxExpandedBytes, entry: file.name, declared: file.originalSize },
+      );
+      return;
+    }
     const chunks: Uint8Array[] = [];
     let size = 0;
     file.ondata = (error, chunk, final) => {
