@@ -105,7 +105,11 @@ export class HitlService {
   async ask(binding: RunBinding, draft: HitlCardDraft, options: AskOptions): Promise<HitlResolvedPayload> {
     const id = randomUUID();
     const now = Date.now();
-    const timeoutSec = draft.timeoutSec ?? null;
+    // The profile's timeout bounds every card of its runs; a card's own shorter one stands.
+    const limits = [draft.timeoutSec ?? null, binding.hitlTimeoutSec].filter(
+      (limit): limit is number => limit !== null,
+    );
+    const timeoutSec = limits.length === 0 ? null : Math.min(...limits);
     const card: HitlCard = {
       id,
       run_id: binding.messageRunId,

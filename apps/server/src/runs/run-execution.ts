@@ -168,6 +168,7 @@ export class RunExecution {
         writer,
         eventLog: context.eventLog,
         decisions: this.#decisions,
+        hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
       }),
     );
     let lease: AgentLease | undefined;

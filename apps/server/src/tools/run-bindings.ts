@@ -51,6 +51,8 @@ export interface RunBinding {
   transact: <T>(work: (transaction: Transaction<Schema>, insert: InsertEvents) => Promise<T>) => Promise<T>;
   /** Decisions of the confirmation policy by call id. */
   decisions: Map<string, ToolDecision>;
+  /** The profile's `hitl.timeoutSec`: the longest any card of this run waits; null waits. */
+  hitlTimeoutSec: number | null;
 }
 
 /**
@@ -69,6 +71,7 @@ export function createRunBinding(options: {
   writer: ConversationWriter;
   eventLog: EventLog;
   decisions: Map<string, ToolDecision>;
+  hitlTimeoutSec?: number | null;
 }): RunBinding {
   const { run, writer, eventLog } = options;
   return {
@@ -86,6 +89,7 @@ export function createRunBinding(options: {
       return eventLog.transact(run.conversation_id, work);
     },
     decisions: options.decisions,
+    hitlTimeoutSec: options.hitlTimeoutSec ?? null,
   };
 }
 
