@@ -16,6 +16,7 @@ import { uiActionAuditMigration } from './0088-ui-action-audit.ts';
 import { documentKnowledgeScopeMigration } from './0090-document-knowledge-scope.ts';
 import { idempotencyKeysMigration } from './0094-idempotency-keys.ts';
 import { documentClaimsMigration } from './0095-document-claims.ts';
+import { messageSearchMigration } from './0100-message-search.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   documentKnowledgeScopeMigration,
   idempotencyKeysMigration,
   documentClaimsMigration,
+  messageSearchMigration,
 ];
