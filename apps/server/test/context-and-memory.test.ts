@@ -195,6 +195,7 @@ for (const kind of DATABASE_KINDS) {
         enabled: false,
         max_items: 20,
         propose_candidates: true,
+        capacity: 500,
       });
       const refused = await server.request<{ error: { code: string } }>('POST', '/api/memories', {
         body: { scope: 'user', content: 'Likes tea' },

@@ -7,3 +7,9 @@ export {
   exportConversation,
   type ConversationExport,
 } from './conversation-export.ts';
+export {
+  DEFAULT_MESSAGE_HITS,
+  MAX_MESSAGE_HITS,
+  MAX_MESSAGE_QUERY,
+  searchMessages,
+} from './message-search.ts';

@@ -1,6 +1,7 @@
 // Run states, phases and kinds are the contract's (spec §4.2); the tables store them as text.
 export { IN_FLIGHT_STATUSES, RUN_KINDS, RUN_PHASES, RUN_STATUSES } from '@youyou/contracts';
 export type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
+import type { Generated } from 'kysely';
 import type { RunKind, RunPhase, RunStatus } from '@youyou/contracts';
 import type { HitlSchema } from './hitl-schema.ts';
 import type { IdempotencySchema } from './idempotency-schema.ts';
@@ -388,6 +389,16 @@ export interface DocumentParsePoliciesTable {
   updated_at: number;
 }
 
+export interface MessageTextsTable {
+  id: Generated<number>;
+  conversation_id: string;
+  seq: number;
+  run_id: string | null;
+  role: 'user' | 'assistant';
+  text: string;
+  ts: number;
+}
+
 export interface Schema extends HitlSchema, KnowledgeSchema, IdempotencySchema {
   documents: DocumentsTable;
   document_parse_policies: DocumentParsePoliciesTable;
@@ -416,4 +427,6 @@ export interface Schema extends HitlSchema, KnowledgeSchema, IdempotencySchema {
   registry_sources: RegistrySourcesTable;
   /** SQLite only: the FTS5 trigram index over conversation titles. */
   conversation_titles: { conversation_id: string; title: string };
+  /** The plain text of each user and assistant message, kept by a trigger on `events` (0100). */
+  message_texts: MessageTextsTable;
 }

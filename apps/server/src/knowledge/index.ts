@@ -1,6 +1,6 @@
 export { blockChunker } from './chunker.ts';
 export { artifactBlocks, markdownBlocks } from './artifact-blocks.ts';
-export { queryTerms } from './query-terms.ts';
+export { ftsPhrase, indexable, likePattern, queryTerms } from './query-terms.ts';
 export { snippetOf, markedSnippet } from './snippet.ts';
 export { fullTextSearch, CANDIDATE_CAP } from './fulltext.ts';
 export type { ChunkFilter, ScoredChunk } from './fulltext.ts';

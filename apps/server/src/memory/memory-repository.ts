@@ -239,6 +239,50 @@ export class MemoryRepository {
     return rows.map(memoryItemOf);
   }
 
+  /**
+   * Keeps one namespace (the user's memories, or one project's) within `capacity` by deleting the
+   * rest, `keep` (the memory just written) never among them. What goes first: expired memories,
+   * then the least recently used (last injected, else last edited), then the least confident —
+   * spec §4.13's capacity cap with recency eviction. Returns the memories deleted.
+   */
+  async evict(
+    scope: MemoryScope,
+    projectId: string | null,
+    capacity: number,
+    keep: string,
+  ): Promise<MemoryItem[]> {
+    const namespace = namespaceOf(scope, projectId);
+    const counted = await this.#db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('namespace', '=', namespace)
+      .executeTakeFirstOrThrow();
+    const excess = Number(counted.count) - capacity;
+    if (excess <= 0) return [];
+    const now = this.#now();
+    const rows = await this.#db
+      .selectFrom('memories')
+      .selectAll()
+      .where('namespace', '=', namespace)
+      .where('id', '!=', keep)
+      .orderBy(sql`case when expires_at is not null and expires_at <= ${now} then 0 else 1 end`)
+      .orderBy(sql`coalesce(last_accessed_at, updated_at)`)
+      .orderBy('confidence', 'asc')
+      .orderBy('id', 'asc')
+      .limit(excess)
+      .execute();
+    if (rows.length === 0) return [];
+    await this.#db
+      .deleteFrom('memories')
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    return rows.map(memoryItemOf);
+  }
+
   /** Marks memories as used by a model request now. */
   async touch(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;

@@ -6,6 +6,7 @@ import {
   type MemoryCandidate,
   type MemoryCandidateDecision,
   type MemoryCreate,
+  type MemoryCreated,
   type MemoryExport,
   type MemoryItem,
   type MemoryScope,
@@ -18,7 +19,7 @@ import { ApiError, notFound } from '../errors/index.ts';
 import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsService } from '../settings/index.ts';
-import { MemoryRepository, type MemoryFilter } from './memory-repository.ts';
+import { MemoryRepository, type MemoryFilter, type NewMemory } from './memory-repository.ts';
 import { rankForInjection } from './memory-ranking.ts';
 
 /** The settings keys of memory (registered by `registerMemorySettings`). */
@@ -26,6 +27,7 @@ export const MEMORY_SETTING_KEYS = {
   enabled: 'memory.enabled',
   max_items: 'memory.max_items',
   propose_candidates: 'memory.propose_candidates',
+  capacity: 'memory.capacity',
 } as const;
 
 /** What the lightweight model is asked after a run (decision 0015). */
@@ -114,6 +116,7 @@ export class MemoryService {
         MEMORY_SETTING_KEYS.propose_candidates,
         DEFAULT_MEMORY_SETTINGS.propose_candidates,
       ),
+      capacity: value(MEMORY_SETTING_KEYS.capacity, DEFAULT_MEMORY_SETTINGS.capacity),
     };
   }
 
@@ -144,8 +147,34 @@ export class MemoryService {
     if (row === undefined) throw notFound('project', projectId);
   }
 
+  /**
+   * Writes a memory and, in the same transaction, evicts what its scope holds beyond
+   * `memory.capacity`; the evictions are logged and returned, so nothing disappears unreported.
+   */
+  async #store(
+    memory: NewMemory,
+    alongside?: (repository: MemoryRepository, item: MemoryItem) => Promise<void>,
+  ): Promise<MemoryCreated> {
+    const { capacity } = await this.settings({ projectId: memory.project_id });
+    const created = await this.#options.database.db.transaction().execute(async (transaction) => {
+      const repository = new MemoryRepository(
+        transaction,
+        this.#options.now === undefined ? {} : { now: this.#options.now },
+      );
+      const item = await repository.create(memory);
+      await alongside?.(repository, item);
+      return { ...item, evicted: await repository.evict(item.scope, item.project_id, capacity, item.id) };
+    });
+    if (created.evicted.length > 0)
+      this.#options.logger.info(
+        { memoryId: created.id, capacity, evicted: created.evicted.map((item) => item.id) },
+        'memories evicted to stay within memory.capacity',
+      );
+    return created;
+  }
+
   /** A memory the user wrote (page, `/remember`, "remember this"); refused while memory is off. */
-  async create(input: MemoryCreate): Promise<MemoryItem> {
+  async create(input: MemoryCreate): Promise<MemoryCreated> {
     const result = MemoryCreateSchema.safeParse(input);
     if (!result.success) {
       const issues = result.error.issues.map((issue) => ({
@@ -164,7 +193,7 @@ export class MemoryService {
     const projectId = parsed.scope === 'project' ? (parsed.project_id ?? null) : null;
     if (projectId !== null) await this.#requireProject(projectId);
     await this.#requireEnabled(projectId);
-    return this.repository.create({
+    return this.#store({
       scope: parsed.scope,
       project_id: projectId,
       type: parsed.type,
@@ -292,12 +321,8 @@ export class MemoryService {
       );
     if (decision.accept) {
       await this.#requireEnabled(projectId);
-      const stored = await this.#options.database.db.transaction().execute(async (transaction) => {
-        const repository = new MemoryRepository(
-          transaction,
-          this.#options.now === undefined ? {} : { now: this.#options.now },
-        );
-        const memory = await repository.create({
+      const stored = await this.#store(
+        {
           scope,
           project_id: projectId,
           type: candidate.type,
@@ -307,14 +332,15 @@ export class MemoryService {
           confidence: candidate.confidence,
           tags: [],
           expires_at: null,
-        });
-        // Another tab decided first: throwing rolls the new memory back.
-        if (!(await repository.resolveCandidate(candidateId, 'accepted', memory.id)))
-          throw new ApiError('CONFLICT', 'The memory candidate was decided already.', {
-            details: { candidate_id: candidateId },
-          });
-        return memory;
-      });
+        },
+        async (repository, memory) => {
+          // Another tab decided first: throwing rolls the new memory back.
+          if (!(await repository.resolveCandidate(candidateId, 'accepted', memory.id)))
+            throw new ApiError('CONFLICT', 'The memory candidate was decided already.', {
+              details: { candidate_id: candidateId },
+            });
+        },
+      );
       memoryId = stored.id;
     } else if (!(await this.repository.resolveCandidate(candidateId, 'rejected', null))) {
       throw new ApiError('CONFLICT', 'The memory candidate was decided already.', {

@@ -1,3 +1,4 @@
+import { DEFAULT_MEMORY_SETTINGS, MEMORY_CAPACITY_MAX } from '@youyou/contracts';
 import type { SettingsRegistry } from '../settings/index.ts';
 import { MEMORY_SETTING_KEYS } from './memory-service.ts';
 
@@ -7,7 +8,8 @@ export const MEMORY_SETTINGS_SECTION = 'memory';
 /**
  * Memory's settings (spec §4.13, D15): off by default, so nothing is remembered, injected or
  * proposed until the user turns it on; how many memories one request may carry; and whether the
- * lightweight model proposes candidates after a run (each still needs the user's yes).
+ * lightweight model proposes candidates after a run (each still needs the user’s yes); how many
+ * memories a scope keeps (capacity, with eviction of the least recently used).
  *
  * @example
  * registerMemorySettings(settingsService.registry);
@@ -56,6 +58,25 @@ export function registerMemorySettings(registry: SettingsRegistry): void {
     help: {
       en: 'The lightweight model may propose something to remember after a reply; it is stored only if you accept the card.',
       'zh-CN': '回复后由轻量模型提议可记住的内容；只有你在卡片上确认后才会保存。',
+    },
+  });
+  registry.register({
+    ...common,
+    key: MEMORY_SETTING_KEYS.capacity,
+    order: 4,
+    schema: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MEMORY_CAPACITY_MAX,
+      default: DEFAULT_MEMORY_SETTINGS.capacity,
+    },
+    effect: 'hot',
+    layers: ['user', 'project'],
+    label: { en: 'Memory capacity', 'zh-CN': '记忆容量上限' },
+    help: {
+      en: 'The most memories kept for you, and for each project. Writing one more removes the least recently used (expired ones first); the page says which.',
+      'zh-CN':
+        '你的记忆、以及每个项目的记忆最多保留这么多条。再写入时会删除最久未用的（先删已过期的），页面会告诉你删了哪些。',
     },
   });
 }

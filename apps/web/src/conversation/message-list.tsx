@@ -5,6 +5,7 @@ import { useTranslation } from '../i18n/index.ts';
 import { ArrowDownIcon } from '../icons/index.ts';
 import { RunRow } from './run-row.tsx';
 import { useFirstScreenDrawn } from '../first-screen/index.ts';
+import { useMessageFocus } from '../navigation/index.ts';
 
 export interface MessageListProps {
   conversationId: string;
@@ -100,6 +101,28 @@ export function MessageList(props: MessageListProps): ReactElement {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+
+  // A message search hit: scroll its turn into view, asking for earlier turns until it is loaded.
+  const focus = useMessageFocus((state) => state.target);
+  const clearFocus = useMessageFocus((state) => state.clear);
+  useLayoutEffect(() => {
+    if (focus === undefined || focus.conversationId !== conversationId || runs.length === 0) return;
+    const index = runs.findIndex(
+      (run) =>
+        run.user.id === focus.messageId ||
+        run.assistant.id === focus.messageId ||
+        run.run.id === focus.messageId,
+    );
+    if (index === -1) {
+      if (hasEarlier) onLoadEarlier();
+      else clearFocus();
+      return;
+    }
+    pinned.current = false;
+    setShowJump(true);
+    virtualizer.scrollToIndex(index, { align: 'start' });
+    clearFocus();
+  }, [focus, conversationId, runs, hasEarlier]);
 
   const onScroll = useCallback(() => {
     const element = scroller.current;

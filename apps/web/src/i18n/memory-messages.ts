@@ -13,6 +13,10 @@ export const memoryEn = {
   'memory.proposeHint':
     'The lightweight model may suggest something to remember; it is stored only if you accept.',
   'memory.maxItems': 'Memories per request',
+  'memory.capacity': 'Memory capacity',
+  'memory.capacityHint':
+    'The most memories kept for you and for each project; one more removes the least recently used (expired ones first).',
+  'memory.evicted': 'Saved; {count} least recently used memories were removed to stay within the capacity.',
   'memory.search': 'Search memories',
   'memory.none': 'No memories yet.',
   'memory.noMatch': 'No memory matches.',
@@ -98,6 +102,9 @@ export const memoryZhCn: Record<keyof typeof memoryEn, string> = {
   'memory.propose': '回复后提议记忆',
   'memory.proposeHint': '轻量模型可能提议值得记住的内容；只有你接受后才会保存。',
   'memory.maxItems': '每次请求的记忆条数',
+  'memory.capacity': '记忆容量上限',
+  'memory.capacityHint': '你的记忆和每个项目的记忆最多保留这么多条；再写入会删除最久未用的（先删已过期的）。',
+  'memory.evicted': '已保存；为不超过容量上限，删除了 {count} 条最久未用的记忆。',
   'memory.search': '搜索记忆',
   'memory.none': '还没有记忆。',
   'memory.noMatch': '没有匹配的记忆。',

@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  MEMORY_CAPACITY_MAX,
   MEMORY_CONTENT_MAX,
   MEMORY_TYPES,
+  type MemoryCreated,
   type MemoryItem,
   type MemoryScope,
   type MemorySettings,
@@ -36,7 +38,8 @@ function MemoryForm({
 }: {
   initial: Draft;
   editing?: MemoryItem;
-  onDone: () => void;
+  /** `evicted`: how many memories a new one pushed out (memory.capacity). */
+  onDone: (evicted?: number) => void;
 }): ReactElement {
   const t = useTranslation();
   const { api } = useServices();
@@ -57,9 +60,9 @@ function MemoryForm({
             expires_at: expiresAt,
           })
         : api.updateMemory(editing.id, { content: draft.content, type: draft.type, expires_at: expiresAt }),
-    onSuccess: () => {
+    onSuccess: (saved: MemoryItem | MemoryCreated) => {
       void queryClient.invalidateQueries({ queryKey: MEMORY_KEY });
-      onDone();
+      onDone('evicted' in saved ? saved.evicted.length : undefined);
     },
   });
   const valid = draft.content.trim() !== '' && (draft.scope === 'user' || draft.projectId !== '');
@@ -125,7 +128,7 @@ function MemoryForm({
         </p>
       )}
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onDone}>
+        <button type="button" className="button" onClick={() => onDone()}>
           {t('memory.cancel')}
         </button>
         <button type="submit" className="button primary" disabled={!valid || save.isPending}>
@@ -244,6 +247,23 @@ function MemorySwitches({ settings }: { settings: MemorySettings }): ReactElemen
           }}
         />
       </label>
+      <label className="field memory-max">
+        <span>{t('memory.capacity')}</span>
+        <input
+          type="number"
+          min={1}
+          max={MEMORY_CAPACITY_MAX}
+          value={settings.capacity}
+          disabled={!settings.enabled}
+          data-testid="memory-capacity"
+          onChange={(event) => {
+            const value = Number(event.target.value);
+            if (Number.isInteger(value) && value >= 1 && value <= MEMORY_CAPACITY_MAX)
+              update.mutate({ capacity: value });
+          }}
+        />
+      </label>
+      <p className="field-hint">{t('memory.capacityHint')}</p>
       {update.error !== null && (
         <p className="field-error" role="alert">
           {errorMessage(update.error)}
@@ -328,7 +348,13 @@ export function MemorySection(): ReactElement {
         ))}
       </ul>
       {adding ? (
-        <MemoryForm initial={EMPTY_DRAFT} onDone={() => setAdding(false)} />
+        <MemoryForm
+          initial={EMPTY_DRAFT}
+          onDone={(evicted) => {
+            setAdding(false);
+            if (evicted !== undefined && evicted > 0) setNotice(t('memory.evicted', { count: evicted }));
+          }}
+        />
       ) : (
         <button type="button" className="button primary" onClick={() => setAdding(true)}>
           {t('memory.add')}

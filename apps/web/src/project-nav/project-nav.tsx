@@ -25,6 +25,7 @@ import { download } from '../archive/index.ts';
 import { ProjectKnowledgeDialog } from '../knowledge/index.ts';
 import { ConversationUsageDialog } from '../usage/index.ts';
 import { ConversationItem } from './conversation-item.tsx';
+import { MessageHits } from './message-hits.tsx';
 import { NewProjectForm } from './new-project-form.tsx';
 import { isUnread, useSeen } from './seen-store.ts';
 import './project-nav.css';
@@ -43,7 +44,7 @@ type PendingDelete =
   { kind: 'conversation'; conversation: Conversation } | { kind: 'project'; project: Project };
 
 /**
- * The left column (spec §4.4 ProjectNav): projects → conversations, newest first, title search,
+ * The left column (spec §4.4 ProjectNav): projects → conversations, newest first, title and message search,
  * running and unread marks; account and settings at the bottom; an icon rail when collapsed.
  */
 export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement {
@@ -383,6 +384,7 @@ export function ProjectNav({ collapsed }: { collapsed: boolean }): ReactElement 
             </button>
           )}
         </section>
+        {searching && <MessageHits search={search} />}
       </div>
       <div className="nav-footer">
         <span className="account">

@@ -7,6 +7,7 @@ export {
   useConversationList,
   useConversationQuery,
   useCreateConversation,
+  useMessageSearch,
   useModels,
   useProjects,
   useProviders,

@@ -3,6 +3,7 @@ import type {
   ComponentList,
   ConversationView,
   Conversation,
+  MessageSearchResult,
   ModelList,
   Project,
   Provider,
@@ -37,6 +38,19 @@ export function useConversationList(search: string) {
     getNextPageParam: (page) => page.next_cursor ?? undefined,
     // Runs started elsewhere (another tab, a script) show up in the left column within seconds.
     refetchInterval: 15_000,
+  });
+}
+
+/** Message text search (not only titles); idle while `search` is empty. */
+export function useMessageSearch(search: string): UseQueryResult<MessageSearchResult> {
+  const { api } = useServices();
+  const trimmed = search.trim();
+  return useQuery({
+    queryKey: ['message-search', trimmed],
+    queryFn: () => api.searchMessages(trimmed, { limit: 20 }),
+    enabled: trimmed !== '',
+    // A typo'd query is a 400 the list shows as no hits; asking again would not change it.
+    retry: false,
   });
 }
 

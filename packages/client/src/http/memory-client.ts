@@ -4,6 +4,7 @@ import type {
   MemoryCandidateDecision,
   MemoryClearRequest,
   MemoryCreate,
+  MemoryCreated,
   MemoryExport,
   MemoryItem,
   MemoryList,
@@ -30,7 +31,8 @@ export interface MemoryClientMethods {
   memorySettings(projectId?: string): Promise<MemorySettings>;
   updateMemorySettings(patch: Partial<MemorySettings>): Promise<MemorySettings>;
   listMemories(options?: MemoryListOptions): Promise<MemoryList>;
-  createMemory(input: MemoryCreate): Promise<MemoryItem>;
+  /** Writes a memory; `evicted` lists the memories removed to stay within `memory.capacity`. */
+  createMemory(input: MemoryCreate): Promise<MemoryCreated>;
   updateMemory(id: string, patch: MemoryUpdate): Promise<MemoryItem>;
   deleteMemory(id: string): Promise<void>;
   exportMemories(): Promise<MemoryExport>;

@@ -27,6 +27,7 @@ import type {
   ComponentList,
   Conversation,
   ConversationPage,
+  MessageSearchResult,
   ConversationStart,
   ConversationStartResult,
   ConversationUpdate,
@@ -106,6 +107,8 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
   /** Deletes a project and its conversations. */
   deleteProject(id: string): Promise<void>;
   listConversations(options?: ConversationListOptions): Promise<ConversationPage>;
+  /** Searches the text of every message (not only titles), newest first, with marked snippets. */
+  searchMessages(query: string, options?: { limit?: number }): Promise<MessageSearchResult>;
   createConversation(input?: {
     projectId?: string | null;
     title?: string;
@@ -344,6 +347,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       json('GET', '/api/conversations', {
         query: { ...projectQuery(list.projectId), q: list.query, cursor: list.cursor, limit: list.limit },
       }),
+    searchMessages: (query, options = {}) =>
+      json('GET', '/api/messages/search', { query: { query, limit: options.limit } }),
     createConversation: (input = {}) =>
       json('POST', '/api/conversations', {
         body: {

@@ -132,3 +132,24 @@ export type ConversationStartResult = z.infer<typeof ConversationStartResultSche
 export type ReadCursor = z.infer<typeof ReadSchema>;
 export type BranchSwitch = z.infer<typeof BranchSchema>;
 export type EventPage = z.infer<typeof EventPageSchema>;
+
+export const MessageSearchHitSchema = z
+  .object({
+    conversation_id: z.string(),
+    conversation_title: z.string(),
+    message_id: z.string().meta({ description: 'The message to scroll to in the conversation view.' }),
+    role: z.enum(['user', 'assistant']),
+    snippet: z.string(),
+    highlights: z
+      .array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }))
+      .meta({ description: 'Where the terms occur in `snippet` (UTF-16 offsets, end exclusive).' }),
+    created_at: IsoDateSchema,
+  })
+  .meta({ id: 'MessageSearchHit' });
+
+export const MessageSearchResultSchema = z
+  .object({ hits: z.array(MessageSearchHitSchema) })
+  .meta({ id: 'MessageSearchResult' });
+
+export type MessageSearchHit = z.infer<typeof MessageSearchHitSchema>;
+export type MessageSearchResult = z.infer<typeof MessageSearchResultSchema>;

@@ -12,6 +12,8 @@ export {
   ReadSchema,
   BranchSchema,
   EventPageSchema,
+  MessageSearchHitSchema,
+  MessageSearchResultSchema,
 } from './conversations.ts';
 export type {
   Conversation,
@@ -27,6 +29,8 @@ export type {
   ReadCursor,
   BranchSwitch,
   EventPage,
+  MessageSearchHit,
+  MessageSearchResult,
 } from './conversations.ts';
 export { ProjectSchema, ProjectCreateSchema, ProjectUpdateSchema } from './projects.ts';
 export type { Project, ProjectCreate, ProjectUpdate } from './projects.ts';

@@ -45,6 +45,15 @@ export const MemoryItemSchema = z.object({
 });
 export type MemoryItem = z.infer<typeof MemoryItemSchema>;
 
+/**
+ * `POST /api/memories`: the memory written and the memories evicted to keep its scope (the user's,
+ * or one project's) within `memory.capacity` — least recently used first (spec §4.13).
+ */
+export const MemoryCreatedSchema = MemoryItemSchema.extend({
+  evicted: z.array(MemoryItemSchema),
+});
+export type MemoryCreated = z.infer<typeof MemoryCreatedSchema>;
+
 const contentSchema = z.string().trim().min(1).max(MEMORY_CONTENT_MAX);
 const tagsSchema = z.array(z.string().trim().min(1).max(40)).max(20);
 const expirySchema = z.iso.datetime({ offset: true }).nullable();
@@ -110,6 +119,9 @@ export type MemoryClearRequest = z.infer<typeof MemoryClearRequestSchema>;
 export const MemoryClearResultSchema = z.object({ deleted: z.number().int().min(0) });
 export type MemoryClearResult = z.infer<typeof MemoryClearResultSchema>;
 
+/** The highest `memory.capacity` a user may set. */
+export const MEMORY_CAPACITY_MAX = 10_000;
+
 /** `GET|PUT /api/memory/settings`: the switch (off by default) and the injection cap. */
 export const MemorySettingsSchema = z.object({
   enabled: z.boolean(),
@@ -117,12 +129,15 @@ export const MemorySettingsSchema = z.object({
   max_items: z.number().int().min(1).max(200),
   /** Propose candidates after a run with the lightweight model (only when enabled). */
   propose_candidates: z.boolean(),
+  /** The most memories one scope keeps (the user's, or one project's); the least recently used go. */
+  capacity: z.number().int().min(1).max(MEMORY_CAPACITY_MAX),
 });
 export type MemorySettings = z.infer<typeof MemorySettingsSchema>;
 export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
   enabled: false,
   max_items: 20,
   propose_candidates: true,
+  capacity: 500,
 };
 
 /** How a candidate ended. */

@@ -17,6 +17,7 @@ import { documentKnowledgeScopeMigration } from './0090-document-knowledge-scope
 import { idempotencyKeysMigration } from './0094-idempotency-keys.ts';
 import { documentClaimsMigration } from './0095-document-claims.ts';
 import { knowledgeClaimsMigration } from './0096-knowledge-claims.ts';
+import { messageSearchMigration } from './0100-message-search.ts';
 import type { WorkbenchMigration } from './migration.ts';
 
 export type { DialectName, WorkbenchMigration } from './migration.ts';
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly WorkbenchMigration[] = [
   idempotencyKeysMigration,
   documentClaimsMigration,
   knowledgeClaimsMigration,
+  messageSearchMigration,
 ];

@@ -7,6 +7,7 @@ import {
   MemoryClearResultSchema,
   MemoryCreateSchema,
   MemoryExportSchema,
+  MemoryCreatedSchema,
   MemoryItemSchema,
   MemoryListSchema,
   MemoryScopeSchema,
@@ -61,7 +62,7 @@ const createMemory = createRoute({
   tags,
   summary: 'Remember something (the memory page, `/remember`, "remember this"); refused while memory is off',
   request: { body: jsonBody(MemoryCreateSchema) },
-  responses: { 201: json(MemoryItemSchema), ...errorResponses(404, 409) },
+  responses: { 201: json(MemoryCreatedSchema), ...errorResponses(404, 409) },
 });
 
 const exportMemories = createRoute({

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_MESSAGE_HITS, MAX_MESSAGE_QUERY, searchMessages } from '../../conversations/index.ts';
 import { ApiError } from '../../errors/index.ts';
 import { lastSeqOf } from '../../events/index.ts';
 import { conversationEventStream } from '../../sse/index.ts';
@@ -14,6 +15,7 @@ import {
   IdParameter,
   json,
   jsonBody,
+  MessageSearchResultSchema,
   RegenerateSchema,
   RunSchema,
   SendMessageSchema,
@@ -51,6 +53,22 @@ const startConversation = createRoute({
     202: json(ConversationStartResultSchema, 'The conversation and its first run were created'),
     ...errorResponses(404, 409, 422),
   },
+});
+
+const searchMessageText = createRoute({
+  method: 'get',
+  path: '/messages/search',
+  tags: ['messages'],
+  summary: 'Search the text of every user and assistant message, newest first, with highlighted snippets',
+  description:
+    'Every word of `query` (or `"quoted phrase"`) must occur in the message; case is ignored and any language works (trigram index). An empty or over-long query is 400 `INVALID_INPUT`.',
+  request: {
+    query: z.object({
+      query: z.string().max(MAX_MESSAGE_QUERY),
+      limit: z.coerce.number().int().min(1).max(MAX_MESSAGE_HITS).optional(),
+    }),
+  },
+  responses: { 200: json(MessageSearchResultSchema, 'The matching messages'), ...errorResponses() },
 });
 
 const regenerate = createRoute({
@@ -159,6 +177,14 @@ export function messageRoutes(services: ServerServices) {
   };
 
   return createRouter()
+    .openapi(searchMessageText, async (c) => {
+      const query = c.req.valid('query');
+      const hits = await searchMessages(database.db, database.dialect, {
+        query: query.query,
+        ...(query.limit === undefined ? {} : { limit: query.limit }),
+      });
+      return c.json({ hits }, 200);
+    })
     .openapi(sendMessage, async (c) => {
       const body = c.req.valid('json');
       const { id } = c.req.valid('param');

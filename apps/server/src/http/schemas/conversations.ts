@@ -13,6 +13,7 @@ export {
   ReadSchema,
   BranchSchema,
   EventPageSchema,
+  MessageSearchResultSchema,
   ConversationMessageSchema as MessageSchema,
   EventEnvelopeSchema as EventSchema,
   EventErrorSchema,
