@@ -74,7 +74,12 @@ async function writeLookupTool(home: string): Promise<void> {
  * directory and a temp YouYou home (never the real ~/.youyou), and the fake registered as a provider.
  */
 export async function startStack(
-  options: { provider?: boolean; reply?: (request: RecordedRequest) => FakeReply } = {},
+  options: {
+    provider?: boolean;
+    reply?: (request: RecordedRequest) => FakeReply;
+    /** Titles and card-answer classification by the chat model; default false, as in the server tests. */
+    lightweightFallback?: boolean;
+  } = {},
 ): Promise<Stack> {
   ensureWebAppBuilt();
   const root = await mkdtemp(join(tmpdir(), 'youyou-e2e-'));
@@ -91,6 +96,8 @@ export async function startStack(
     logLevel: 'warn',
     logDestination: { write: () => undefined },
   });
+  if (options.lightweightFallback !== true)
+    await server.services.settings.set('user', '', 'models.lightweight_fallback', false);
   const client = createWorkbenchClient({ baseUrl: server.url, token: server.token });
   if (options.provider !== false) {
     await client.createProvider({

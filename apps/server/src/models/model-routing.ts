@@ -72,6 +72,18 @@ export class ModelRouting {
   }
 
   /**
+   * Whether lightweight tasks (titles, card-answer classification) should call a model: one of
+   * their own, or the chat model while `models.lightweight_fallback` is on (spec §4.7; off for a
+   * slow local model, which then leaves these tasks to rules).
+   */
+  async lightweightAvailable(context: SettingsContext = {}): Promise<boolean> {
+    const resolved = await this.resolve('lightweight', context);
+    if (resolved === undefined) return false;
+    if (resolved.via === 'setting') return true;
+    return (await this.#settings.value<boolean>('models.lightweight_fallback', context)) === true;
+  }
+
+  /**
    * One completion by the model of `kind` (lightweight or chat): the reply's text. Throws
    * NO_MODEL_PROVIDER when there is no model, and the provider's error when the call fails.
    */

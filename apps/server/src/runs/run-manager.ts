@@ -350,7 +350,7 @@ export class RunManager {
     const work = async (): Promise<void> => {
       const mode = await settingsService.value<string>('titles.mode', context);
       if (mode === 'first-line') return;
-      if (mode === 'auto' && !(await routing.isSet('lightweight', context))) return;
+      if (mode === 'auto' && !(await routing.lightweightAvailable(context))) return;
       const title = await generateTitle(routing, text, context);
       if (title === undefined || title === firstLine) return;
       await eventLog.transact(conversation.id, async (transaction, insert) => {

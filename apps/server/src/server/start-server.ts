@@ -339,7 +339,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const routing = new ModelRouting(providers, settingsService);
     hitl.setClassifier(
       lightweightClassifier({
-        isSet: (context) => routing.isSet('lightweight', context),
+        isSet: (context) => routing.lightweightAvailable(context),
         complete: (request, context) => routing.complete('lightweight', request, context),
       }),
     );

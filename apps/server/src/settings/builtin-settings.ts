@@ -61,6 +61,22 @@ export function registerBuiltinSettings(registry: SettingsRegistry): void {
   });
   registry.register({
     ...builtin,
+    key: 'models.lightweight_fallback',
+    section: 'models',
+    // Between the lightweight model (2) and its parameters (3): it is about the former.
+    order: 2.5,
+    schema: { type: 'boolean', default: true },
+    effect: 'hot',
+    layers: [...USER_AND_PROJECT],
+    label: { en: 'Use the chat model for lightweight tasks', 'zh-CN': '轻量任务改用对话模型' },
+    help: {
+      en: 'With no lightweight model set, titles and the classification of typed answers to cards use the chat model. Turn off for slow local models: titles then take the first line and typed answers are decided by rules alone.',
+      'zh-CN':
+        '未设置轻量模型时，会话标题与卡片自由输入的分类改用对话模型。本地模型较慢时可关闭：标题取首行，自由输入只按规则判断。',
+    },
+  });
+  registry.register({
+    ...builtin,
     key: 'models.lightweight_parameters',
     section: 'models',
     order: 3,

@@ -52,6 +52,11 @@ export interface TestServerOptions {
   provider?: boolean;
   wire?: 'openai' | 'anthropic';
   server?: Partial<ServerOptions>;
+  /**
+   * Lightweight tasks fall back to the chat model (`models.lightweight_fallback`); default false
+   * here, so a scripted fake model gets no title or classifier requests a test did not ask for.
+   */
+  lightweightFallback?: boolean;
 }
 
 /**
@@ -94,6 +99,9 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     ...extra,
   });
   let server = await startServer(baseOptions());
+  // A stored setting: it holds across restart() on the same database.
+  if (options.lightweightFallback !== true)
+    await server.services.settings.set('user', '', 'models.lightweight_fallback', false);
   await applyTestExtensions(server);
 
   const request = async <T>(

@@ -9,6 +9,7 @@ import { formatSize } from '../parts/index.ts';
 import { useServices } from '../services/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
 import { ArtifactViewer } from './artifact-viewer.tsx';
+import { lastLiveArtifact } from './live-artifact.ts';
 
 const KIND_LABELS: Record<Artifact['kind'], string> = {
   markdown: 'Markdown',
@@ -25,17 +26,26 @@ const KIND_LABELS: Record<Artifact['kind'], string> = {
 /**
  * The Artifacts tab (spec §4.4): what the agent wrote and what the person uploaded, newest first,
  * from `GET /conversations/:id/artifacts`; refreshed whenever the conversation's events create or
- * change one; an open artifact shows in the viewer.
+ * change one; an open artifact shows in the viewer, and one the agent writes while the tab is open
+ * opens there.
  */
 export function ArtifactsTab(): ReactElement {
   const t = useTranslation();
   const { api, live } = useServices();
   const queryClient = useQueryClient();
   const conversationId = useNavigation((state) => state.conversationId);
-  const openId = useWorkbenchUi((state) => state.artifactId);
+  const chosenId = useWorkbenchUi((state) => state.artifactId);
+  const chosenIn = useWorkbenchUi((state) => state.artifactConversationId);
   const openArtifact = useWorkbenchUi((state) => state.openArtifact);
+  const followArtifact = useWorkbenchUi((state) => state.followArtifact);
+  // An artifact opened in another conversation is not this one's: this one shows its list.
+  const openId = chosenIn === conversationId ? chosenId : undefined;
   const store = live.store(conversationId ?? '');
   const snapshot = useSyncExternalStore(frameBatched(store.subscribe), store.getSnapshot);
+  const written = useMemo(() => lastLiveArtifact(snapshot.runs), [snapshot.runs]);
+  useEffect(() => {
+    if (written !== undefined) followArtifact(written.artifactId, written.mark);
+  }, [written, followArtifact]);
   // What the conversation's events say about artifacts: a change here means the list changed.
   const signature = useMemo(() => {
     const marks: string[] = [];
@@ -57,7 +67,8 @@ export function ArtifactsTab(): ReactElement {
     void queryClient.invalidateQueries({ queryKey: ['artifacts', conversationId] });
     void queryClient.invalidateQueries({ queryKey: ['artifact'] });
   }, [signature, conversationId, queryClient]);
-  if (openId !== undefined) return <ArtifactViewer artifactId={openId} />;
+  // Keyed: another artifact starts on its rendered view, not on the last one's diff.
+  if (openId !== undefined) return <ArtifactViewer key={openId} artifactId={openId} />;
   const items = list.data ?? [];
   if (list.isError) return <p className="field-error">{String(list.error)}</p>;
   if (items.length === 0) return <p className="empty-state">{t('workbench.artifactsEmpty')}</p>;

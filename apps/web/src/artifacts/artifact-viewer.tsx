@@ -173,6 +173,8 @@ export function ArtifactViewer({ artifactId }: { artifactId: string }): ReactEle
   });
   const artifact = detail.data?.artifact;
   const version = pinned ?? artifact?.version ?? 1;
+  // A diff needs an earlier version: v1 alone (or a stale toggle) shows the rendered view.
+  const showDiff = comparing && version > 1;
   return (
     <div className="artifact-viewer" data-testid="artifact-viewer">
       <div className="artifact-viewer-header">
@@ -202,10 +204,10 @@ export function ArtifactViewer({ artifactId }: { artifactId: string }): ReactEle
             {artifact.version > 1 && (
               <button
                 type="button"
-                className={`button small${comparing ? ' active' : ''}`}
-                aria-pressed={comparing}
+                className={`button small${showDiff ? ' active' : ''}`}
+                aria-pressed={showDiff}
                 data-testid="artifact-compare"
-                onClick={() => setComparing(!comparing)}
+                onClick={() => setComparing(!showDiff)}
               >
                 {t('artifacts.diff')}
               </button>
@@ -233,7 +235,7 @@ export function ArtifactViewer({ artifactId }: { artifactId: string }): ReactEle
       <div className="artifact-content">
         {detail.isError && <p className="field-error">{String(detail.error)}</p>}
         {artifact !== undefined &&
-          (comparing ? (
+          (showDiff ? (
             <Comparison artifact={artifact} to={version} />
           ) : (
             <ArtifactBody artifact={artifact} version={version} />
