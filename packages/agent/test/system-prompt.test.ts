@@ -10,7 +10,7 @@ import {
   type PromptLayer,
   type SkillDefinition,
 } from '@youyou/agent';
-import { textReply } from '@youyou/testing';
+import { ScriptedProvider, scriptedModel, textReply } from '@youyou/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, testAgent, tool, type TestAgentOptions } from './helpers.ts';
 
@@ -60,11 +60,17 @@ const MARKERS: Record<PromptLayer, string> = {
   dynamic: 'DYNAMIC: editor has main.ts open.',
 };
 
+const textOnlyModel = scriptedModel('scripted-model', {
+  capabilities: { toolUse: false, vision: false, streaming: true },
+});
+
 /** An agent with every layer present except those in `without`. */
 async function layeredAgent(without: readonly PromptLayer[] = [], extra: TestAgentOptions = {}) {
   const has = (layer: PromptLayer): boolean => !without.includes(layer);
   const memoryStorage = new InMemoryMemoryStorage();
   const agent = await testAgent({
+    // A model without native tool use: its tools are written into the prompt (the tools layer).
+    provider: new ScriptedProvider({ models: [textOnlyModel] }),
     config: has('base_instructions') ? { baseInstructions: MARKERS.base_instructions } : {},
     sources: [
       instructions({
@@ -206,13 +212,26 @@ describe('system prompt layers (spec §4.3)', () => {
     expect(provider.requests[1]?.systemPrompt).not.toContain('DEFAULT BASE');
   });
 
-  it('tool definitions go in the prompt and in request.tools', async () => {
+  it('tool definitions go once, in request.tools, for a model with native tool use', async () => {
     const parameters = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
     const { agent, provider } = await testAgent({ tools: [tool('read_file', undefined, { parameters })] });
     provider.enqueue(textReply('ok'));
     await collect((await agent.newSession()).send('hi'));
     const request = provider.requests[0];
     expect(request?.tools).toEqual([{ name: 'read_file', description: 'The read_file tool.', parameters }]);
+    expect(request?.systemPrompt).not.toContain('The read_file tool.');
+    expect(request?.systemPrompt).not.toContain(JSON.stringify(parameters));
+  });
+
+  it('tool definitions are written into the prompt for a model without native tool use', async () => {
+    const parameters = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+    const { agent, provider } = await testAgent({
+      provider: new ScriptedProvider({ models: [textOnlyModel] }),
+      tools: [tool('read_file', undefined, { parameters })],
+    });
+    provider.enqueue(textReply('ok'));
+    await collect((await agent.newSession()).send('hi'));
+    const request = provider.requests[0];
     expect(request?.systemPrompt).toContain('read_file');
     expect(request?.systemPrompt).toContain('The read_file tool.');
     expect(request?.systemPrompt).toContain(JSON.stringify(parameters));

@@ -37,6 +37,11 @@ export interface PromptSources {
   projectInstructions?: string;
   soul?: string;
   tools: readonly ToolDefinition[];
+  /**
+   * False for a model with native tool use: the request's `tools` field carries every name,
+   * description and schema, so writing them here too would send them twice (issue 24).
+   */
+  toolsInPrompt?: boolean;
   /** Skills with `allowImplicitInvocation`. */
   skills: readonly SkillDefinition[];
   plugins: readonly { displayName: string; description: string }[];
@@ -75,7 +80,7 @@ export class SystemPromptBuilder {
     add('global_instructions', sources.globalInstructions);
     add('project_instructions', sources.projectInstructions);
     add('personality', sources.soul);
-    add('tools', sources.tools.map(renderTool).join('\n\n'));
+    if (sources.toolsInPrompt !== false) add('tools', sources.tools.map(renderTool).join('\n\n'));
     add(
       'skills',
       sources.skills.length === 0

@@ -254,8 +254,9 @@ export class Agent {
     const logger: Logger = assembly.logger;
     const config: AgentConfig =
       options.config === undefined ? snapshot.config : withOverrides(snapshot.config, options.config);
+    const model = router.route(modelId);
     return {
-      model: router.route(modelId),
+      model,
       dispatcher: snapshot.dispatcher,
       skills: snapshot.skills,
       hooks: snapshot.hooks,
@@ -264,6 +265,8 @@ export class Agent {
       prompt: new SystemPromptBuilder({
         ...snapshot.prompt,
         ...(options.systemPrompt === undefined ? {} : { baseInstructions: options.systemPrompt }),
+        // Tool schemas go once: in the request's `tools` for a model with native tool use.
+        toolsInPrompt: !model.model.capabilities.toolUse,
         cwd: assembly.cwd,
       }),
       config,
