@@ -17,6 +17,7 @@ import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { usePreferences } from '../preferences/index.ts';
+import { useConversationQuery } from '../queries/index.ts';
 import {
   fillTemplate,
   type CommandDescriptor,
@@ -103,6 +104,11 @@ export function Composer(props: ComposerProps): ReactElement {
   const [mentionIndex, setMentionIndex] = useState(0);
   const [mentionDismissed, setMentionDismissed] = useState<number | undefined>(undefined);
   const conversationId = useNavigation((state) => state.conversationId);
+  // A conversation opened by its link is in its project even when the left column selects none.
+  const conversation = useConversationQuery(draftKey === '' ? undefined : draftKey);
+  const uploadProject =
+    draftKey === '' ? projectId : (conversation.data?.conversation.project_id ?? projectId);
+  const inProject = uploadProject !== undefined && uploadProject !== null;
   const pickerId = useId();
   const [paletteDismissed, setPaletteDismissed] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -548,7 +554,7 @@ export function Composer(props: ComposerProps): ReactElement {
         t={t}
         unsupportedReason={unsupportedReason}
         onRemove={(localId) => store().removeAttachment(draftKey, localId)}
-        {...(projectId === undefined || projectId === null ? {} : { onScope: setScope })}
+        {...(inProject ? { onScope: setScope } : {})}
       />
       <ReferenceTray
         references={references}

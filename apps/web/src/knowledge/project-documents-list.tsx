@@ -3,6 +3,7 @@ import type { KnowledgeScope } from '@youyou/contracts';
 import type { ReactElement } from 'react';
 import { useTranslation } from '../i18n/index.ts';
 import { useNavigation } from '../navigation/index.ts';
+import { useConversationQuery } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
 import { useDocumentViewer } from './document-viewer-store.ts';
 import { useKnowledge } from './knowledge-queries.ts';
@@ -21,7 +22,10 @@ export function ProjectDocumentsList(): ReactElement {
   const t = useTranslation();
   const { api } = useServices();
   const queryClient = useQueryClient();
-  const projectId = useNavigation((state) => state.projectId);
+  const selected = useNavigation((state) => state.projectId);
+  const conversationId = useNavigation((state) => state.conversationId);
+  // The open conversation's project first: a conversation opened by its link selects none.
+  const projectId = useConversationQuery(conversationId).data?.conversation.project_id ?? selected;
   const openConversation = useNavigation((state) => state.openConversation);
   const openDocument = useDocumentViewer((state) => state.open);
   const knowledge = useKnowledge(projectId ?? null);
