@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServicesProvider } from '../src/services/index.ts';
 import { Composer, useComposerStore, type ComposerSubmission } from '../src/composer/index.ts';
 import { usePreferences } from '../src/preferences/index.ts';
+import type { DocumentView } from '@youyou/contracts';
+import type { ApiClient } from '../src/api/index.ts';
+import { useNavigation } from '../src/navigation/index.ts';
 import { fakeApi, skillEntry, testServices, uploadOf } from './fake-api.ts';
 
 afterEach(() => {
@@ -51,6 +54,7 @@ function renderComposer(
     vision?: boolean;
     onSend?: (submission: ComposerSubmission) => Promise<void>;
     onStop?: () => void;
+    api?: Partial<ApiClient>;
   } = {},
 ) {
   const api = fakeApi({
@@ -73,6 +77,7 @@ function renderComposer(
         default_model_id: 'fake/m',
       }),
     upload: (file) => Promise.resolve(uploadOf(file.name)),
+    ...props.api,
   });
   const services = testServices(api);
   const onSend = vi.fn(props.onSend ?? (() => Promise.resolve()));
@@ -192,5 +197,61 @@ describe('Composer', () => {
     fireEvent.change(input, { target: { value: 'read this' } });
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onSend).toHaveBeenCalledWith({ text: 'read this', attachments: ['upload-notes.txt'], skills: [] });
+  });
+});
+
+describe('Composer in a project conversation', () => {
+  afterEach(() => useNavigation.setState({ projectId: undefined }));
+
+  it('a file kept to the conversation is uploaded and then its document is patched to the conversation scope', async () => {
+    useNavigation.setState({ projectId: 'p1' });
+    const uploads: { name: string; scope: string | undefined }[] = [];
+    const scopes: { id: string; scope: string }[] = [];
+    const documentOf = (scope: 'project' | 'conversation') =>
+      ({
+        id: 'd1',
+        upload_id: 'upload-notes.txt',
+        status: 'parsed',
+        progress: null,
+        failure: null,
+        metadata: null,
+        knowledge_scope: scope,
+      }) as DocumentView;
+    renderComposer({
+      api: {
+        upload: (file, options) => {
+          uploads.push({ name: file.name, scope: options?.knowledgeScope });
+          return Promise.resolve(uploadOf(file.name));
+        },
+        getUploadDocument: () => Promise.resolve(documentOf('project')),
+        setDocumentKnowledgeScope: (id, scope) => {
+          scopes.push({ id, scope });
+          return Promise.resolve(documentOf(scope));
+        },
+      },
+    });
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('file-input'), {
+        target: { files: [new File(['notes'], 'notes.txt', { type: 'text/plain' })] },
+      });
+    });
+    expect(uploads).toEqual([{ name: 'notes.txt', scope: 'project' }]);
+    const toggle = await screen.findByRole('checkbox', { name: /Only this conversation/ });
+    await waitFor(() => expect(screen.getByText('5 B')).toBeTruthy());
+    await act(async () => {
+      fireEvent.click(toggle);
+    });
+    await waitFor(() => expect(scopes).toEqual([{ id: 'd1', scope: 'conversation' }]));
+    expect((toggle as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('outside a project a file has no scope toggle', async () => {
+    renderComposer();
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('file-input'), {
+        target: { files: [new File(['notes'], 'notes.txt', { type: 'text/plain' })] },
+      });
+    });
+    expect(screen.queryByTestId('attachment-scope')).toBeNull();
   });
 });

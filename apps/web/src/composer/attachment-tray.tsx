@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import type { KnowledgeScope } from '@youyou/contracts';
 import { DocumentStatus } from '../documents/index.ts';
 import type { Translate } from '../i18n/index.ts';
 import { CloseIcon, FileIcon } from '../icons/index.ts';
@@ -11,12 +12,15 @@ export function AttachmentTray({
   t,
   unsupportedReason,
   onRemove,
+  onScope,
 }: {
   attachments: readonly PendingAttachment[];
   t: Translate;
   /** Why the chosen model cannot take this file (it is marked, and sending waits), if it cannot. */
   unsupportedReason?: (attachment: PendingAttachment) => string | undefined;
   onRemove: (localId: string) => void;
+  /** Set in a project conversation: keeps a file to the conversation, or puts it in the project's knowledge. */
+  onScope?: (localId: string, scope: KnowledgeScope) => void;
 }): ReactElement | null {
   if (attachments.length === 0) return null;
   return (
@@ -44,6 +48,19 @@ export function AttachmentTray({
                 </span>
               )}
               {item.upload !== undefined && <DocumentStatus uploadId={item.upload.id} />}
+              {onScope !== undefined && !item.mediaType.startsWith('image/') && item.status !== 'error' && (
+                <label className="attachment-scope">
+                  <input
+                    type="checkbox"
+                    checked={item.knowledgeScope === 'conversation'}
+                    onChange={(event) =>
+                      onScope(item.localId, event.target.checked ? 'conversation' : 'project')
+                    }
+                    data-testid="attachment-scope"
+                  />
+                  {t('composer.keepToConversation')}
+                </label>
+              )}
               {unsupported !== undefined && (
                 <span className="field-error" role="alert" data-testid="attachment-unsupported">
                   {unsupported}

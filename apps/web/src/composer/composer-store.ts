@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import type { Upload } from '@youyou/contracts';
+import type { KnowledgeScope, Upload } from '@youyou/contracts';
 
 /** A file on its way into a message. */
 export interface PendingAttachment {
@@ -13,6 +13,8 @@ export interface PendingAttachment {
   status: 'uploading' | 'ready' | 'error';
   upload?: Upload;
   error?: string;
+  /** In a project: whether the file joins the project's knowledge (default) or stays in the conversation. */
+  knowledgeScope?: KnowledgeScope;
 }
 
 /**

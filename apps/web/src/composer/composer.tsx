@@ -17,9 +17,11 @@ import { useResolvedLanguage, useTranslation } from '../i18n/index.ts';
 import { PaperclipIcon, SendIcon, StopIcon } from '../icons/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { usePreferences } from '../preferences/index.ts';
+import { useConversationQuery } from '../queries/index.ts';
 import {
   fillTemplate,
   type CommandDescriptor,
+  type KnowledgeScope,
   type MessageReference,
   type ReferenceCandidate,
 } from '@youyou/contracts';
@@ -29,6 +31,7 @@ import { useCommands, useMacros, useProfiles, useSnippets } from '../customise/c
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 import { download } from '../archive/index.ts';
+import { uploadDocumentKey } from '../documents/index.ts';
 import { CommandForm, type ParameterChoices } from './command-form.tsx';
 import { AttachmentTray } from './attachment-tray.tsx';
 import { ACCEPT_ATTRIBUTE, checkAttachment } from './attachment-rules.ts';
@@ -101,6 +104,11 @@ export function Composer(props: ComposerProps): ReactElement {
   const [mentionIndex, setMentionIndex] = useState(0);
   const [mentionDismissed, setMentionDismissed] = useState<number | undefined>(undefined);
   const conversationId = useNavigation((state) => state.conversationId);
+  // A conversation opened by its link is in its project even when the left column selects none.
+  const conversation = useConversationQuery(draftKey === '' ? undefined : draftKey);
+  const uploadProject =
+    draftKey === '' ? projectId : (conversation.data?.conversation.project_id ?? projectId);
+  const inProject = uploadProject !== undefined && uploadProject !== null;
   const pickerId = useId();
   const [paletteDismissed, setPaletteDismissed] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -212,12 +220,17 @@ export function Composer(props: ComposerProps): ReactElement {
         .upload(
           file,
           draftKey !== ''
-            ? { conversationId: draftKey }
+            ? { conversationId: draftKey, knowledgeScope: 'project' }
             : projectId === undefined || projectId === null
               ? {}
-              : { projectId },
+              : { projectId, knowledgeScope: 'project' },
         )
-        .then((upload) => store().updateAttachment(draftKey, localId, { status: 'ready', upload }))
+        .then((upload) => {
+          store().updateAttachment(draftKey, localId, { status: 'ready', upload });
+          // Kept to the conversation while it was uploading: the document takes the choice now.
+          const chosen = store().attachments[draftKey]?.find((item) => item.localId === localId);
+          if (chosen?.knowledgeScope === 'conversation') applyScope(upload.id, 'conversation');
+        })
         .catch((uploadError: unknown) =>
           store().updateAttachment(draftKey, localId, {
             status: 'error',
@@ -225,6 +238,20 @@ export function Composer(props: ComposerProps): ReactElement {
           }),
         );
     }
+  };
+
+  /** Sets the knowledge scope of an upload's document (files no parser reads have none). */
+  const applyScope = (uploadId: string, scope: KnowledgeScope): void => {
+    api
+      .getUploadDocument(uploadId)
+      .then((document) => api.setDocumentKnowledgeScope(document.id, scope))
+      .then((document) => queryClient.setQueryData(uploadDocumentKey(uploadId), document))
+      .catch((failure: unknown) => setNotice(errorMessage(failure)));
+  };
+  const setScope = (localId: string, scope: KnowledgeScope): void => {
+    store().updateAttachment(draftKey, localId, { knowledgeScope: scope });
+    const upload = attachments.find((item) => item.localId === localId)?.upload;
+    if (upload !== undefined) applyScope(upload.id, scope);
   };
 
   const submit = (): void => {
@@ -527,6 +554,7 @@ export function Composer(props: ComposerProps): ReactElement {
         t={t}
         unsupportedReason={unsupportedReason}
         onRemove={(localId) => store().removeAttachment(draftKey, localId)}
+        {...(inProject ? { onScope: setScope } : {})}
       />
       <ReferenceTray
         references={references}

@@ -26,6 +26,9 @@ export function syncDocuments(live: LiveConversations, queryClient: QueryClient)
   return live.onEvent((_conversationId, event) => {
     if (event.type !== 'document.status') return;
     const { document } = event.payload;
+    // The project's Documents tab reads lists; a change of one document refreshes them.
+    void queryClient.invalidateQueries({ queryKey: ['project-documents', document.project_id] });
+    void queryClient.invalidateQueries({ queryKey: ['knowledge', document.project_id] });
     if (document.upload_id === null) return;
     const key = uploadDocumentKey(document.upload_id);
     const current = queryClient.getQueryData<DocumentView | null>(key);

@@ -104,6 +104,7 @@ export const en = {
   'composer.stop': 'Stop',
   'composer.attach': 'Attach files',
   'composer.removeAttachment': 'Remove {name}',
+  'composer.keepToConversation': 'Only this conversation (not in the project’s knowledge)',
   'composer.uploading': 'Uploading…',
   'documents.queued': 'Waiting to be read…',
   'documents.parsing': 'Reading…',

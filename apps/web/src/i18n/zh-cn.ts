@@ -105,6 +105,7 @@ export const zhCn: Record<MessageKey, string> = {
   'composer.stop': '停止',
   'composer.attach': '添加附件',
   'composer.removeAttachment': '移除 {name}',
+  'composer.keepToConversation': '仅用于本对话（不加入项目知识库）',
   'composer.uploading': '上传中…',
   'documents.queued': '等待解析…',
   'documents.parsing': '解析中…',

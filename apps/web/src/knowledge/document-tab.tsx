@@ -3,6 +3,7 @@ import type { DocumentBlock } from '@youyou/contracts';
 import { useTranslation } from '../i18n/index.ts';
 import { useDocumentViewer } from './document-viewer-store.ts';
 import { useKnowledgeDocument } from './knowledge-queries.ts';
+import { ProjectDocumentsList } from './project-documents-list.tsx';
 import './knowledge.css';
 
 function BlockView({ block }: { block: DocumentBlock }): ReactElement | null {
@@ -70,7 +71,8 @@ function locationOf(block: DocumentBlock): string {
 }
 
 /**
- * The right column's document viewer (spec §4.4 "文档查看器"): the parsed blocks of a knowledge
+ * The right column's Documents tab: the project's documents, and once one is opened (from the
+ * list or a citation) the document viewer (spec §4.4 "文档查看器"): the parsed blocks of a knowledge
  * item's document, scrolled to and marking the block a citation named. Text only: nothing in a
  * document reaches the DOM as markup.
  */
@@ -85,7 +87,7 @@ export function DocumentTab(): ReactElement {
     container.current?.querySelector(`#document-block-${block}`)?.scrollIntoView({ block: 'start' });
   }, [block, document.data, openCount]);
 
-  if (documentId === undefined) return <p className="workbench-empty">{t('knowledge.viewerEmpty')}</p>;
+  if (documentId === undefined) return <ProjectDocumentsList />;
   if (document.isPending) return <p className="workbench-empty">{t('knowledge.loading')}</p>;
   if (document.isError)
     return (
@@ -100,7 +102,7 @@ export function DocumentTab(): ReactElement {
         <strong>{page.item.title}</strong>
         <span className="badge">{t('knowledge.blocks', { count: page.total })}</span>
         <button type="button" className="button" onClick={close}>
-          {t('knowledge.closeViewer')}
+          {t('knowledge.backToDocuments')}
         </button>
       </div>
       {page.blocks.map((entry) => (

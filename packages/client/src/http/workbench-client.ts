@@ -3,6 +3,7 @@ import type {
   DocumentParsePolicy,
   DocumentStatus,
   DocumentView,
+  KnowledgeScope,
   ParserInfo,
   ArchiveImportResult,
   HitlAnswer,
@@ -152,8 +153,14 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     conversationId: string,
     options: Omit<ConversationEventsOptions, 'conversationId' | keyof ConnectionOptions>,
   ): AsyncGenerator<WorkbenchEvent>;
-  /** Uploads a file (a browser's `File`, or `new File([bytes], name)` in Node and Deno). */
-  upload(file: File, options?: { conversationId?: string; projectId?: string }): Promise<Upload>;
+  /**
+   * Uploads a file (a browser's `File`, or `new File([bytes], name)` in Node and Deno);
+   * `knowledgeScope: 'conversation'` keeps its document out of the project's knowledge.
+   */
+  upload(
+    file: File,
+    options?: { conversationId?: string; projectId?: string; knowledgeScope?: KnowledgeScope },
+  ): Promise<Upload>;
   uploadUrl(uploadId: string): string;
   /** Artifacts the agent wrote and the uploads, newest first. */
   listArtifacts(conversationId: string): Promise<Artifact[]>;
@@ -262,6 +269,8 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     documentId: string,
     range?: { from?: number; to?: number; page?: number },
   ): Promise<DocumentBlocksPage>;
+  /** Keeps a document to its conversation, or puts it (back) in its project's knowledge. */
+  setDocumentKnowledgeScope(documentId: string, scope: KnowledgeScope): Promise<DocumentView>;
   /** Parses a failed document again. */
   retryDocument(documentId: string): Promise<DocumentView>;
   getParsePolicy(projectId: string): Promise<DocumentParsePolicy>;
@@ -404,6 +413,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       form.set('file', file, file.name);
       if (upload.conversationId !== undefined) form.set('conversation_id', upload.conversationId);
       if (upload.projectId !== undefined) form.set('project_id', upload.projectId);
+      if (upload.knowledgeScope !== undefined) form.set('knowledge_scope', upload.knowledgeScope);
       const response = await connection.fetch(connection.url('/api/uploads'), { method: 'POST', body: form });
       if (!response.ok) throw await ApiError.fromResponse(response);
       return (await response.json()) as Upload;
@@ -569,6 +579,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     getUploadDocument: (uploadId) => json('GET', `/api/uploads/${segment(uploadId)}/document`),
     getDocumentBlocks: (documentId, range = {}) =>
       json('GET', `/api/documents/${segment(documentId)}/blocks`, { query: range }),
+    setDocumentKnowledgeScope: (documentId, scope) =>
+      json('PATCH', `/api/documents/${segment(documentId)}`, { body: { knowledge_scope: scope } }),
     retryDocument: (documentId) => json('POST', `/api/documents/${segment(documentId)}/retry`),
     getParsePolicy: (projectId) => json('GET', `/api/projects/${segment(projectId)}/parse-policy`),
     setParsePolicy: (projectId, policy) =>
