@@ -127,7 +127,11 @@ describe('the OpenAPI document and the typed client', () => {
       models: [{ id: 'fake/fake-model', provider_name: 'fake' }],
     });
     await server.call('PUT', '/api/models/default', { model_id: 'fake/fake-model' });
-    expect(await server.call('GET', '/api/settings')).toEqual({ 'models.chat': 'fake/fake-model' });
+    // The test server turns the lightweight fallback off (no extra model requests in scripted runs).
+    expect(await server.call('GET', '/api/settings')).toEqual({
+      'models.lightweight_fallback': false,
+      'models.chat': 'fake/fake-model',
+    });
     const schema = await server.call<{ settings: { key: string; effect: string }[] }>(
       'GET',
       '/api/settings/schema',
