@@ -146,6 +146,9 @@ describe('phone and tablet widths', () => {
         expect(send.x).toBeGreaterThanOrEqual(0);
         expect(send.x + send.width).toBeLessThanOrEqual(width);
       }
+      // The composer's toolbar fits: nothing runs under the send button.
+      const toolbar = page.locator('.composer-toolbar');
+      expect(await toolbar.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
       await page.screenshot({ path: join(SCREENSHOTS, `layout-${String(width)}.png`) });
 
       await page.getByRole('button', { name: 'Expand sidebar' }).focus();
