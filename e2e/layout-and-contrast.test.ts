@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { fakeAskUserReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './support/browser.ts';
 import { startStack, type Stack } from './support/stack.ts';
@@ -48,8 +49,16 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** The theme as a person's system picks it: the workbench follows `prefers-color-scheme`. */
 async function setTheme(theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((value) => document.documentElement.setAttribute('data-theme', value), theme);
+  await page.emulateMedia({ colorScheme: theme });
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe(theme);
+  // Colours fade between themes: measured mid-fade, a text would pair one theme with the other
+  // (only transitions: a waiting mark's spinner never finishes).
+  await page.evaluate(async () => {
+    const fades = document.getAnimations().filter((animation) => animation instanceof CSSTransition);
+    await Promise.all(fades.map((animation) => animation.finished));
+  });
 }
 
 async function showWorkbench(): Promise<void> {
@@ -103,32 +112,76 @@ describe('the right column tabs', () => {
   }, 60_000);
 });
 
+/** What axe-core's colour-contrast rule (WCAG AA: 4.5:1, 3:1 for large text) finds on the page. */
+async function contrastFailures(): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeScript() });
+  return page.evaluate(async () => {
+    interface AxeResult {
+      violations: { nodes: { target: string[]; failureSummary?: string }[] }[];
+    }
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResult> } }
+    ).axe;
+    const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
+    return result.violations.flatMap((violation) =>
+      violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
+    );
+  });
+}
+
 describe('contrast', () => {
+  beforeAll(async () => {
+    // A card waiting for an answer, with the composer's hint that a message answers it.
+    stack.fake.push(
+      fakeAskUserReply({
+        question: 'Which output format?',
+        kind: 'choice',
+        choices: [
+          {
+            id: 'md',
+            label: 'Markdown document',
+            description: 'A light document',
+            impact: 'Written to the artifacts',
+            recommended: true,
+          },
+          {
+            id: 'docx',
+            label: 'Word document',
+            description: 'Easy to hand out offline',
+            impact: 'Creates a .docx file',
+          },
+        ],
+        allowFreeInput: true,
+        freeInputHint: 'Or type another format',
+      }),
+    );
+    await page.getByRole('button', { name: 'New conversation', exact: true }).click();
+    await page.getByTestId('composer-input').fill('Write the report');
+    await page.getByTestId('composer-input').press('Enter');
+    await page
+      .locator('[data-testid="hitl-card"][data-card-status="pending"]')
+      .waitFor({ timeout: STEP_TIMEOUT });
+    await page.getByTestId('composer-routed').waitFor({ timeout: STEP_TIMEOUT });
+  }, 60_000);
+
   for (const theme of ['light', 'dark'] as const) {
-    it(`${theme}: every text meets WCAG AA (4.5:1)`, async () => {
+    it(`${theme}: every text meets WCAG AA (4.5:1), with a waiting card and in the settings`, async () => {
       await page.setViewportSize({ width: 1440, height: 900 });
       await setTheme(theme);
       await showWorkbench();
-      await page.addScriptTag({ path: axeScript() });
-      const failures = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run: (
-                context: Document,
-                options: object,
-              ) => Promise<{ violations: { nodes: { target: string[]; failureSummary?: string }[] }[] }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run(document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
-        return result.violations.flatMap((violation) =>
-          violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
-        );
-      });
+      const failures = await contrastFailures();
       await page.screenshot({ path: join(SCREENSHOTS, `contrast-${theme}.png`) });
+      await page.getByRole('button', { name: 'Settings' }).last().click();
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await dialog.waitFor({ timeout: STEP_TIMEOUT });
+      const sections = dialog.locator('.settings-nav button');
+      for (let index = 0; index < (await sections.count()); index += 1) {
+        await sections.nth(index).click();
+        failures.push(...(await contrastFailures()));
+      }
+      await page.keyboard.press('Escape');
       expect(failures).toEqual([]);
-    }, 60_000);
+    }, 90_000);
   }
 });
 
@@ -176,10 +229,11 @@ describe('dialogs', () => {
     await page.getByRole('button', { name: 'Settings' }).last().click();
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.waitFor({ timeout: STEP_TIMEOUT });
-    const sections = await dialog.locator('nav button, [role="tab"]').allTextContents();
+    const sections = dialog.locator('.settings-nav button');
+    expect(await sections.count()).toBeGreaterThan(1);
     const unstyled: string[] = [];
-    for (const section of sections.length > 0 ? sections : ['']) {
-      if (section !== '') await dialog.getByRole('button', { name: section, exact: true }).first().click();
+    for (let index = 0; index < (await sections.count()); index += 1) {
+      await sections.nth(index).click();
       unstyled.push(
         ...(await dialog
           .locator('button:not([class])')
