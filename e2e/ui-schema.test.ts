@@ -152,7 +152,13 @@ beforeEach(async () => {
 async function openTab(name: string): Promise<void> {
   const show = page.getByRole('button', { name: 'Show the workbench' });
   if (await show.isVisible()) await show.click();
-  await page.getByRole('tab', { name }).click();
+  // Extension panels wait in the strip's "More" menu until one is picked (decision 0037).
+  const tab = page.getByRole('tab', { name });
+  if (await tab.isVisible()) await tab.click();
+  else {
+    await page.getByRole('button', { name: 'More tabs' }).click();
+    await page.getByRole('menuitem', { name }).click();
+  }
 }
 
 async function send(text: string): Promise<void> {
@@ -198,7 +204,7 @@ describe('extension panels', () => {
     const box = page.getByTestId('ui-could-not-render');
     await box.waitFor({ timeout: STEP_TIMEOUT });
     expect(await box.textContent()).toContain('version: must be 1');
-    await page.getByRole('tab', { name: 'Booking' }).click();
+    await openTab('Booking');
     await page.getByTestId('ui-panel').getByText('Book a table').waitFor({ timeout: STEP_TIMEOUT });
     await send('hello after the broken panel');
     await expect

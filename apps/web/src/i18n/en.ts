@@ -162,6 +162,8 @@ export const en = {
   'workbench.agentsEmpty': 'Sub-agents the agent starts appear here with their progress and results.',
   'workbench.collapse': 'Hide the workbench',
   'workbench.expand': 'Show the workbench',
+  'workbench.more': 'More',
+  'workbench.moreTabs': 'More tabs',
   'workbench.customize': 'Tabs',
   'workbench.moveLeft': 'Move {tab} left',
   'workbench.moveRight': 'Move {tab} right',

@@ -162,6 +162,8 @@ export const zhCn: Record<MessageKey, string> = {
   'workbench.agentsEmpty': '智能体启动的子智能体会显示在这里，包括进度和结果。',
   'workbench.collapse': '隐藏工作台',
   'workbench.expand': '显示工作台',
+  'workbench.more': '更多',
+  'workbench.moreTabs': '更多标签',
   'workbench.customize': '标签',
   'workbench.moveLeft': '将 {tab} 左移',
   'workbench.moveRight': '将 {tab} 右移',

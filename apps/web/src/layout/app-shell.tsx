@@ -51,6 +51,18 @@ export function AppShell({ left, middle, right, overlay }: AppShellProps): React
   const rightFloats = !wide && !rightCollapsed;
   const rightWidth = rightPreview?.width ?? layout.rightWidth;
   const dragging = leftPreview !== undefined || rightPreview !== undefined;
+  const floating = leftFloats || rightFloats;
+  const closeOverlays = layout.closeOverlays;
+  // A drawer closes with Escape wherever the focus is: the button that opened it may be gone (the
+  // rail gives way to the open column), leaving the focus on the body.
+  useEffect(() => {
+    if (!floating) return undefined;
+    const onKey = (event: globalThis.KeyboardEvent): void => {
+      if (event.key === 'Escape' && !event.defaultPrevented) closeOverlays();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [floating, closeOverlays]);
   const style = {
     // A floating left column leaves its rail in the grid.
     '--left-width': `${String(leftFloats ? LEFT_COLUMN_LIMITS.rail : leftWidth)}px`,
@@ -65,9 +77,6 @@ export function AppShell({ left, middle, right, overlay }: AppShellProps): React
       style={style}
       data-viewport={layout.viewport}
       data-testid="app-shell"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && (leftFloats || rightFloats)) layout.closeOverlays();
-      }}
     >
       <div
         className={`left-column${leftCollapsed ? ' collapsed' : ''}${leftFloats ? ' floating' : ''}${leftPreview?.willCollapse === true ? ' will-collapse' : ''}`}

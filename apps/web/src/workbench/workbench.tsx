@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslation, type MessageKey } from '../i18n/index.ts';
 import {
   CheckSquareIcon,
@@ -24,6 +24,7 @@ import { AgentsTab } from '../agent-tracker/index.ts';
 import { DocumentTab } from '../knowledge/index.ts';
 import { ArtifactsTab } from '../artifacts/index.ts';
 import { PlanTab } from './plan-tab.tsx';
+import { fitTabs, type TabMeasure, type TabShape } from './tab-fit.ts';
 import { TodosTab } from './todos-tab.tsx';
 import './workbench.css';
 
@@ -49,7 +50,9 @@ function domId(tab: WorkbenchTab): string {
 /**
  * The right column (spec §4.4 Workbench): tabs Plan / Todos / Artifacts / Agents and one per
  * extension panel, in the person's order, hidden ones left out (both persisted; a new panel comes
- * last); arrow keys move between tabs.
+ * last); arrow keys move between tabs. The strip fits the column's width (decision 0037): labels
+ * while they fit, then icons for the inactive tabs, then a "More" menu; extension panels are in
+ * that menu unless active.
  */
 export function Workbench(): ReactElement {
   const t = useTranslation();
@@ -73,19 +76,65 @@ export function Workbench(): ReactElement {
       : t(TAB_LABELS[tab]);
   const visible = order.filter((tab) => !layout.hiddenTabs.includes(tab));
   const active = visible.includes(layout.activeTab) ? layout.activeTab : visible[0];
+  const measurer = useRef<HTMLDivElement>(null);
+  const [shapes, setShapes] = useState<ReadonlyMap<string, TabShape>>(new Map());
+  const visibleKey = visible.map((tab) => `${tab}=${labelOf(tab)}`).join('|');
+  useLayoutEffect(() => {
+    const strip = tabList.current;
+    const sizes = measurer.current;
+    if (strip === null || sizes === null) return undefined;
+    const fit = (): void => {
+      const measures = new Map<string, TabMeasure>();
+      for (const tab of visible) {
+        const full = sizes.querySelector<HTMLElement>(`[data-measure="full:${domId(tab)}"]`);
+        const icon = sizes.querySelector<HTMLElement>(`[data-measure="icon:${domId(tab)}"]`);
+        if (full === null || icon === null) continue;
+        measures.set(tab, {
+          full: Math.ceil(full.getBoundingClientRect().width),
+          icon: Math.ceil(icon.getBoundingClientRect().width),
+          extension: isPanelTab(tab),
+        });
+      }
+      const more = sizes.querySelector<HTMLElement>('[data-measure="more"]');
+      const next = fitTabs(
+        visible,
+        measures,
+        active,
+        strip.clientWidth,
+        Number.parseFloat(getComputedStyle(strip).columnGap) || 0,
+        Math.ceil(more?.getBoundingClientRect().width ?? 32),
+      );
+      setShapes((previous) =>
+        [...next].every(([tab, shape]) => previous.get(tab) === shape) && previous.size === next.size
+          ? previous
+          : next,
+      );
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(strip.parentElement ?? strip);
+    return () => observer.disconnect();
+    // visibleKey stands for `visible` and the labels (a new array each render).
+  }, [visibleKey, active]);
+  const shapeOf = (tab: WorkbenchTab): TabShape =>
+    shapes.get(tab) ?? (isPanelTab(tab) && tab !== active ? 'more' : 'full');
+  const inStrip = visible.filter((tab) => shapeOf(tab) !== 'more');
+  const inMore = visible.filter((tab) => shapeOf(tab) === 'more');
+  const iconOf = (tab: WorkbenchTab): ReactElement =>
+    isPanelTab(tab) ? <SparkIcon size={15} /> : TAB_ICONS[tab];
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (active === undefined) return;
-    const index = visible.indexOf(active);
+    const index = inStrip.indexOf(active);
     const next =
       event.key === 'ArrowRight'
-        ? visible[(index + 1) % visible.length]
+        ? inStrip[(index + 1) % inStrip.length]
         : event.key === 'ArrowLeft'
-          ? visible[(index - 1 + visible.length) % visible.length]
+          ? inStrip[(index - 1 + inStrip.length) % inStrip.length]
           : event.key === 'Home'
-            ? visible[0]
+            ? inStrip[0]
             : event.key === 'End'
-              ? visible.at(-1)
+              ? inStrip.at(-1)
               : undefined;
     if (next === undefined) return;
     event.preventDefault();
@@ -126,7 +175,7 @@ export function Workbench(): ReactElement {
           ref={tabList}
           onKeyDown={onKeyDown}
         >
-          {visible.map((tab) => (
+          {inStrip.map((tab) => (
             <button
               key={tab}
               id={`workbench-tab-${domId(tab)}`}
@@ -134,16 +183,40 @@ export function Workbench(): ReactElement {
               role="tab"
               aria-selected={tab === active}
               aria-controls={`workbench-panel-${domId(tab)}`}
+              aria-label={labelOf(tab)}
+              title={labelOf(tab)}
               tabIndex={tab === active ? 0 : -1}
               className={`workbench-tab${tab === active ? ' active' : ''}`}
+              data-shape={shapeOf(tab)}
               onClick={() => layout.setActiveTab(tab)}
             >
-              <span className="workbench-tab-icon">
-                {isPanelTab(tab) ? <SparkIcon size={15} /> : TAB_ICONS[tab]}
-              </span>
-              <span className="workbench-tab-label">{labelOf(tab)}</span>
+              <span className="workbench-tab-icon">{iconOf(tab)}</span>
+              {shapeOf(tab) === 'full' && <span className="workbench-tab-label">{labelOf(tab)}</span>}
             </button>
           ))}
+          {inMore.length > 0 && (
+            <Menu
+              label={t('workbench.moreTabs')}
+              icon={<span className="workbench-more-label">{t('workbench.more')}</span>}
+              items={inMore.map((tab) => ({ label: labelOf(tab), onSelect: () => layout.setActiveTab(tab) }))}
+            />
+          )}
+        </div>
+        <div className="workbench-tab-measure" ref={measurer} aria-hidden="true">
+          {visible.map((tab) => (
+            <span key={tab}>
+              <span className="workbench-tab" data-measure={`full:${domId(tab)}`}>
+                <span className="workbench-tab-icon">{iconOf(tab)}</span>
+                <span className="workbench-tab-label">{labelOf(tab)}</span>
+              </span>
+              <span className="workbench-tab" data-measure={`icon:${domId(tab)}`}>
+                <span className="workbench-tab-icon">{iconOf(tab)}</span>
+              </span>
+            </span>
+          ))}
+          <span className="icon-button" data-measure="more">
+            <span className="workbench-more-label">{t('workbench.more')}</span>
+          </span>
         </div>
         <Menu label={t('workbench.customize')} icon={<MoreIcon size={16} />} items={menuItems} />
         <button
