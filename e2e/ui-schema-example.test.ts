@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { fakeTextReply } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser } from './support/browser.ts';
+import { openBrowser, openWorkbenchTab } from './support/browser.ts';
 import { startStack, type Stack } from './support/stack.ts';
 import { SCREENSHOTS, STEP_TIMEOUT } from './support/workbench-session.ts';
 
@@ -57,9 +57,7 @@ afterAll(async () => {
 
 describe("the example extension's panel", () => {
   it('is a right-column tab whose form runs the extension’s HTTP tool and shows its answer', async () => {
-    const show = page.getByRole('button', { name: 'Show the workbench' });
-    if (await show.isVisible()) await show.click();
-    await page.getByRole('tab', { name: 'Weather' }).click();
+    await openWorkbenchTab(page, 'Weather');
     const panel = page.getByTestId('ui-panel');
     await panel.getByRole('heading', { name: 'City weather' }).waitFor({ timeout: STEP_TIMEOUT });
     const city = panel.getByLabel('City');
@@ -113,9 +111,7 @@ describe("the example extension's workflow command", () => {
       .poll(() => answer.textContent(), { timeout: STEP_TIMEOUT })
       .toContain("The workflow 'City weather report' finished.");
     expect(stack.fake.chatRequests.length - before).toBe(1);
-    const show = page.getByRole('button', { name: 'Show the workbench' });
-    if (await show.isVisible()) await show.click();
-    await page.getByRole('tab', { name: 'Plan' }).click();
+    await openWorkbenchTab(page, 'Plan');
     const plan = page.getByTestId('plan-tab');
     await expect
       .poll(() => plan.textContent(), { timeout: STEP_TIMEOUT })

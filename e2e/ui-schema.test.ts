@@ -8,7 +8,7 @@ import type { ToolHandler } from '@youyou/agent';
 import { adaptA2uiSurface, type UiPanel } from '@youyou/contracts';
 import { fakeAskUserReply, fakeTextReply, fakeToolCallReply, sessionScripts } from '@youyou/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openBrowser } from './support/browser.ts';
+import { openBrowser, openWorkbenchTab } from './support/browser.ts';
 import { fakeModelReply } from './support/fake-model.ts';
 import { startStack, type Stack } from './support/stack.ts';
 import { SCREENSHOTS, STEP_TIMEOUT } from './support/workbench-session.ts';
@@ -149,18 +149,6 @@ beforeEach(async () => {
   await page.getByTestId('composer-input').waitFor({ timeout: STEP_TIMEOUT });
 });
 
-async function openTab(name: string): Promise<void> {
-  const show = page.getByRole('button', { name: 'Show the workbench' });
-  if (await show.isVisible()) await show.click();
-  // Extension panels wait in the strip's "More" menu until one is picked (decision 0037).
-  const tab = page.getByRole('tab', { name });
-  if (await tab.isVisible()) await tab.click();
-  else {
-    await page.getByRole('button', { name: 'More tabs' }).click();
-    await page.getByRole('menuitem', { name }).click();
-  }
-}
-
 async function send(text: string): Promise<void> {
   await page.getByRole('button', { name: 'New conversation', exact: true }).click();
   await page.getByTestId('composer-input').fill(text);
@@ -171,7 +159,7 @@ const lastAnswer = () => page.locator('[data-role="assistant"]').last();
 
 describe('extension panels', () => {
   it('draws an A2UI basic-catalog surface as a right-column tab, and its button runs the declared tool', async () => {
-    await openTab('Booking');
+    await openWorkbenchTab(page, 'Booking');
     const panel = page.getByTestId('ui-panel');
     await panel.getByText('Book a table').waitFor({ timeout: STEP_TIMEOUT });
     await panel.getByLabel('Name').fill('Ada');
@@ -187,7 +175,7 @@ describe('extension panels', () => {
   });
 
   it('draws an A2UI list template with formatted values, tabs as sections, and placeholders for media and icons', async () => {
-    await openTab('Reading');
+    await openWorkbenchTab(page, 'Reading');
     const panel = page.getByTestId('ui-panel');
     await panel.getByText('Winter reading').waitFor({ timeout: STEP_TIMEOUT });
     expect(await panel.getByText('Ice (1967)').count()).toBe(1);
@@ -200,11 +188,11 @@ describe('extension panels', () => {
   });
 
   it('shows a broken panel as "could not be drawn" while the other tabs and the conversation keep working', async () => {
-    await openTab('Broken');
+    await openWorkbenchTab(page, 'Broken');
     const box = page.getByTestId('ui-could-not-render');
     await box.waitFor({ timeout: STEP_TIMEOUT });
     expect(await box.textContent()).toContain('version: must be 1');
-    await openTab('Booking');
+    await openWorkbenchTab(page, 'Booking');
     await page.getByTestId('ui-panel').getByText('Book a table').waitFor({ timeout: STEP_TIMEOUT });
     await send('hello after the broken panel');
     await expect

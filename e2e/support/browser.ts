@@ -46,3 +46,18 @@ export async function openBrowser(
     },
   };
 }
+
+/**
+ * Opens a right-column tab by its name: shows the column when it is hidden (narrow widths) and
+ * picks the tab from the strip's "More" menu when it waits there (extension panels, decision 0037).
+ */
+export async function openWorkbenchTab(page: Page, name: string): Promise<void> {
+  const show = page.getByRole('button', { name: 'Show the workbench' });
+  if (await show.isVisible()) await show.click();
+  const tab = page.getByRole('tab', { name });
+  if (await tab.isVisible()) await tab.click();
+  else {
+    await page.getByRole('button', { name: 'More tabs' }).click();
+    await page.getByRole('menuitem', { name }).click();
+  }
+}
