@@ -49,7 +49,8 @@ describe('the first run, as the README tells it', () => {
     const error = page.locator('.composer-error');
     await error.waitFor({ timeout: STEP_TIMEOUT });
     expect(await error.textContent()).not.toMatch(/\/api\/|POST /);
-    expect(await input.inputValue()).toBe('Hello before a provider');
+    // The text comes back when the send's promise settles, a moment after the error shows.
+    await expect.poll(() => input.inputValue(), { timeout: STEP_TIMEOUT }).toBe('Hello before a provider');
     expect((await stack.client.listConversations()).conversations).toEqual([]);
   }, 60_000);
 

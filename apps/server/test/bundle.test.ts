@@ -19,7 +19,8 @@ describe('the bundled server (npm start)', () => {
   beforeAll(async () => {
     directories = await createTempDirectories();
     await buildServerBundle(outfile);
-  });
+    // esbuild over the whole server: seconds alone, far longer on a loaded two-core machine.
+  }, 120_000);
 
   afterAll(async () => {
     await rm(outfile, { force: true });

@@ -24,6 +24,11 @@ export interface ChildServerOptions {
   extraArguments?: string[];
   /** A script to run with plain node (the bundle) instead of src/main.ts through tsx. */
   entry?: string;
+  /**
+   * Lightweight tasks fall back to the chat model (`models.lightweight_fallback`); default false,
+   * as in `startTestServer`, so that titles do not take the fake model's scripted replies.
+   */
+  lightweightFallback?: boolean;
 }
 
 /**
@@ -82,9 +87,11 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
     });
   });
   const url = new URL(login);
+  const address = { url: url.origin, token: url.searchParams.get('token') ?? '' };
+  if (options.lightweightFallback !== true)
+    await callServer(address, 'PATCH', '/api/settings', { 'models.lightweight_fallback': false });
   return {
-    url: url.origin,
-    token: url.searchParams.get('token') ?? '',
+    ...address,
     process: child,
     logs: () => stderr,
     kill: async (signal = 'SIGTERM') => {

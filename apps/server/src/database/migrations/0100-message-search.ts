@@ -71,6 +71,15 @@ export const messageSearchMigration: WorkbenchMigration = {
         ) where coalesce(message_text, '') <> '' order by conversation_id, seq`.execute(db);
       return;
     }
+    // jsonb holds no U+0000 while an event's text may (a model reply with NUL, kept whole): the
+    // searchable copy reads the payload without it rather than failing the event's insert.
+    await sql`create or replace function message_payload(payload text) returns jsonb language plpgsql immutable as $$
+      begin
+        return payload::jsonb;
+      exception when untranslatable_character or invalid_text_representation then
+        return replace(payload, '\\u0000', '')::jsonb;
+      end
+    $$`.execute(db);
     await sql`create or replace function message_text_of(payload jsonb) returns text language sql immutable as $$
       select case payload #>> '{record,type}'
         when 'assistant_message' then payload #>> '{record,content}'
@@ -80,28 +89,29 @@ export const messageSearchMigration: WorkbenchMigration = {
     $$`.execute(db);
     await sql`create or replace function events_message_text() returns trigger language plpgsql as $$
       declare
-        body text := message_text_of(new.payload::jsonb);
+        payload jsonb := message_payload(new.payload);
+        kind text := payload #>> '{record,type}';
+        body text := message_text_of(payload);
       begin
-        if coalesce(body, '') <> '' then
+        if kind in ('user_message', 'assistant_message') and coalesce(body, '') <> '' then
           insert into message_texts (conversation_id, seq, run_id, role, text, ts)
           values (new.conversation_id, new.seq, new.run_id,
-            case new.payload::jsonb #>> '{record,type}' when 'user_message' then 'user' else 'assistant' end,
-            body, new.ts);
+            case kind when 'user_message' then 'user' else 'assistant' end, body, new.ts);
         end if;
         return null;
       end
     $$`.execute(db);
     await sql`create trigger events_message_text after insert on events for each row
-      when (new.type = 'session.record'
-        and (new.payload::jsonb #>> '{record,type}') in ('user_message', 'assistant_message'))
-      execute function events_message_text()`.execute(db);
+      when (new.type = 'session.record') execute function events_message_text()`.execute(db);
     await sql`insert into message_texts (conversation_id, seq, run_id, role, text, ts)
       select conversation_id, seq, run_id, role, message_text, ts from (
-        select e.conversation_id, e.seq, e.run_id, e.ts, message_text_of(e.payload::jsonb) as message_text,
-          case e.payload::jsonb #>> '{record,type}' when 'user_message' then 'user' else 'assistant' end as role
-        from events e where e.type = 'session.record'
-          and (e.payload::jsonb #>> '{record,type}') in ('user_message', 'assistant_message')
-      ) as messages where coalesce(message_text, '') <> '' order by conversation_id, seq`.execute(db);
+        select e.conversation_id, e.seq, e.run_id, e.ts, message_text_of(p.payload) as message_text,
+          p.payload #>> '{record,type}' as kind,
+          case p.payload #>> '{record,type}' when 'user_message' then 'user' else 'assistant' end as role
+        from events e cross join lateral (select message_payload(e.payload) as payload) as p
+        where e.type = 'session.record'
+      ) as messages where kind in ('user_message', 'assistant_message') and coalesce(message_text, '') <> ''
+      order by conversation_id, seq`.execute(db);
     // As the knowledge index: pg_trgm serves ILIKE '%…%'; without the privilege to install it,
     // search still works, by scanning.
     await sql`savepoint message_search`.execute(db);
@@ -126,6 +136,9 @@ export const messageSearchMigration: WorkbenchMigration = {
       await sql`drop function if exists events_message_text()`.execute(db);
     }
     await db.schema.dropTable('message_texts').ifExists().execute();
-    if (dialect === 'postgres') await sql`drop function if exists message_text_of(jsonb)`.execute(db);
+    if (dialect === 'postgres') {
+      await sql`drop function if exists message_text_of(jsonb)`.execute(db);
+      await sql`drop function if exists message_payload(text)`.execute(db);
+    }
   },
 };
