@@ -32,6 +32,7 @@ const EXPECTED_SOURCE: Record<AgentErrorCode, AgentErrorSource> = {
   INVALID_INPUT: 'agent',
   HOOK_ABORTED: 'plugin',
   PLUGIN_NOT_FOUND: 'plugin',
+  CONTEXT_BUDGET_EXCEEDED: 'agent',
 };
 
 describe('AgentError (spec §10)', () => {

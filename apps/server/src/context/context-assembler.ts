@@ -6,6 +6,7 @@ import {
   type ChatRequest,
   type ContentBlock,
   type Message,
+  type ToolDefinition,
   type ToolResultMessage,
   type UserMessage,
 } from '@youyou/agent';
@@ -93,6 +94,13 @@ export function headAndTail(text: string, tokens: number, marker: string): strin
   return `${text.slice(0, head)}\n${marker}\n${tail > 0 ? text.slice(-tail) : ''}`;
 }
 
+/** A tool description's first sentence (or its first 160 characters). */
+function shortDescription(description: string): string {
+  const text = description.trim().replace(/\s+/g, ' ');
+  const sentence = /^.+?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+  return sentence.length <= 160 ? sentence : `${sentence.slice(0, 157)}…`;
+}
+
 function isSummary(message: Message): boolean {
   if (message.role !== 'user') return false;
   const first = message.content[0];
@@ -152,7 +160,11 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
       Math.min(8_192, Math.floor(window / 4)),
   );
   const budget = Math.max(0, window - reserve);
-  const toolsTokens = request.tools.length === 0 ? 0 : estimateTextTokens(JSON.stringify(request.tools));
+  // The tool definitions belong to the system slot (they travel in the request's `tools` field);
+  // the request lists them most important first, so the last are dropped first.
+  let tools: ToolDefinition[] = [...request.tools];
+  const toolsTokensOf = (list: readonly ToolDefinition[]): number =>
+    list.length === 0 ? 0 : estimateTextTokens(JSON.stringify(list));
   const trims: ContextTrim[] = [];
   const trim = (entry: ContextTrim): void => {
     trims.push(entry);
@@ -184,8 +196,9 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
 
   let memory = [...(input.injections?.memory ?? [])];
   let knowledge = [...(input.injections?.knowledge ?? [])];
+  const promptTokens = estimateTextTokens(request.systemPrompt);
   const requested: Record<ContextSlot, number> = {
-    system: estimateTextTokens(request.systemPrompt),
+    system: 0,
     memory: 0,
     knowledge: 0,
     history: 0,
@@ -196,7 +209,7 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   const sum = <T>(list: readonly T[], of: (item: T) => number): number =>
     list.reduce((total, item) => total + of(item), 0);
   const tokensOf: Record<ContextSlot, () => number> = {
-    system: () => requested.system,
+    system: () => promptTokens + toolsTokensOf(tools),
     memory: () => (memory.length === 0 ? 0 : 40 + sum(memory, itemTokens)),
     knowledge: () => (knowledge.length === 0 ? 0 : 30 + sum(knowledge, itemTokens)),
     history: () => sum(history, (item) => item.tokens),
@@ -323,6 +336,41 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
     });
   };
 
+  // The system prompt's own text is the profile's and stays whole; its tools shrink: descriptions
+  // to their first sentence first, then whole tools from the end of the list.
+  const trimTools = (target: number, reason: ContextTrimReason): void => {
+    if (tokensOf.system() <= target || tools.length === 0) return;
+    const before = toolsTokensOf(tools);
+    const shortened = tools.map((tool) => ({ ...tool, description: shortDescription(tool.description) }));
+    const changed = shortened.filter((tool, index) => tool.description !== tools[index]?.description);
+    if (changed.length > 0) {
+      tools = shortened;
+      trim({
+        slot: 'system',
+        kind: 'excerpted',
+        reason,
+        item: `descriptions of ${changed.length} tool${changed.length === 1 ? '' : 's'}`,
+        tokens_before: before,
+        tokens_after: toolsTokensOf(tools),
+        note: 'each cut to its first sentence',
+      });
+    }
+    while (tools.length > 0 && tokensOf.system() > target) {
+      const dropped = tools[tools.length - 1] as ToolDefinition;
+      const withIt = toolsTokensOf(tools);
+      tools = tools.slice(0, -1);
+      trim({
+        slot: 'system',
+        kind: 'dropped',
+        reason,
+        item: `tool ${dropped.name}`,
+        tokens_before: withIt - toolsTokensOf(tools),
+        tokens_after: 0,
+        note: 'left out of this request; the model was told',
+      });
+    }
+  };
+
   const shrink = (slot: ContextSlot, target: number, reason: ContextTrimReason): void => {
     switch (slot) {
       case 'memory':
@@ -347,6 +395,7 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
         excerptCurrent(target, reason);
         return;
       case 'system':
+        trimTools(target, reason);
         return;
     }
   };
@@ -357,13 +406,20 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
     if (share < 1 && tokensOf[slot]() > cap(slot)) shrink(slot, cap(slot), 'share');
   }
   // Then the budget, from the lowest priority up.
-  const total = (): number => toolsTokens + sum(CONTEXT_SLOTS, (slot) => tokensOf[slot]());
+  const total = (): number => sum(CONTEXT_SLOTS, (slot) => tokensOf[slot]());
   const order = [...CONTEXT_SLOTS].sort((a, b) => priority(b) - priority(a));
   for (const slot of order) {
     const excess = total() - budget;
     if (excess <= 0) break;
     shrink(slot, Math.max(0, tokensOf[slot]() - excess), 'budget');
   }
+  const droppedTools = trims
+    .filter((item) => item.slot === 'system' && item.kind === 'dropped')
+    .map((item) => item.item.slice('tool '.length));
+  const toolsNote =
+    droppedTools.length === 0
+      ? ''
+      : `\n\n(These tools were left out of this request to fit the context window: ${droppedTools.join(', ')}.)`;
 
   // The request the model gets.
   const historyNote = trims.some((item) => item.slot === 'history' && item.kind === 'dropped')
@@ -377,8 +433,9 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   for (const item of toolRound) outMessages.push(item.message);
   const assembled: ChatRequest = {
     ...request,
-    systemPrompt: `${request.systemPrompt}${renderMemory(memory)}${knowledgeText === '' ? '' : `\n\n${knowledgeText}`}${historyNote}`,
+    systemPrompt: `${request.systemPrompt}${renderMemory(memory)}${knowledgeText === '' ? '' : `\n\n${knowledgeText}`}${historyNote}${toolsNote}`,
     messages: outMessages,
+    tools,
   };
 
   const items: Record<ContextSlot, number> = {
@@ -398,7 +455,7 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
     output_reserve_tokens: reserve,
     budget_tokens: budget,
     total_tokens: finalTotal,
-    tools_tokens: toolsTokens,
+    tools_tokens: toolsTokensOf(tools),
     estimator: CONTEXT_TOKEN_ESTIMATOR,
     slots: CONTEXT_SLOTS.map((slot) => ({
       slot,

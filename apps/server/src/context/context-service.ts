@@ -1,4 +1,4 @@
-import type { ChatRequest, ContentBlock, ModelInfo } from '@youyou/agent';
+import { AgentError, type ChatRequest, type ContentBlock, type ModelInfo } from '@youyou/agent';
 import {
   ContextAssemblyReportSchema,
   DEFAULT_CONTEXT_ASSEMBLY_POLICY,
@@ -69,6 +69,40 @@ function queryOf(
   }
   return '';
 }
+
+/**
+ * The CONTEXT_BUDGET_EXCEEDED of a report still over budget after every trim: it names the model,
+ * the budget and each slot that is left, largest first.
+ */
+function budgetExceeded(report: ContextAssemblyReport): AgentError {
+  const left = report.slots
+    .filter((slot) => slot.tokens > 0)
+    .sort((a, b) => b.tokens - a.tokens)
+    .map((slot) => `${SLOT_NAMES[slot.slot]} ${slot.tokens}`);
+  return new AgentError(
+    'CONTEXT_BUDGET_EXCEEDED',
+    `The request does not fit the context window of '${report.model_id}' (${report.context_window} tokens, ${report.budget_tokens} after the output reserve of ${report.output_reserve_tokens}) even after trimming: ${left.join(', ')} tokens still need ${report.total_tokens}. It was not sent.`,
+    {
+      retryable: false,
+      details: {
+        model: report.model_id,
+        context_window: report.context_window,
+        budget_tokens: report.budget_tokens,
+        total_tokens: report.total_tokens,
+        slots: Object.fromEntries(report.slots.map((slot) => [slot.slot, slot.tokens])),
+      },
+    },
+  );
+}
+
+const SLOT_NAMES: Readonly<Record<ContextSlot, string>> = {
+  system: 'the system prompt and tools',
+  memory: 'memory',
+  knowledge: 'knowledge',
+  history: 'the history',
+  current_turn: 'the current message',
+  tool_results: 'tool results',
+};
 
 /**
  * Context assembly for the workbench's runs (spec §4.10): one assembler for every model request of
@@ -197,6 +231,8 @@ export class ContextService {
           .catch((error: unknown) =>
             logger.warn({ err: error, runId: run.runId }, 'the context report could not be stored'),
           );
+        // Spec §4.10: a request over the window is never sent; the run fails saying what did not fit.
+        if (report.over_budget) throw budgetExceeded(report);
         return assembled;
       },
       flush: () => pending,

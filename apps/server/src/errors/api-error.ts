@@ -123,6 +123,7 @@ export const HTTP_STATUS_BY_CODE: Readonly<Record<ApiErrorCode, number>> = {
   PLUGIN_INIT_FAILED: 500,
   STORAGE_DUPLICATE: 500,
   COMPACT_ERROR: 500,
+  CONTEXT_BUDGET_EXCEEDED: 422,
 };
 
 export interface ApiErrorOptions {

@@ -231,3 +231,52 @@ describe('memory ranking (spec §4.13 read path)', () => {
     ).toBe('cn');
   });
 });
+
+describe('the system slot under the budget (issue 24)', () => {
+  const tool = (name: string, size: number) => ({
+    name,
+    description: `Does ${name}. ${'More detail about it. '.repeat(size)}`,
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  });
+  const withTools = (count: number, size: number): ChatRequest => ({
+    ...request([user('hi')]),
+    tools: Array.from({ length: count }, (_, index) => tool(`tool_${index}`, size)),
+  });
+
+  it('over budget, tool descriptions are cut to their first sentence before any tool is dropped', () => {
+    const { request: assembled, report } = assembleRequest({
+      request: withTools(10, 40),
+      model: { id: 'tiny', contextWindow: 1_600 }, // budget 1,200; the tools need ~2,300
+    });
+    expect(assembled.tools).toHaveLength(10);
+    expect(assembled.tools[0]?.description).toBe('Does tool_0.');
+    expect(report.trims).toEqual([
+      expect.objectContaining({ slot: 'system', kind: 'excerpted', item: 'descriptions of 10 tools' }),
+    ]);
+    expect(report.over_budget).toBe(false);
+  });
+
+  it('when short descriptions are not enough, the last-listed tools are dropped and the model is told', () => {
+    const { request: assembled, report } = assembleRequest({
+      request: withTools(10, 40),
+      model: { id: 'tiny', contextWindow: 400 }, // budget 300
+    });
+    expect(assembled.tools.length).toBeLessThan(10);
+    expect(assembled.tools[0]?.name).toBe('tool_0');
+    const dropped = report.trims.filter((trim) => trim.slot === 'system' && trim.kind === 'dropped');
+    expect(dropped[0]?.item).toBe('tool tool_9');
+    expect(assembled.systemPrompt).toContain('These tools were left out of this request');
+    expect(assembled.systemPrompt).toContain('tool_9');
+    expect(report.total_tokens).toBeLessThanOrEqual(report.budget_tokens);
+    expect(report.tools_tokens).toBeLessThan(report.slots[0]?.requested_tokens ?? 0);
+  });
+
+  it('a request that cannot fit even with every tool gone is reported over budget', () => {
+    const { report } = assembleRequest({
+      request: { ...withTools(3, 1), systemPrompt: words(400) },
+      model: { id: 'tiny', contextWindow: 300 },
+    });
+    expect(report.over_budget).toBe(true);
+    expect(report.trims.filter((trim) => trim.kind === 'dropped')).toHaveLength(3);
+  });
+});

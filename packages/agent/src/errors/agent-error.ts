@@ -28,6 +28,9 @@ export const AGENT_ERROR_CODES = [
   'INVALID_INPUT',
   'HOOK_ABORTED',
   'PLUGIN_NOT_FOUND',
+  // A request that does not fit the model's window even after every slot was trimmed (spec §4.10):
+  // it is never sent.
+  'CONTEXT_BUDGET_EXCEEDED',
 ] as const;
 
 export type AgentErrorCode = (typeof AGENT_ERROR_CODES)[number];

@@ -87,7 +87,10 @@ export const ContextTrimSchema = z.object({
   slot: ContextSlotSchema,
   kind: ContextTrimKindSchema,
   reason: ContextTrimReasonSchema,
-  /** What it was: "message 3 (user)", "attachment report.pdf", "memory m_12", "3 older messages". */
+  /**
+   * What it was: "message 3 (user)", "attachment report.pdf", "memory m_12", "3 older messages",
+   * "descriptions of 12 tools", "tool web_fetch".
+   */
   item: z.string(),
   tokens_before: z.number().int().min(0),
   tokens_after: z.number().int().min(0),
@@ -124,13 +127,17 @@ export const ContextAssemblyReportSchema = z.object({
   output_reserve_tokens: z.number().int().min(0),
   /** context_window − output_reserve_tokens. */
   budget_tokens: z.number().int().min(0),
-  /** Estimated tokens of what was sent (tool definitions included in `tools_tokens`). */
+  /** Estimated tokens of what was sent; the system slot holds the prompt and the tool definitions. */
   total_tokens: z.number().int().min(0),
+  /** The tool definitions' part of the system slot, after trimming (descriptions cut, tools dropped). */
   tools_tokens: z.number().int().min(0),
   estimator: z.string(),
   slots: z.array(ContextSlotReportSchema),
   trims: z.array(ContextTrimSchema),
-  /** True when even the kept slots pass the budget (the provider may refuse; compaction follows). */
+  /**
+   * True when even the kept slots pass the budget: the request is not sent and the run fails with
+   * CONTEXT_BUDGET_EXCEEDED.
+   */
   over_budget: z.boolean(),
   /** Slots switched off or without a source for this call (memory off, no knowledge index). */
   off: z.array(ContextSlotSchema).optional(),

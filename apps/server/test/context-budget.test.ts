@@ -1,0 +1,90 @@
+import type { ContextAssemblyReport } from '@youyou/contracts';
+import { fakeTextReply } from '@youyou/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
+import { startTestServer, type TestServer } from './support/test-server.ts';
+
+for (const kind of DATABASE_KINDS) {
+  describe(`the context budget on ${kind} (issue 24)`, () => {
+    let database: TestDatabase;
+    let server: TestServer;
+
+    const profileFor = async (model: string, systemPrompt = ''): Promise<string> =>
+      (
+        await server.call<{ id: string }>('POST', '/api/profiles', {
+          name: `Window ${model}`,
+          systemPrompt,
+          model: { id: `small/${model}` },
+          parameters: {},
+          tools: { allow: ['*'], deny: [], confirm: [] },
+          context: { policy: 'no-compaction' },
+          hitl: { askOnAmbiguity: false, timeoutSec: null },
+          budget: {},
+        })
+      ).id;
+    const send = async (profileId: string, text: string) => {
+      const conversation = await server.call<{ id: string }>('POST', '/api/conversations', {
+        profile_id: profileId,
+      });
+      const sent = await server.call<{ run: { id: string } }>(
+        'POST',
+        `/api/conversations/${conversation.id}/messages`,
+        { text },
+      );
+      await server.settled(conversation.id, sent.run.id);
+      const run = await server.call<{ status: string; error?: { code: string; message: string } | null }>(
+        'GET',
+        `/api/runs/${sent.run.id}`,
+      );
+      const { reports } = await server.call<{ reports: ContextAssemblyReport[] }>(
+        'GET',
+        `/api/runs/${sent.run.id}/context`,
+      );
+      return { run, reports };
+    };
+
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+      server = await startTestServer({ database, fake: { fallback: () => fakeTextReply('hello') } });
+      await server.call('POST', '/api/providers', {
+        name: 'small',
+        kind: 'openai-compatible',
+        base_url: server.fake.url,
+        models: [
+          { id: 'four-k', context_window: 4_000 },
+          { id: 'tiny', context_window: 300 },
+        ],
+      });
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await database?.drop();
+    });
+
+    it('a 4,000-token model with every built-in tool on answers "hi": the request fits and the report lists what was cut', async () => {
+      const { run, reports } = await send(await profileFor('four-k'), 'hi');
+      expect(run.status).toBe('completed');
+      const [report] = reports;
+      expect(report?.over_budget).toBe(false);
+      expect(report?.total_tokens).toBeLessThanOrEqual(report?.budget_tokens ?? 0);
+      expect(Array.isArray(report?.trims)).toBe(true);
+      const sent = server.fake.chatRequests.at(-1)?.body as { tools?: unknown[] };
+      expect(sent.tools?.length ?? 0).toBeGreaterThan(0);
+    });
+
+    it("a 300-token window that the profile's own instructions overflow fails the run with CONTEXT_BUDGET_EXCEEDED and the model receives no request", async () => {
+      const before = server.fake.chatRequests.length;
+      // The profile's instructions are never cut; every tool can be dropped, and is.
+      const instructions = 'Answer in the voice of a patient teacher. '.repeat(30);
+      const { run, reports } = await send(await profileFor('tiny', instructions), 'hi');
+      expect(run.status).toBe('failed');
+      expect(run.error?.code).toBe('CONTEXT_BUDGET_EXCEEDED');
+      expect(run.error?.message).toContain("context window of 'small/tiny'");
+      expect(run.error?.message).toContain('the system prompt and tools');
+      expect(server.fake.chatRequests.length).toBe(before);
+      expect(reports[0]?.over_budget).toBe(true);
+      expect(reports[0]?.trims.some((trim) => trim.slot === 'system' && trim.kind === 'dropped')).toBe(true);
+    });
+  });
+}
