@@ -80,7 +80,7 @@ export function askUserTool(options: { hitl: HitlService; bindings: RunBindings 
   return {
     name: 'ask_user',
     description:
-      'Asks the user a question on a card and waits for the answer. Use kind "choice" with 2+ options (each with id, label, impact — what picking it will do — and at most one recommended: true) when there are clear alternatives; "confirm" for yes/no; "input" for a free answer; "form" with fields for several values. allowFreeInput lets the user type something else (freeInputHint says what). The result tells you what the user chose or wrote.',
+      'Asks the user a question on a card and waits for the answer. When a request is ambiguous in a way that changes the result, ask before acting rather than guess. Use kind "choice" with 2+ options (each with id, label, impact — what picking it will do — and at most one recommended: true) when there are clear alternatives; "confirm" for yes/no; "input" for a free answer; "form" with fields for several values. allowFreeInput lets the user type something else (freeInputHint says what). The result tells you what the user chose or wrote.',
     parameters: {
       type: 'object',
       properties: {

@@ -88,7 +88,11 @@ export async function planRun(
     systemPrompt: profile.systemPrompt.trim() === '' ? undefined : profile.systemPrompt,
     parameters: parameters as RunParameters,
     budget: budget as RunBudget,
-    tools: profile.tools,
+    // `hitl.askOnAmbiguity: false` (decision 0036): the model is not offered ask_user at all, so
+    // it proceeds on its own reading; confirmation cards of the tool policy still show.
+    tools: profile.hitl.askOnAmbiguity
+      ? profile.tools
+      : { ...profile.tools, deny: [...profile.tools.deny, 'ask_user'] },
     contextAssembly: slots === null ? undefined : { version: profile.context.assembly?.version ?? 1, slots },
     sources,
     chatModel: (snapshot.get('models.chat')?.value as string | null | undefined) ?? null,

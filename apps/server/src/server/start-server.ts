@@ -408,6 +408,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ...('id' in profile.model ? { model_id: profile.model.id } : {}),
         allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
         context: contextPolicyOf(profile.context.assembly),
+        hitlTimeoutSec: profile.hitl.timeoutSec,
       };
     });
     const spawnTool = subagents.spawnTool();

@@ -56,6 +56,8 @@ export interface SubagentExecutionOptions {
   budget: SubagentBudget;
   /** Its slot priorities and shares: its profile's, else the default policy. */
   contextPolicy?: ContextAssemblyPolicy;
+  /** Bounds every card the sub-agent raises, in seconds (from the profiles); null for none. */
+  hitlTimeoutSec?: number | null;
   progressIntervalMs: number;
   /** Builds its own agent (the core allows one running session per agent). */
   buildAgent: (options: {
@@ -228,6 +230,7 @@ export class SubagentExecution {
           writer,
           eventLog: context.eventLog,
           decisions: this.#decisions,
+          hitlTimeoutSec: this.#options.hitlTimeoutSec ?? null,
         }),
       );
       outcome = await recorder.drive(

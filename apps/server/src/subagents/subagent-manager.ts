@@ -24,6 +24,8 @@ export interface SubagentProfile {
   allowTool?: (name: string) => boolean;
   /** The profile's context-assembly policy (slot priorities and shares). */
   context?: ContextAssemblyPolicy;
+  /** The profile's bound on a HITL card's wait, in seconds. */
+  hitlTimeoutSec?: number | null;
 }
 
 /** Looks a profile up by id; undefined when there is none. */
@@ -31,6 +33,12 @@ export type ProfileResolver = (profileId: string) => Promise<SubagentProfile | u
 
 const DEFAULT_INSTRUCTIONS =
   'You are a sub-agent: another agent handed you one task. Work on it with the tools you have, without asking the user anything, and end with your final answer — it is returned to that agent as the result. Write long results into an artifact (create_artifact) and say which.';
+
+/** The shorter of two optional limits; null when neither is set. */
+function shorterLimit(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}
 
 /** Waits for one of `limit` places; places are taken in order. */
 class Slots {
@@ -316,6 +324,11 @@ export class SubagentManager implements RunToolRegistry {
       cwd: parentCwd ?? cwd,
       budget,
       ...(profile?.context === undefined ? {} : { contextPolicy: profile.context }),
+      // A sub-agent's cards are bounded by its parent's profile and its own, whichever is shorter.
+      hitlTimeoutSec: shorterLimit(
+        this.#context.bindings.get(parent.id)?.hitlTimeoutSec ?? null,
+        profile?.hitlTimeoutSec ?? null,
+      ),
       progressIntervalMs: this.#options.progressIntervalMs,
       buildAgent: (options) =>
         this.#buildAgent({ cwd: parentCwd ?? cwd, projectId: child.project_id, ...options }),
