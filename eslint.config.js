@@ -45,7 +45,22 @@ export default tseslint.config(
       // parses their bundles (PGlite's overflowed the parser's stack on a fresh install), and the
       // web app's bundler packages reach into native packages the legacy resolver cannot load.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'youyou/no-folder-cycle': ['error', { roots: ['packages/agent/src', 'apps/web/src'] }],
+      // Every package and app: a folder cycle anywhere is the same tangle (issue 29).
+      'youyou/no-folder-cycle': [
+        'error',
+        {
+          roots: [
+            'apps/cli/src',
+            'apps/server/src',
+            'apps/web/src',
+            'packages/agent/src',
+            'packages/client/src',
+            'packages/contracts/src',
+            'packages/providers/src',
+            'packages/testing/src',
+          ],
+        },
+      ],
     },
   },
   {

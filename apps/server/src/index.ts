@@ -20,7 +20,7 @@ export type { CommandIo } from './cli/index.ts';
 export { BACKUP_HELP, backupCommand, RESTORE_HELP, restoreCommand } from './backup/index.ts';
 export { BUNDLE_FILE, buildServerBundle, escapeNonAscii } from './bundle/index.ts';
 export { createApp } from './http/index.ts';
-export type { WorkbenchApp, ServerServices, HttpConfig } from './http/index.ts';
+export type { ServerServices, HttpConfig } from './http/index.ts';
 export {
   migrateDown,
   migrateToLatest,

@@ -4,10 +4,11 @@
  * `@youyou/contracts` — the projection that turns events into messages exactly as the server's
  * Query does.
  */
-export { ApiError, createWorkbenchClient, isApiError } from './http/index.ts';
+export { ApiError, isApiError } from './connection/index.ts';
+export type { ConnectionOptions } from './connection/index.ts';
+export { createWorkbenchClient } from './http/index.ts';
 export type {
   ComponentDraft,
-  ConnectionOptions,
   ConversationListOptions,
   MemoryClientMethods,
   KnowledgeClientMethods,

@@ -5,7 +5,7 @@ import {
   type HitlCardDraft,
   type HitlResolvedPayload,
 } from '@youyou/contracts';
-import type { RunBindings } from '../tools/run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import type { HitlService } from './hitl-service.ts';
 
 /**

@@ -17,7 +17,7 @@ import { ApiError, notFound } from '../errors/index.ts';
 import type { EventLog, NewEvent } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import { RunRepository } from '../storage/index.ts';
-import type { RunBinding } from '../tools/run-bindings.ts';
+import type { RunBinding } from '../run-bindings/index.ts';
 import { cardViewOfRow, HitlCardRepository, type HitlCardRow } from './card-repository.ts';
 import type { FreeInputClassifier } from './free-input-classifier.ts';
 import { routeByRules, type RouteDecision } from './free-input-rules.ts';

@@ -32,7 +32,7 @@ import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { uiSurfaceRoutes } from './routes/ui-surfaces.ts';
-import type { HttpEnv, ServerServices } from './services.ts';
+import type { HttpEnv, ServerServices } from '../services/index.ts';
 
 /**
  * Every API route, relative to `/api`. The first route that matches answers: the UI-surface
@@ -123,6 +123,3 @@ export function createApp(services: ServerServices) {
   routed.onError(errorHandler(logger));
   return routed;
 }
-
-/** The app's type, for the typed client (`hc<WorkbenchApp>`). */
-export type WorkbenchApp = ReturnType<typeof createApp>;

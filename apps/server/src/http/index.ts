@@ -1,4 +1,3 @@
 export { createApiRoutes, createApp } from './app.ts';
-export type { WorkbenchApp } from './app.ts';
 export { PAGE_CSP, TOKEN_COOKIE } from './middleware/security.ts';
-export type { HttpConfig, HttpEnv, ServerServices } from './services.ts';
+export type { HttpConfig, HttpEnv, ServerServices } from '../services/index.ts';

@@ -1,7 +1,7 @@
 import type { ToolHandler, ToolOutput } from '@youyou/agent';
 import { blockToText, type KnowledgeSource, type RetrievalHit } from '@youyou/contracts';
 import { ApiError } from '../errors/index.ts';
-import type { RunBindings } from '../tools/run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 import { markedSnippet } from './snippet.ts';
 

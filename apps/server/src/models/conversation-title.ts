@@ -1,4 +1,4 @@
-import { TITLE_LENGTH } from '../runs/auto-title.ts';
+import { TITLE_LENGTH } from './auto-title.ts';
 import type { SettingsContext } from '../settings/index.ts';
 import type { ModelRouting } from './model-routing.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { continueWith, type Plugin, type ToolHandler } from '@youyou/agent';
 import { planProblems, type PlanStep, type TodoChange, type TodoItem } from '@youyou/contracts';
-import type { RunBindings } from '../tools/run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import type { PlanboardRepository } from './planboard-repository.ts';
 
 const STATUSES = ['pending', 'in_progress', 'done', 'skipped'] as const;

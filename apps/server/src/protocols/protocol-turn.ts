@@ -1,5 +1,5 @@
 import { ApiError } from '../errors/index.ts';
-import type { ServerServices } from '../http/services.ts';
+import type { ServerServices } from '../services/index.ts';
 import { titleFromText, type SendResult } from '../runs/index.ts';
 
 /** A message of another protocol's history, reduced to what a transcript needs. */

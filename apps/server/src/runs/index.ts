@@ -7,7 +7,7 @@ export {
   usageOf,
 } from './agent-event-recorder.ts';
 export type { Outcome } from './agent-event-recorder.ts';
-export { titleFromText, TITLE_LENGTH } from './auto-title.ts';
+export { titleFromText, TITLE_LENGTH } from '../models/index.ts';
 export type { RunContext, RunToolRegistry } from './run-context.ts';
 export { RunExecution, uploadFilesOf } from './run-execution.ts';
 export type { RunExecutionOptions } from './run-execution.ts';

@@ -17,7 +17,7 @@ import {
   type Outcome,
 } from './agent-event-recorder.ts';
 import { agentInputOf } from './agent-input.ts';
-import { titleFromText } from './auto-title.ts';
+import { titleFromText } from '../models/index.ts';
 import type { RunContext } from './run-context.ts';
 import { RunBudgetGuard } from './run-budget.ts';
 import { sessionConfigOf, type RunPlan } from './run-plan.ts';

@@ -19,11 +19,10 @@ import {
   type RunRow,
   type RunView,
 } from '../storage/index.ts';
-import { titleFromText } from './auto-title.ts';
 import type { RunContext } from './run-context.ts';
 import { RunExecution } from './run-execution.ts';
 import { planRun, profileModel, type RunPlan } from './run-plan.ts';
-import { generateTitle } from '../models/index.ts';
+import { generateTitle, titleFromText } from '../models/index.ts';
 import { interruptRun } from './run-recovery.ts';
 
 /** A message to send: text, uploads by id, skills, and where in the tree it goes. */

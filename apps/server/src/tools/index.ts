@@ -1,8 +1,8 @@
 export { describeTime, isTimeZone } from './current-time.ts';
 export { globFilter, walkFiles } from './file-walk.ts';
 export type { WalkEntry } from './file-walk.ts';
-export { createRunBinding, RunBindings } from './run-bindings.ts';
-export type { RunBinding, ToolDecision } from './run-bindings.ts';
+export { createRunBinding, RunBindings } from '../run-bindings/index.ts';
+export type { RunBinding, ToolDecision } from '../run-bindings/index.ts';
 export { searchFiles, searchFilesTool } from './search-files.ts';
 export type { SearchMatch, SearchOptions } from './search-files.ts';
 export { searchHistory } from './search-history.ts';

@@ -1,7 +1,7 @@
 import type { SessionRecord, ToolHandler } from '@youyou/agent';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName, Schema } from '../database/index.ts';
-import type { RunBindings } from './run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import { errorOutput } from './tool-errors.ts';
 
 const SNIPPET_RADIUS = 80;

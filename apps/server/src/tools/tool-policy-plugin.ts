@@ -1,7 +1,7 @@
 import { abort, type Plugin } from '@youyou/agent';
 import type { ToolConfirmation } from '@youyou/contracts';
 import type { HitlService } from '../hitl/index.ts';
-import type { RunBindings } from './run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import type { ToolCatalog } from './tool-catalog.ts';
 import type { ToolGrantRepository } from './tool-grants.ts';
 

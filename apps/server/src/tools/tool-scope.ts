@@ -1,5 +1,5 @@
 import type { ToolContext } from '@youyou/agent';
-import type { RunBindings } from './run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import { WorkspaceScope } from './workspace-scope.ts';
 
 /** The scope of the run a tool call belongs to. */

@@ -11,7 +11,7 @@ import type { SettingsRepository } from '../storage/index.ts';
 import { currentTimeTool } from './current-time.ts';
 import { listFilesTool } from './list-files.ts';
 import { readFileTool } from './read-file.ts';
-import type { RunBindings } from './run-bindings.ts';
+import type { RunBindings } from '../run-bindings/index.ts';
 import { searchFilesTool } from './search-files.ts';
 import { searchHistoryTool } from './search-history.ts';
 import type { ToolCatalog } from './tool-catalog.ts';

@@ -1,6 +1,5 @@
 import { isKnownEventType, type WorkbenchEvent } from '@youyou/contracts';
-import { ApiError } from '../http/api-error.ts';
-import { connect, type ConnectionOptions } from '../http/connection.ts';
+import { ApiError, connect, type ConnectionOptions } from '../connection/index.ts';
 import { readServerSentEvents } from '../sse/index.ts';
 
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';

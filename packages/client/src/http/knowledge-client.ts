@@ -7,7 +7,7 @@ import type {
   RetrievalQueryInput,
   RetrievalResult,
 } from '@youyou/contracts';
-import type { Connection } from './connection.ts';
+import type { Connection } from '../connection/index.ts';
 
 /** A project's knowledge, search and the `@` picker (spec §4.12, §4.14), as the workbench client has them. */
 export interface KnowledgeClientMethods {

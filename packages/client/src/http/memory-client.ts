@@ -12,7 +12,7 @@ import type {
   MemorySettings,
   MemoryUpdate,
 } from '@youyou/contracts';
-import type { Connection } from './connection.ts';
+import type { Connection } from '../connection/index.ts';
 
 /** Which memories to list. */
 export interface MemoryListOptions {

@@ -66,8 +66,7 @@ import type {
   UiPanelList,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
-import { ApiError } from './api-error.ts';
-import { connect, type ConnectionOptions } from './connection.ts';
+import { ApiError, connect, type ConnectionOptions } from '../connection/index.ts';
 import { knowledgeClientMethods, type KnowledgeClientMethods } from './knowledge-client.ts';
 import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 

@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ALL_ERROR_CODES, ApiError, type ApiErrorCode } from '../../errors/index.ts';
 import type { ServerLogger } from '../../logging/index.ts';
-import type { HttpEnv } from '../services.ts';
+import type { HttpEnv } from '../../services/index.ts';
 
 const CODE_BY_STATUS: Readonly<Record<number, ApiErrorCode>> = {
   400: 'INVALID_INPUT',

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../errors/index.ts';
-import type { HttpEnv } from '../services.ts';
+import type { HttpEnv } from '../../services/index.ts';
 
 const NUL = '\u0000';
 

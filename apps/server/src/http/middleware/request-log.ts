@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ServerLogger } from '../../logging/index.ts';
-import type { HttpEnv } from '../services.ts';
+import type { HttpEnv } from '../../services/index.ts';
 
 /** One log line per request: method, path (never the query, which may hold the token), status, time. */
 export function requestLog(logger: ServerLogger): MiddlewareHandler<HttpEnv> {

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { ApiError } from '../../errors/index.ts';
 import { isAllowedHost, isSameOrigin, tokensMatch } from '../../security/index.ts';
-import type { HttpConfig, HttpEnv } from '../services.ts';
+import type { HttpConfig, HttpEnv } from '../../services/index.ts';
 
 export const TOKEN_COOKIE = 'youyou_token';
 

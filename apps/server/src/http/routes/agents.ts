@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { AgentTreeSchema } from '@youyou/contracts';
 import { errorResponses, EventPageSchema, IdParameter, json } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['agents'];

@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ArchiveService, type ArchiveSelection } from '../../archive/index.ts';
 import { ApiError } from '../../errors/index.ts';
 import { errorResponses, IdParameter, json } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['archives'];

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ArtifactDiffSchema, ArtifactSchema, ArtifactVersionSchema } from '@youyou/contracts';
 import { ApiError } from '../../errors/index.ts';
 import { errorResponses, IdParameter, json } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['artifacts'];

@@ -20,7 +20,7 @@ import {
   PluginEnabledSchema,
   PluginToggleSchema,
 } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['components'];

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { RunContextReportsSchema } from '@youyou/contracts';
 import { notFound } from '../../errors/index.ts';
 import { errorResponses, IdParameter, json } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const getReports = createRoute({

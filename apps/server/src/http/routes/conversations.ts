@@ -16,7 +16,7 @@ import {
   PageLimit,
   ReadSchema,
 } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createConversationRow } from './new-conversation.ts';
 import { createRouter } from './router.ts';
 

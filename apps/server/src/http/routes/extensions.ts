@@ -18,7 +18,7 @@ import { PACKAGE_LIMITS, registryList } from '../../extensions/index.ts';
 
 const PACKAGE_LIMITS_BYTES = PACKAGE_LIMITS.maxBytes;
 import { errorResponses, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['extensions'];

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { hitlAnswerRequestSchema, hitlCardViewSchema } from '@youyou/contracts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const CardParameters = IdParameter.extend({

@@ -12,7 +12,7 @@ import {
 import { ApiError } from '../../errors/index.ts';
 import { referenceCandidates } from '../../knowledge/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['knowledge'];

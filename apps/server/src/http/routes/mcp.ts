@@ -10,7 +10,7 @@ import {
 import { ApiError } from '../../errors/index.ts';
 import { mcpServerViewOf } from '../../mcp/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['mcp'];

@@ -15,7 +15,7 @@ import {
   MemoryUpdateSchema,
 } from '@youyou/contracts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['memory'];

@@ -21,7 +21,7 @@ import {
   SendMessageSchema,
   SendResultSchema,
 } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createConversationRow, sendRequestOf } from './new-conversation.ts';
 import { createRouter } from './router.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationCreate, SendMessage } from '@youyou/contracts';
 import type { SendRequest } from '../../runs/index.ts';
 import type { ConversationRow } from '../../storage/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 
 /** Creates a conversation row: its project checked, its profile the one named or the default. */
 export async function createConversationRow(

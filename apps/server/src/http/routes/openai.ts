@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { chatCompletion, listAgentModels, parseChatCompletionRequest } from '../../protocols/openai/index.ts';
 import { ApiError } from '../../errors/index.ts';
-import type { HttpEnv, ServerServices } from '../services.ts';
+import type { HttpEnv, ServerServices } from '../../services/index.ts';
 
 /**
  * The OpenAI-compatible agent endpoint, at `/v1` (where OpenAI clients look when given the

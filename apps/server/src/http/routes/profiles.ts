@@ -7,7 +7,7 @@ import {
 } from '@youyou/contracts';
 import { planRun } from '../../runs/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['profiles'];

@@ -12,7 +12,7 @@ import {
   ProjectSchema,
   ProjectUpdateSchema,
 } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['projects'];

@@ -14,7 +14,7 @@ import {
   ProviderTestSchema,
   ProviderUpdateSchema,
 } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['providers'];

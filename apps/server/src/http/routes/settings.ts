@@ -10,7 +10,7 @@ import {
 } from '@youyou/contracts';
 import { workbenchEventStream } from '../../workbench-stream/index.ts';
 import { errorResponses, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['settings'];

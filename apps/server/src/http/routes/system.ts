@@ -9,7 +9,7 @@ import {
   SettingsSchema,
   UsageSchema,
 } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 /** User-layer settings by key; `default_model` is the older name of `models.chat`. */

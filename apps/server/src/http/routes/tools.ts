@@ -4,7 +4,7 @@ import { TOOL_SOURCES, toolSettingsPatchSchema } from '@youyou/contracts';
 import { ApiError } from '../../errors/index.ts';
 import { isTimeZone, TIME_ZONE_SETTING } from '../../tools/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const ToolInfoSchema = z

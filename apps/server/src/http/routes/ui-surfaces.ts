@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { UiActionRequestSchema, UiActionResultSchema, UiPanelListSchema } from '@youyou/contracts';
 import { errorResponses, json, jsonBody } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const listPanels = createRoute({

@@ -7,7 +7,7 @@ import { checkUploadName, checkUploadType } from '../../security/index.ts';
 import { uploadViewOfRow } from '../../storage/index.ts';
 import { refuseNul } from '../middleware/nul-characters.ts';
 import { errorResponses, IdParameter, json, UploadSchema } from '../schemas/index.ts';
-import type { ServerServices } from '../services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { createRouter } from './router.ts';
 
 const tags = ['uploads'];

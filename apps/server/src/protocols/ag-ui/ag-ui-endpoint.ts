@@ -10,7 +10,7 @@ import {
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { ApiError } from '../../errors/index.ts';
 import { lastSeqOf } from '../../events/index.ts';
-import type { ServerServices } from '../../http/services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { followRun } from '../follow-run.ts';
 import { startProtocolTurn, type ForeignMessage } from '../protocol-turn.ts';
 import { answerOfPayload, interruptOfView } from './ag-ui-interrupts.ts';

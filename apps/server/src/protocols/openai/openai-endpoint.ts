@@ -1,6 +1,6 @@
 import { ALL_ERROR_CODES, ApiError, type ApiErrorCode } from '../../errors/index.ts';
 import type { RunUsage, WorkbenchEvent } from '../../events/index.ts';
-import type { ServerServices } from '../../http/services.ts';
+import type { ServerServices } from '../../services/index.ts';
 import { followRun } from '../follow-run.ts';
 import { startProtocolTurn } from '../protocol-turn.ts';
 import { ChatCompletionRequestSchema, textOfContent, type ChatCompletionRequest } from './openai-schemas.ts';

@@ -1,0 +1,2 @@
+export { createRunBinding, RunBindings } from './run-bindings.ts';
+export type { RunBinding, ToolDecision } from './run-bindings.ts';

@@ -1,0 +1,1 @@
+export type { HttpConfig, HttpEnv, ServerServices } from './services.ts';
