@@ -43,6 +43,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string; timeoutMs?: num
     script: 'web/conversation-scale.ts',
   },
   {
+    name: 'Web UI: first paint of a 200-message conversation, opened at its newest message',
+    script: 'web/first-paint.ts',
+  },
+  {
     name: 'Server: events/s through the workbench against no persistence',
     script: 'server/event-throughput.ts',
   },

@@ -21,6 +21,8 @@ export interface MessageListProps {
 
 const LOAD_EARLIER_THRESHOLD = 600;
 const PIN_THRESHOLD = 80;
+/** A scroll this soon after the person's input is theirs (smooth wheel scrolling lasts ~150 ms). */
+const USER_INPUT_WINDOW_MS = 500;
 const ESTIMATED_ROW_HEIGHT = 180;
 const LIST_PADDING = 24;
 
@@ -124,10 +126,28 @@ export function MessageList(props: MessageListProps): ReactElement {
     clearFocus();
   }, [focus, conversationId, runs, hasEarlier]);
 
+  // Only the person scrolls a pinned view away from the bottom. Rows measured taller than their
+  // estimate grow the list below the view, and the virtualizer's own scroll adjustment for the rows
+  // above fires a scroll event then: read as a scroll up, it left a long conversation about 850 px
+  // above its newest message (decision 0042). So a pinned view unpins only when it moved up right
+  // after the person's own input (wheel, touch, keys, a pointer on the scrollbar).
+  const lastScrollTop = useRef(0);
+  const lastInput = useRef(Number.NEGATIVE_INFINITY);
+  const onInput = useCallback(() => {
+    lastInput.current = performance.now();
+  }, []);
   const onScroll = useCallback(() => {
     const element = scroller.current;
     if (element === null) return;
+    const movedUp = element.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = element.scrollTop;
     const distance = element.scrollHeight - element.scrollTop - element.clientHeight;
+    const byPerson = movedUp && performance.now() - lastInput.current < USER_INPUT_WINDOW_MS;
+    if (pinned.current && !byPerson) {
+      if (distance > 0) element.scrollTop = element.scrollHeight;
+      distanceFromBottom.current = 0;
+      return;
+    }
     distanceFromBottom.current = distance;
     pinned.current = distance < PIN_THRESHOLD;
     setShowJump(!pinned.current);
@@ -136,7 +156,20 @@ export function MessageList(props: MessageListProps): ReactElement {
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div className="message-scroller" ref={mountScroller} onScroll={onScroll} data-testid="message-scroller">
+    <div
+      className="message-scroller"
+      ref={mountScroller}
+      onScroll={onScroll}
+      onWheel={onInput}
+      onTouchMove={onInput}
+      onKeyDown={onInput}
+      onPointerDown={onInput}
+      onPointerMove={(event) => {
+        // Dragging the scrollbar: every move while a button is held is the person's.
+        if (event.buttons !== 0) onInput();
+      }}
+      data-testid="message-scroller"
+    >
       <div
         ref={list}
         className="message-list"
