@@ -26,7 +26,9 @@ beforeAll(async () => {
   const conversation = await stack.client.createConversation({ title: 'Two hundred messages' });
   conversationId = conversation.id;
   for (let turn = 1; turn <= TURNS; turn += 1) {
-    const { run } = await stack.client.sendMessage(conversationId, { text: `Turn ${String(turn)}: tell me more` });
+    const { run } = await stack.client.sendMessage(conversationId, {
+      text: `Turn ${String(turn)}: tell me more`,
+    });
     await settled(run.id);
   }
   browser = await openBrowser();

@@ -53,7 +53,11 @@ const PROBE = `(() => {
   });
 })()`;
 
-async function firstPaint(page: Page, url: string, marker: string): Promise<{ at: number; fromBottom: number }> {
+async function firstPaint(
+  page: Page,
+  url: string,
+  marker: string,
+): Promise<{ at: number; fromBottom: number }> {
   await page.goto('about:blank');
   await page.goto(url);
   return (await page.evaluate(`(async () => {
