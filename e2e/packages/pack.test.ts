@@ -7,6 +7,7 @@ import { stripTypeScriptTypes } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { danglingMapSources, installedBytes, type PackReport } from './package-contents.ts';
 import { startLocalRegistry, type LocalRegistry, type PackedPackage } from './local-registry.ts';
 import { cleanEnvironment, firstTypeScriptBlock, nodeBinary, REPOSITORY, run } from './scratch-tools.ts';
 
@@ -50,6 +51,32 @@ let registry: LocalRegistry | undefined;
 let workspaces: Workspace[];
 let project: string;
 let globalPrefix: string;
+let packed: (PackReport & { filename: string; integrity: string; shasum: string })[];
+
+/**
+ * The most each package may weigh: packed (the tarball) and installed (it and the dependencies it
+ * pulls in, peers not counted). Decision 0044: a bound that breaks is a decision to make, not a
+ * number to bump; @youyou/server carries the built web UI.
+ */
+const SIZE_BOUNDS: Record<string, { packed: number; installed: number }> = {
+  '@youyou/agent': { packed: 250_000, installed: 5_000_000 },
+  '@youyou/client': { packed: 50_000, installed: 10_000_000 },
+  '@youyou/contracts': { packed: 250_000, installed: 10_000_000 },
+  '@youyou/providers': { packed: 100_000, installed: 6_000_000 },
+  // The document generators (≈118 MB) are optional peers of @youyou/testing/documents.
+  '@youyou/testing': { packed: 80_000, installed: 8_000_000 },
+  '@youyou/cli': { packed: 30_000, installed: 80_000_000 },
+  '@youyou/server': { packed: 7_000_000, installed: 80_000_000 },
+};
+
+/** The document generators @youyou/testing/documents wants as peers, as a user of it installs them. */
+async function documentGenerators(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(REPOSITORY, 'packages/testing/package.json'), 'utf8')) as {
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  };
+  const names = Object.keys(manifest.peerDependenciesMeta).filter((name) => name !== 'vitest');
+  return Promise.all(names.map(async (name) => `${name}@${await workspaceVersionOf(name)}`));
+}
 const nodes = new Map<number, string>();
 
 /** Every module specifier our packages export: `@youyou/agent`, `@youyou/agent/files`, … */
@@ -114,13 +141,11 @@ beforeAll(async () => {
     { cwd: REPOSITORY },
   );
   expect(pack.code, pack.stderr).toBe(0);
-  const packed = JSON.parse(pack.stdout) as {
-    name: string;
+  packed = JSON.parse(pack.stdout) as (PackReport & {
     filename: string;
     integrity: string;
     shasum: string;
-    files: { path: string }[];
-  }[];
+  })[];
   for (const item of packed) {
     // What a tarball carries: the build, never the TypeScript sources the workspace runs.
     expect(
@@ -163,6 +188,7 @@ beforeAll(async () => {
       // The bundlers a web consumer builds @youyou/client with.
       `vite@${await workspaceVersionOf('vite')}`,
       `esbuild@${await workspaceVersionOf('esbuild')}`,
+      ...(await documentGenerators()),
       ...workspaces.map(({ manifest }) => `${manifest.name}@${manifest.version}`),
     ],
     { cwd: project },
@@ -237,6 +263,33 @@ beforeAll(async () => {
     }),
   );
 }, SETUP_TIMEOUT_MS);
+
+describe('the published tarballs', () => {
+  it('each carry LICENSE and README.md', () => {
+    for (const item of packed) {
+      const paths = item.files.map((file) => file.path);
+      expect(paths, item.name).toContain('LICENSE');
+      expect(paths, item.name).toContain('README.md');
+    }
+  });
+
+  it('ship no source map naming a file the tarball lacks', async () => {
+    for (const item of packed)
+      expect(await danglingMapSources(item, join(project, 'node_modules', item.name)), item.name).toEqual([]);
+  });
+
+  it('stay under their packed and installed size bounds', async () => {
+    for (const item of packed) {
+      const bound = SIZE_BOUNDS[item.name];
+      expect(bound, `${item.name} has a size bound`).toBeDefined();
+      if (bound === undefined) continue;
+      expect(item.size, `${item.name} packed bytes`).toBeLessThanOrEqual(bound.packed);
+      expect(await installedBytes(project, item.name), `${item.name} installed bytes`).toBeLessThanOrEqual(
+        bound.installed,
+      );
+    }
+  });
+});
 
 describe('the packed packages in a bundler', () => {
   it('type-check a TypeScript consumer with moduleResolution Bundler (every entry point)', async () => {
