@@ -85,6 +85,13 @@ describe.each(DATABASE_KINDS)('message text search on %s', (kind) => {
     expect(isApiError(error) && error.code).toBe('INVALID_INPUT');
   });
 
+  it('a reply holding U+0000 completes and is found by its words (the migration below backfills past it)', async () => {
+    const kept = await exchange('an ibex question', `ibex-walnut\u0000 answer`);
+    const view = await client.getConversation(kept.conversationId);
+    expect(view.runs.at(-1)?.status).toBe('completed');
+    expect((await client.searchMessages('ibex-walnut')).hits.map((hit) => hit.role)).toEqual(['assistant']);
+  });
+
   it('the migration backfills messages written before it', async () => {
     const earlier = await exchange('an okapi-marmalade question', 'an okapi-marmalade answer');
     await server.stop();
