@@ -72,6 +72,10 @@ const EXTRA_BENCHMARKS: readonly { name: string; script: string; timeoutMs?: num
     name: 'Context assembly per turn at a 100,000-token history against naive concatenation',
     script: 'server/context-assembly.ts',
   },
+  {
+    name: "The default profile's system slot (prompt + every built-in tool) against the 3,000-token target",
+    script: 'server/system-prompt-size.ts',
+  },
   { name: "Documents: ingest MB/s per format against LangChain's loaders", script: 'documents/ingest.ts' },
   {
     name: 'Documents: full-text search over 100,000 chunks against raw FTS5 / ILIKE',

@@ -52,6 +52,7 @@ for (const kind of DATABASE_KINDS) {
         base_url: server.fake.url,
         models: [
           { id: 'four-k', context_window: 4_000 },
+          { id: 'three-k', context_window: 3_000 },
           { id: 'tiny', context_window: 300 },
         ],
       });
@@ -62,15 +63,29 @@ for (const kind of DATABASE_KINDS) {
       await database?.drop();
     });
 
-    it('a 4,000-token model with every built-in tool on answers "hi": the request fits and the report lists what was cut', async () => {
+    it('a 4,000-token model with every built-in tool on answers "hi": the request fits whole, every tool sent, nothing cut', async () => {
       const { run, reports } = await send(await profileFor('four-k'), 'hi');
       expect(run.status).toBe('completed');
       const [report] = reports;
       expect(report?.over_budget).toBe(false);
       expect(report?.total_tokens).toBeLessThanOrEqual(report?.budget_tokens ?? 0);
-      expect(Array.isArray(report?.trims)).toBe(true);
+      expect(report?.trims).toEqual([]);
       const sent = server.fake.chatRequests.at(-1)?.body as { tools?: unknown[] };
-      expect(sent.tools?.length ?? 0).toBeGreaterThan(0);
+      expect(sent.tools?.length ?? 0).toBeGreaterThan(10);
+    });
+
+    it('a 3,000-token model answers "hi" with the tool descriptions shortened, and the report lists the cut', async () => {
+      const whole = server.fake.chatRequests.at(-1)?.body as { tools?: unknown[] };
+      const { run, reports } = await send(await profileFor('three-k'), 'hi');
+      expect(run.status).toBe('completed');
+      const [report] = reports;
+      expect(report?.over_budget).toBe(false);
+      expect(report?.total_tokens).toBeLessThanOrEqual(report?.budget_tokens ?? 0);
+      const cuts = report?.trims.filter((trim) => trim.slot === 'system') ?? [];
+      expect(cuts.length).toBeGreaterThan(0);
+      for (const cut of cuts) expect(cut.tokens_after).toBeLessThan(cut.tokens_before);
+      const sent = server.fake.chatRequests.at(-1)?.body as { tools?: unknown[] };
+      expect(JSON.stringify(sent.tools).length).toBeLessThan(JSON.stringify(whole.tools).length);
     });
 
     it("a 300-token window that the profile's own instructions overflow fails the run with CONTEXT_BUDGET_EXCEEDED and the model receives no request", async () => {

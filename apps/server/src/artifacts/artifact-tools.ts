@@ -23,7 +23,7 @@ function integer(value: unknown): number | undefined {
 const createArtifact = (artifacts: ArtifactService): ToolHandler => ({
   name: 'create_artifact',
   description:
-    'Write a document the user can open beside the conversation (right column → Artifacts): a report, a plan, code, a diagram, a table. Prefer this over pasting long content into your answer. Titles are unique per conversation; change an existing artifact with update_artifact.',
+    'Write a document the user opens beside the conversation (a report, plan, code, diagram, table) instead of pasting long content. Titles are unique per conversation; change one with update_artifact.',
   parameters: {
     type: 'object',
     properties: {
@@ -32,9 +32,9 @@ const createArtifact = (artifacts: ArtifactService): ToolHandler => ({
         type: 'string',
         enum: [...WRITABLE_ARTIFACT_KINDS],
         description:
-          'markdown | code (set language) | html (a page shown in a sandbox) | svg | mermaid (diagram source) | csv | json | text',
+          'code takes a language; html shows as a sandboxed page; mermaid is diagram source',
       },
-      language: { type: 'string', description: 'For kind "code": the language, e.g. "typescript".' },
+      language: { type: 'string', description: 'For kind "code".' },
       content: { type: 'string', description: 'The whole text.' },
     },
     required: ['title', 'kind', 'content'],
@@ -68,8 +68,8 @@ const updateArtifact = (artifacts: ArtifactService): ToolHandler => ({
   parameters: {
     type: 'object',
     properties: {
-      artifact: { type: 'string', description: 'The artifact id or its exact title.' },
-      content: { type: 'string', description: 'The whole new text (replaces the artifact).' },
+      artifact: { type: 'string', description: 'Its id or exact title.' },
+      content: { type: 'string' },
       edits: {
         type: 'array',
         minItems: 1,
@@ -110,11 +110,11 @@ const updateArtifact = (artifacts: ArtifactService): ToolHandler => ({
 const readArtifact = (artifacts: ArtifactService): ToolHandler => ({
   name: 'read_artifact',
   description:
-    'Read an artifact of this conversation (also tool results too long to return whole, which are stored as artifacts). Give an id or exact title, and optionally a 1-based line range and a version.',
+    'Read an artifact of this conversation (tool results too long to return whole are stored as artifacts too). Optionally a 1-based line range and a version.',
   parameters: {
     type: 'object',
     properties: {
-      artifact: { type: 'string', description: 'The artifact id or its exact title.' },
+      artifact: { type: 'string', description: 'Its id or exact title.' },
       from_line: { type: 'integer', minimum: 1 },
       to_line: { type: 'integer', minimum: 1 },
       version: { type: 'integer', minimum: 1, description: 'Default: the newest.' },

@@ -17,14 +17,11 @@ export const WAIT_FOR_USER_TIMEOUT_MS = 2_147_483_647;
 const CHOICE_SCHEMA = {
   type: 'object',
   properties: {
-    id: { type: 'string', description: 'A short stable id, e.g. "md".' },
+    id: { type: 'string' },
     label: { type: 'string' },
     description: { type: 'string' },
-    impact: {
-      type: 'string',
-      description: 'Required: what choosing this will do (files written, cost, what comes next).',
-    },
-    recommended: { type: 'boolean', description: 'At most one choice.' },
+    impact: { type: 'string', description: 'Required: what picking it does.' },
+    recommended: { type: 'boolean' },
   },
 };
 
@@ -80,7 +77,7 @@ export function askUserTool(options: { hitl: HitlService; bindings: RunBindings 
   return {
     name: 'ask_user',
     description:
-      'Asks the user a question on a card and waits for the answer. When a request is ambiguous in a way that changes the result, ask before acting rather than guess. Use kind "choice" with 2+ options (each with id, label, impact — what picking it will do — and at most one recommended: true) when there are clear alternatives; "confirm" for yes/no; "input" for a free answer; "form" with fields for several values. allowFreeInput lets the user type something else (freeInputHint says what). The result tells you what the user chose or wrote.',
+      'Asks the user on a card and waits for the answer. When a request is ambiguous in a way that changes the result, ask before acting rather than guess. kind: "choice" (2+ choices, at most one recommended), "confirm" (yes/no), "input" (free text) or "form" (fields). allowFreeInput lets the user type another answer.',
     parameters: {
       type: 'object',
       properties: {
@@ -89,13 +86,9 @@ export function askUserTool(options: { hitl: HitlService; bindings: RunBindings 
         choices: { type: 'array', items: CHOICE_SCHEMA },
         allowFreeInput: { type: 'boolean' },
         freeInputHint: { type: 'string' },
-        timeoutSec: {
-          type: ['integer', 'null'],
-          description: 'Seconds to wait; omit or null to wait as long as needed.',
-        },
+        timeoutSec: { type: ['integer', 'null'], description: 'Null waits.' },
         fields: {
           type: 'array',
-          description: 'For kind "form".',
           items: {
             type: 'object',
             properties: {
@@ -118,8 +111,8 @@ export function askUserTool(options: { hitl: HitlService; bindings: RunBindings 
               max: { type: 'number' },
               minLength: { type: 'integer' },
               maxLength: { type: 'integer' },
-              pattern: { type: 'string', description: 'A regular expression the whole text must match.' },
-              patternMessage: { type: 'string', description: 'Shown when the text does not match.' },
+              pattern: { type: 'string', description: 'A regular expression for the whole text.' },
+              patternMessage: { type: 'string' },
             },
           },
         },

@@ -43,7 +43,7 @@ export function knowledgeTools(options: {
   const search: ToolHandler = {
     name: 'search_knowledge',
     description:
-      "Search the project's knowledge — the documents uploaded to it and the artifacts written in it — by words (any language; quote an exact phrase). Returns the best passages with their document, heading, page and a citation link. Cite what you use as a markdown link: [title, p. 3](youyou-doc:…).",
+      "Search the project's knowledge — its uploaded documents and artifacts — by words (any language; quote an exact phrase). Returns passages with their document, page and a citation link. Cite what you use as a markdown link: [title, p. 3](youyou-doc:…).",
     parameters: {
       type: 'object',
       properties: {
@@ -52,7 +52,7 @@ export function knowledgeTools(options: {
           type: 'array',
           items: { type: 'string' },
           maxItems: 100,
-          description: 'Only these documents (ids from earlier results).',
+          description: 'Ids from earlier results.',
         },
         sources: { type: 'array', items: { type: 'string', enum: ['upload', 'artifact', 'extension'] } },
         top_k: { type: 'integer', minimum: 1, maximum: 50, description: 'Default 8.' },

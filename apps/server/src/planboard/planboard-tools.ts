@@ -40,7 +40,7 @@ export function updatePlanTool(options: {
   return {
     name: 'update_plan',
     description:
-      'Publishes your plan for the task as the whole list of steps, each with a status: pending, in_progress (at most one at a time), done or skipped. Call it when you make a plan and whenever a step starts or ends; the user sees it live.',
+      'Publishes your plan as the whole list of steps, at most one in_progress. Call it when you make a plan and whenever a step starts or ends; the user sees it live.',
     parameters: {
       type: 'object',
       properties: {

@@ -122,7 +122,7 @@ export class SubagentManager implements RunToolRegistry {
     return {
       name: 'spawn_agent',
       description:
-        'Hand a self-contained task to a sub-agent with its own context; it works with your tools (or the subset you name) and returns its final answer and the artifacts it wrote. Several spawn_agent calls in one response run at the same time. Give it everything it needs in `task` and `instructions`: it does not see this conversation.',
+        'Hand a self-contained task to a sub-agent with its own context and your tools (or a subset); it returns its answer and the artifacts it wrote. Several calls in one response run at once. It does not see this conversation: put all it needs in `task` and `instructions`.',
       parameters: {
         type: 'object',
         properties: {
@@ -131,10 +131,10 @@ export class SubagentManager implements RunToolRegistry {
           tools: {
             type: 'array',
             items: { type: 'string' },
-            description: 'Tool names it may use, a subset of yours; default all of yours.',
+            description: 'A subset of your tools (default: all).',
           },
           profile_id: { type: 'string', description: 'An agent profile to start from.' },
-          expected_output: { type: 'string', description: 'What the answer should contain or look like.' },
+          expected_output: { type: 'string', description: 'What the answer should hold.' },
           budget: {
             type: 'object',
             properties: {

@@ -17,23 +17,23 @@ export function listFilesTool(scopeOf: ScopeOf): ToolHandler {
   return {
     name: 'list_files',
     description:
-      'Lists files and directories in the project (honours .gitignore; skips .git). Directories end with "/". Filter with a glob ("*.ts", "src/**/*.md"); depth limits how far below path it goes (default 3).',
+      'Lists files and directories in the project (honours .gitignore; skips .git). Directories end with "/". Filter with a glob ("*.ts", "src/**/*.md"); depth limits how far below path it goes.',
     parameters: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'Directory relative to the project root (default ".").' },
-        glob: { type: 'string', description: 'Only files matching this glob.' },
+        path: { type: 'string', description: 'Default ".".' },
+        glob: { type: 'string' },
         depth: {
           type: 'integer',
           minimum: 0,
           maximum: 50,
-          description: 'Directory levels below path (default 3).',
+          description: 'Default 3.',
         },
         limit: {
           type: 'integer',
           minimum: 1,
           maximum: 5000,
-          description: 'At most this many entries (default 500).',
+          description: 'Default 500.',
         },
       },
       additionalProperties: false,

@@ -26,9 +26,9 @@ export function readFileTool(scopeOf: ScopeOf): ToolHandler {
     parameters: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'File path, relative to the project root.' },
-        start_line: { type: 'integer', minimum: 1, description: 'First line to return (1-based).' },
-        end_line: { type: 'integer', minimum: 1, description: 'Last line to return (inclusive).' },
+        path: { type: 'string', description: 'Relative to the project root.' },
+        start_line: { type: 'integer', minimum: 1, description: '1-based.' },
+        end_line: { type: 'integer', minimum: 1, description: 'Inclusive.' },
       },
       required: ['path'],
       additionalProperties: false,

@@ -243,32 +243,32 @@ export function searchFilesTool(scopeOf: ScopeOf): ToolHandler {
   return {
     name: 'search_files',
     description:
-      'Searches the text files of the project (honours .gitignore) for a literal string or, with regex: true, a JavaScript regular expression. Case-insensitive unless case_sensitive is true. Prints path:line:text like ripgrep, with optional context lines.',
+      'Searches the project’s text files (honours .gitignore) for a literal string or, with regex: true, a JavaScript regular expression; case-insensitive unless case_sensitive. Prints path:line:text.',
     parameters: {
       type: 'object',
       properties: {
         pattern: { type: 'string', minLength: 1, description: 'What to look for.' },
         regex: {
           type: 'boolean',
-          description: 'Treat pattern as a regular expression (default false: literal).',
+          description: 'A regular expression (default: literal).',
         },
         case_sensitive: { type: 'boolean', description: 'Default false.' },
         glob: { type: 'string', description: 'Only files matching this glob ("*.ts", "docs/**").' },
         path: {
           type: 'string',
-          description: 'Directory to search, relative to the project root (default ".").',
+          description: 'A folder in the project (default ".").',
         },
         context_lines: {
           type: 'integer',
           minimum: 0,
           maximum: 10,
-          description: 'Lines of context around each match (default 0).',
+          description: 'Context lines (default 0).',
         },
         max_results: {
           type: 'integer',
           minimum: 1,
           maximum: 1000,
-          description: 'At most this many matches (default 100).',
+          description: 'Default 100.',
         },
       },
       required: ['pattern'],

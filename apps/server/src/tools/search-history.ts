@@ -121,7 +121,7 @@ export function searchHistoryTool(options: {
   return {
     name: 'search_history',
     description:
-      'Full-text search over earlier messages: this conversation (scope "conversation", the default) or every conversation of the project (scope "project"). Returns snippets with links to the messages.',
+      'Full-text search over earlier messages: this conversation (the default) or, with scope "project", every conversation of the project. Returns snippets with links to the messages.',
     parameters: {
       type: 'object',
       properties: {

@@ -52,11 +52,11 @@ export function showCardTool(options: { bindings: RunBindings }): ToolHandler {
   return {
     name: 'show_card',
     description:
-      'Shows a card in your answer, drawn from a UI document: {"version":1,"root":<node>,"data":{…}}. Nodes: {"component":"Text","text":"…","variant":"h3"}, {"component":"Markdown","text":"…"}, {"component":"Column"|"Row","children":[…]}, {"component":"Section","title":"…","children":[…]}, {"component":"KeyValue","items":[{"label":"…","value":"…"}]}, {"component":"List","children":[…]}, {"component":"ChartLite","variant":"bar","points":[{"label":"…","value":1}]}, {"component":"DocRef","title":"…","target":{"artifact":"<id>"}|{"url":"https://…"}}. Strings may be {"path":"/key"} bindings into data. Use it for results that read better as a card than as prose.',
+      'Shows a card in your answer, drawn from a UI document: {"version":1,"root":<node>,"data":{…}}. Nodes: {"component":"Text","text":"…","variant":"h3"}, {"component":"Markdown","text":"…"}, {"component":"Column"|"Row","children":[…]}, {"component":"Section","title":"…","children":[…]}, {"component":"KeyValue","items":[{"label":"…","value":"…"}]}, {"component":"List","children":[…]}, {"component":"ChartLite","variant":"bar","points":[{"label":"…","value":1}]}, {"component":"DocRef","title":"…","target":{"artifact":"<id>"}|{"url":"https://…"}}. Strings may be {"path":"/key"} bindings into data. For results that read better as a card.',
     parameters: {
       type: 'object',
       properties: {
-        title: { type: 'string', description: 'A short title shown above the card.' },
+        title: { type: 'string', description: 'Shown above the card.' },
         schema: { type: 'object', description: 'The UI document.' },
       },
       required: ['schema'],
