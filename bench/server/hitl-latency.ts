@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { startServer, type RunningServer } from '@youyou/server';
 import { fakeAskUserReply, fakeTextReply, startFakeOpenAI, type FakeServer } from '@youyou/testing';
-import { format, percentile, postgresSchema, temporaryFolder } from './support.ts';
+import { callServer, format, percentile, postgresSchema, temporaryFolder } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,16 +38,6 @@ interface Samples {
   answerResponse: number[];
   /** Message sent → the turn's first model request arrived (the baseline). */
   messageToRequest: number[];
-}
-
-async function call<T>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${await response.text()}`);
-  return (await response.json()) as T;
 }
 
 async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
@@ -79,16 +69,18 @@ async function round(server: RunningServer, fake: FakeServer, samples: Samples |
       },
     },
   );
-  const conversation = await call<{ id: string }>(server, 'POST', '/api/conversations', { title: 'bench' });
+  const conversation = await callServer<{ id: string }>(server, 'POST', '/api/conversations', {
+    title: 'bench',
+  });
   const sentAt = performance.now();
-  const sent = await call<{ run: { id: string } }>(
+  const sent = await callServer<{ run: { id: string } }>(
     server,
     'POST',
     `/api/conversations/${conversation.id}/messages`,
     { text: 'Write the report' },
   );
   const card = await until(async () => {
-    const { cards } = await call<{ cards: { card: { id: string } }[] }>(
+    const { cards } = await callServer<{ cards: { card: { id: string } }[] }>(
       server,
       'GET',
       `/api/conversations/${conversation.id}/cards?status=pending`,
@@ -96,12 +88,12 @@ async function round(server: RunningServer, fake: FakeServer, samples: Samples |
     return cards[0];
   });
   const answerAt = performance.now();
-  await call(server, 'POST', `/api/conversations/${conversation.id}/cards/${card.card.id}/answer`, {
+  await callServer(server, 'POST', `/api/conversations/${conversation.id}/cards/${card.card.id}/answer`, {
     answer: { type: 'choice', choice_id: 'docx' },
   });
   const answeredAt = performance.now();
   await until(async () => {
-    const run = await call<{ status: string }>(server, 'GET', `/api/runs/${sent.run.id}`);
+    const run = await callServer<{ status: string }>(server, 'GET', `/api/runs/${sent.run.id}`);
     return run.status === 'completed' ? run : undefined;
   });
   if (answeredRequestAt === 0) throw new Error('the model was not asked again');
@@ -122,7 +114,7 @@ async function measure(label: string, databaseUrl: string | undefined): Promise<
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
   });
   try {
-    await call(server, 'POST', '/api/providers', {
+    await callServer(server, 'POST', '/api/providers', {
       name: 'fake',
       kind: 'openai-compatible',
       base_url: fake.url,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLE_FILE, buildServerBundle } from '@youyou/server';
 import {
+  callServer,
   format,
   median,
   startFakeModel,
@@ -26,19 +27,6 @@ const deltas = Number(values.deltas);
 const repetitions = Number(values.repetitions);
 const PIECE = 'abcd';
 
-async function call<T>(server: ServerChild, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${server.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
 const expected = deltas * PIECE.length;
 
 /** Reads `data:` lines of an SSE response, handing each to `onData` until it returns true. */
@@ -65,7 +53,7 @@ function check(characters: number, label: string): void {
 }
 
 async function native(server: ServerChild): Promise<number> {
-  const conversation = await call<{ id: string }>(server, 'POST', '/api/conversations', {});
+  const conversation = await callServer<{ id: string }>(server, 'POST', '/api/conversations', {});
   let characters = 0;
   const reading = streamEvents(
     `${server.url}/api/conversations/${conversation.id}/events`,
@@ -78,7 +66,9 @@ async function native(server: ServerChild): Promise<number> {
   );
   await new Promise((resolve) => setTimeout(resolve, 50));
   const started = performance.now();
-  await call(server, 'POST', `/api/conversations/${conversation.id}/messages`, { text: 'Stream, please' });
+  await callServer(server, 'POST', `/api/conversations/${conversation.id}/messages`, {
+    text: 'Stream, please',
+  });
   const { endedAt } = await reading;
   check(characters, 'native');
   return deltas / ((endedAt - started) / 1000);
@@ -147,7 +137,7 @@ const server = await startServerChild({
   home: join(folder.path, 'home'),
 });
 try {
-  await call(server, 'POST', '/api/providers', {
+  await callServer(server, 'POST', '/api/providers', {
     name: 'fake',
     kind: 'openai-compatible',
     base_url: fake.url,

@@ -234,3 +234,23 @@ export async function streamEvents(
   }
   return { openedAt, endedAt: performance.now() };
 }
+
+/** A JSON request to a workbench (in process or a child) with its token; a non-2xx answer throws. */
+export async function callServer<T>(
+  server: { url: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${server.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
+  return (text === '' ? undefined : JSON.parse(text)) as T;
+}

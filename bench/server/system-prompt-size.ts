@@ -8,24 +8,14 @@
  */
 import { parseArgs } from 'node:util';
 import type { ContextAssemblyReport } from '@youyou/contracts';
-import { startServer, type RunningServer } from '@youyou/server';
+import { startServer } from '@youyou/server';
 import { fakeTextReply, startFakeOpenAI } from '@youyou/testing';
-import { format, temporaryFolder } from './support.ts';
+import { callServer, format, temporaryFolder } from './support.ts';
 
 const { values } = parseArgs({ options: { 'per-tool': { type: 'boolean', default: false } } });
 const TARGET_TOKENS = 3_000;
 /** The report's estimator (chars/4, decision 0015), applied to what was sent. */
 const estimate = (value: unknown): number => Math.ceil(JSON.stringify(value ?? '').length / 4);
-
-async function call<T>(server: RunningServer, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 async function main(): Promise<void> {
   const fake = await startFakeOpenAI({ fallback: () => fakeTextReply('hello') });
@@ -38,7 +28,7 @@ async function main(): Promise<void> {
     logLevel: 'silent',
   });
   try {
-    await call(server, 'POST', '/api/providers', {
+    await callServer(server, 'POST', '/api/providers', {
       name: 'fake',
       kind: 'openai-compatible',
       base_url: fake.url,
@@ -46,20 +36,20 @@ async function main(): Promise<void> {
       // A window wide enough that nothing is trimmed: the figures are the untrimmed cost.
       models: [{ id: 'fake-model', context_window: 200_000 }],
     });
-    const conversation = await call<{ id: string }>(server, 'POST', '/api/conversations', {});
-    const sent = await call<{ run: { id: string } }>(
+    const conversation = await callServer<{ id: string }>(server, 'POST', '/api/conversations', {});
+    const sent = await callServer<{ run: { id: string } }>(
       server,
       'POST',
       `/api/conversations/${conversation.id}/messages`,
       { text: 'hi' },
     );
     for (let waited = 0; ; waited += 20) {
-      const run = await call<{ status: string }>(server, 'GET', `/api/runs/${sent.run.id}`);
+      const run = await callServer<{ status: string }>(server, 'GET', `/api/runs/${sent.run.id}`);
       if (!['queued', 'running'].includes(run.status)) break;
       if (waited > 20_000) throw new Error('the run did not end');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const { reports } = await call<{ reports: ContextAssemblyReport[] }>(
+    const { reports } = await callServer<{ reports: ContextAssemblyReport[] }>(
       server,
       'GET',
       `/api/runs/${sent.run.id}/context`,
