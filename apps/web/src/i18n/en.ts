@@ -77,6 +77,8 @@ export const en = {
   'conversation.showProcess': 'Show the steps',
   'conversation.hideProcess': 'Hide the steps',
   'conversation.usage': '{model} · {seconds} s · {input} in / {output} out tokens',
+  'conversation.usageNoTokens': '{model} · {seconds} s · — tokens',
+  'conversation.usageNone': '{model} · —',
   'conversation.announceComplete': 'The answer is complete.',
   'conversation.announceEnded': 'The answer ended early.',
   'conversation.waiting': 'Waiting for the model…',

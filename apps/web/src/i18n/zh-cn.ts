@@ -78,6 +78,8 @@ export const zhCn: Record<MessageKey, string> = {
   'conversation.showProcess': '展开过程',
   'conversation.hideProcess': '收起过程',
   'conversation.usage': '{model} · {seconds} 秒 · 输入 {input} / 输出 {output} token',
+  'conversation.usageNoTokens': '{model} · {seconds} 秒 · token —',
+  'conversation.usageNone': '{model} · —',
   'conversation.announceComplete': '回复已完成。',
   'conversation.announceEnded': '回复提前结束。',
   'conversation.waiting': '等待模型响应…',
