@@ -198,6 +198,7 @@ export const en = {
   'agents.tokensLabel': 'Tokens',
   'agents.toolsLabel': 'Tool calls',
   'agents.tokens': '{count} tokens',
+  'agents.tokensNone': '— tokens',
   'agents.tools': '{count} tools',
   'agents.status.pending': 'waiting',
   'agents.status.running': 'running',

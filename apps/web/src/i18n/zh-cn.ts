@@ -198,6 +198,7 @@ export const zhCn: Record<MessageKey, string> = {
   'agents.tokensLabel': 'Token',
   'agents.toolsLabel': '工具调用',
   'agents.tokens': '{count} token',
+  'agents.tokensNone': '— token',
   'agents.tools': '{count} 次工具',
   'agents.status.pending': '等待中',
   'agents.status.running': '运行中',
