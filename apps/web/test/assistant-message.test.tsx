@@ -268,4 +268,59 @@ describe('AssistantMessage', () => {
     );
     expect(screen.queryByTestId('finish-notice')).toBeNull();
   });
+
+  describe('the usage line of a stopped run', () => {
+    const withUsage = (
+      status: 'cancelled' | 'interrupted',
+      usage: RunView['assistant']['usage'],
+    ): RunView => {
+      const run = runWith([{ type: 'text', text: 'Half an ans', status: 'incomplete' }], status);
+      return { ...run, assistant: { ...run.assistant, model_id: 'fake/echo', usage } };
+    };
+    const usageLine = (run: RunView): string | null | undefined => {
+      const { container } = render(
+        <AssistantMessage run={run} isLast busy={false} onRegenerate={vi.fn()} onSelectBranch={vi.fn()} />,
+      );
+      return container.querySelector('.message-meta')?.textContent;
+    };
+
+    it('shows a dash, not 0 in / 0 out, when a cancelled run recorded no tokens', () => {
+      const line = usageLine(
+        withUsage('cancelled', {
+          input_tokens: 0,
+          output_tokens: 0,
+          tool_calls: 0,
+          model_calls: 0,
+          duration_ms: 2_400,
+        }),
+      );
+      expect(line).toBe('echo · 2.4 s · — tokens');
+    });
+
+    it('shows only a dash when an interrupted run recorded neither tokens nor time', () => {
+      const line = usageLine(
+        withUsage('interrupted', {
+          input_tokens: 0,
+          output_tokens: 0,
+          tool_calls: 0,
+          model_calls: 0,
+          duration_ms: 0,
+        }),
+      );
+      expect(line).toBe('echo · —');
+    });
+
+    it('shows the real counts when a stopped run recorded them', () => {
+      const line = usageLine(
+        withUsage('cancelled', {
+          input_tokens: 120,
+          output_tokens: 7,
+          tool_calls: 0,
+          model_calls: 1,
+          duration_ms: 1_000,
+        }),
+      );
+      expect(line).toBe('echo · 1.0 s · 120 in / 7 out tokens');
+    });
+  });
 });

@@ -8,7 +8,7 @@ const SAME_IN_BOTH = [
   /^[\w-]+\.(md|yaml|json|txt)$/,
   /^((Ctrl|Shift|Alt|Cmd)\+)*(Enter|Escape|Tab)$/,
   /^[\d\s·.%…/:+-]*$/,
-  /^([\s·/:]*v?\{\w+\}[\s·/:]*)+$/,
+  /^([\s·/:—]*v?\{\w+\}[\s·/:—]*)+$/,
 ];
 
 function placeholders(text: string): string[] {

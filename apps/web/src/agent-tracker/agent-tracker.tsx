@@ -10,7 +10,7 @@ import { Parts } from '../parts/index.ts';
 import { useServices } from '../services/index.ts';
 import { Dialog } from '../ui/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
-import { flattenTree, TrackerStore, type TrackerSnapshot } from './tracker-store.ts';
+import { endedWithoutTokens, flattenTree, TrackerStore, type TrackerSnapshot } from './tracker-store.ts';
 import './agent-tracker.css';
 
 const IN_FLIGHT = new Set(['pending', 'running', 'waiting_hitl']);
@@ -118,7 +118,11 @@ function NodeRow({
           <StatusBadge status={node.status} />
           <span>{t(`agents.phase.${node.phase}` as 'agents.phase.done')}</span>
           <span>{formatDuration(durationOf(node, now))}</span>
-          <span>{t('agents.tokens', { count: node.tokens.input + node.tokens.output })}</span>
+          <span>
+            {endedWithoutTokens(node)
+              ? t('agents.tokensNone')
+              : t('agents.tokens', { count: node.tokens.input + node.tokens.output })}
+          </span>
           <span>{t('agents.tools', { count: node.tool_calls })}</span>
         </span>
       </button>
@@ -191,7 +195,8 @@ function NodeDetail({
         <dd>{formatDuration(durationOf(node, now))}</dd>
         <dt>{t('agents.tokensLabel')}</dt>
         <dd>
-          {node.tokens.input} ↑ {node.tokens.output} ↓ / {node.budget.max_tokens}
+          {endedWithoutTokens(node) ? '—' : `${node.tokens.input} ↑ ${node.tokens.output} ↓`} /{' '}
+          {node.budget.max_tokens}
         </dd>
         <dt>{t('agents.toolsLabel')}</dt>
         <dd>

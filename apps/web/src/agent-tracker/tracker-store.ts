@@ -14,6 +14,14 @@ export interface TrackerSnapshot {
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
 
+/**
+ * Whether an ended sub-agent recorded no tokens at all: one stopped before its provider reported
+ * any counts is stored with zeros, which a view shows as "—", not as "0 tokens".
+ */
+export function endedWithoutTokens(node: Pick<AgentNode, 'status' | 'tokens'>): boolean {
+  return TERMINAL.has(node.status) && node.tokens.input + node.tokens.output === 0;
+}
+
 function mapNodes(nodes: AgentNode[], change: (node: AgentNode) => AgentNode): AgentNode[] {
   return nodes.map((node) => {
     const changed = change(node);

@@ -1,4 +1,5 @@
 import { memo, useMemo, type ReactElement } from 'react';
+import type { RunUsage } from '@youyou/contracts';
 import {
   collapseRetryNotices,
   processSummary,
@@ -46,6 +47,27 @@ export function summaryText(t: Translate, summary: ReturnType<typeof processSumm
     );
   if (summary.failedTools > 0) pieces.push(t('conversation.toolsFailed', { count: summary.failedTools }));
   return pieces.join(' · ');
+}
+
+/**
+ * The answer's footer: model, time and tokens. A run stopped or interrupted before the provider
+ * reported any counts is stored with zeros, so zero tokens reads as "not recorded" ("—"), never
+ * as "0 in / 0 out".
+ */
+export function usageText(t: Translate, modelId: string | null | undefined, usage: RunUsage): string {
+  const model = (modelId ?? '').split('/').pop() ?? '';
+  const seconds = (usage.duration_ms / 1000).toFixed(1);
+  if (usage.input_tokens + usage.output_tokens > 0) {
+    return t('conversation.usage', {
+      model,
+      seconds,
+      input: formatCount(usage.input_tokens),
+      output: formatCount(usage.output_tokens),
+    });
+  }
+  return usage.duration_ms > 0
+    ? t('conversation.usageNoTokens', { model, seconds })
+    : t('conversation.usageNone', { model });
 }
 
 /** The notice a completed answer ends with when the provider said it ended early or refused. */
@@ -169,14 +191,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           </button>
           <MessageMemoryActions runId={run.run.id} conversationId={run.run.conversation_id} text={text} />
           {message.usage !== undefined && (
-            <span className="message-meta">
-              {t('conversation.usage', {
-                model: (message.model_id ?? '').split('/').pop() ?? '',
-                seconds: (message.usage.duration_ms / 1000).toFixed(1),
-                input: formatCount(message.usage.input_tokens),
-                output: formatCount(message.usage.output_tokens),
-              })}
-            </span>
+            <span className="message-meta">{usageText(t, message.model_id, message.usage)}</span>
           )}
           {isLast && !ended && (
             <button

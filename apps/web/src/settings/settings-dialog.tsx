@@ -16,7 +16,8 @@ import { MemorySection } from '../memory/index.ts';
 import { KnowledgeSection } from '../knowledge/index.ts';
 import './settings.css';
 
-const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
+/** Each section's label; exported so the docs' "Settings → …" pointers can be checked against it. */
+export const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   providers: 'settings.providers',
   preferences: 'settings.schema',
   profiles: 'settings.profiles',
