@@ -31,8 +31,7 @@ const createArtifact = (artifacts: ArtifactService): ToolHandler => ({
       kind: {
         type: 'string',
         enum: [...WRITABLE_ARTIFACT_KINDS],
-        description:
-          'code takes a language; html shows as a sandboxed page; mermaid is diagram source',
+        description: 'code takes a language; html shows as a sandboxed page; mermaid is diagram source',
       },
       language: { type: 'string', description: 'For kind "code".' },
       content: { type: 'string', description: 'The whole text.' },
