@@ -175,7 +175,11 @@ export async function restoreCommand(
       throw new CommandUsageError('restore wants one backup file');
     const archive = resolve(io.cwd, file);
     if (!existsSync(archive)) throw new CommandUsageError(`no backup at ${archive}`);
-    const entries = await readTar(archive);
+    const entries = await readTar(archive).catch((error: unknown) => {
+      throw new CommandUsageError(
+        `${archive} is not a youyou backup (${error instanceof Error ? error.message : String(error)})`,
+      );
+    });
     const manifestEntry = entries.find((entry) => entry.path === MANIFEST_FILE);
     if (manifestEntry === undefined)
       throw new CommandUsageError(`${archive} is not a youyou backup (no ${MANIFEST_FILE})`);

@@ -30,15 +30,15 @@ function highlightWorker(): Worker {
 }
 
 /**
- * A code block's highlighted HAST (undefined for a language shiki does not know). Highlighting
- * runs in a web worker where there is one, so a grammar's first compile and every block's
- * tokenising stay off the main thread; without workers (tests) it runs here.
+ * A code block's highlighted HAST (undefined for a language shiki does not know, or where there
+ * are no web workers: jsdom, whose blocks stay plain). Highlighting runs only in the worker, so a
+ * grammar's first compile and every block's tokenising stay off the main thread, and the grammars
+ * are built once, into the worker's bundle: a main-thread import of highlight-core would emit
+ * every language chunk a second time (decision 0044). Every browser the workbench supports has
+ * module workers.
  */
-export async function highlightToHast(code: string, language: string): Promise<Root | undefined> {
-  if (typeof Worker === 'undefined') {
-    const { highlightHere } = await import('./highlight-core.ts');
-    return highlightHere(code, language);
-  }
+export function highlightToHast(code: string, language: string): Promise<Root | undefined> {
+  if (typeof Worker === 'undefined') return Promise.resolve(undefined);
   const id = (nextId += 1);
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
