@@ -34,6 +34,27 @@ async function callThroughModel(server: TestServer, tool: string, args: Record<s
   return toolResult(view.messages[1]);
 }
 
+/** The `tools/call` of trigger-long-running-operation for `duration` seconds the server got, if any. */
+async function longRunningCall(log: string, duration: number) {
+  return (await recordedMessages(log)).find((message) => {
+    const params = message['params'] as { name?: unknown; arguments?: { duration?: unknown } } | undefined;
+    return (
+      message['method'] === 'tools/call' &&
+      params?.name === 'trigger-long-running-operation' &&
+      params.arguments?.duration === duration
+    );
+  });
+}
+
+/** MCP's `notifications/cancelled` for request `id` the server got, if any. */
+async function cancelNotification(log: string, id: unknown) {
+  return (await recordedMessages(log)).find(
+    (message) =>
+      message['method'] === 'notifications/cancelled' &&
+      (message['params'] as { requestId?: unknown } | undefined)?.requestId === id,
+  );
+}
+
 describe.each(DATABASE_KINDS)('MCP server configuration over HTTP on %s', (kind) => {
   let database: TestDatabase;
   let server: TestServer;
@@ -135,7 +156,14 @@ describe('MCP tools from real servers in conversations', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
-    server = await startTestServer({ database, server: { mcpRestartBaseMs: 50 } });
+    server = await startTestServer({
+      database,
+      server: {
+        mcpRestartBaseMs: 50,
+        // Long enough for a 1 s call to finish after a cancel, short enough for a quick test.
+        mcpCancelGraceMs: 2_500,
+      },
+    });
     log = join(server.directories.root, 'everything-stdio.log');
     everything = await server.call<McpServer>('POST', '/api/mcp/servers', {
       name: 'everything',
@@ -220,25 +248,34 @@ describe('MCP tools from real servers in conversations', () => {
     expect(JSON.stringify(result).length).toBeLessThan(2000);
   });
 
-  it('a slow tool is cancelled with the run, and the server gets MCP’s cancel notification', async () => {
+  it('on cancel a running MCP call that finishes within the grace period keeps its result, and the run ends cancelled', async () => {
+    server.fake.push(
+      fakeToolCallReply('everything__trigger-long-running-operation', { duration: 1, steps: 1 }),
+    );
+    const { conversationId, runId } = await sendFirstMessage(server, 'run something short');
+    const call = await eventually(() => longRunningCall(log, 1));
+    await server.call('POST', `/api/runs/${runId}/cancel`);
+    const view = await server.settled(conversationId, runId);
+    expect(view.runs.find((run) => run.id === runId)?.status).toBe('cancelled');
+    expect(toolResult(view.messages[1])).toMatchObject({
+      is_error: false,
+      output: 'Long running operation completed. Duration: 1 seconds, Steps: 1.',
+    });
+    expect(await cancelNotification(log, call['id'])).toBeUndefined();
+  });
+
+  it('a running MCP call past the cancel grace period is cancelled the MCP way, and the run ends cancelled', async () => {
     server.fake.push(
       fakeToolCallReply('everything__trigger-long-running-operation', { duration: 60, steps: 60 }),
     );
     const { conversationId, runId } = await sendFirstMessage(server, 'run something long');
-    const call = await eventually(async () =>
-      (await recordedMessages(log)).find(
-        (message) =>
-          message['method'] === 'tools/call' &&
-          JSON.stringify(message).includes('trigger-long-running-operation'),
-      ),
-    );
+    const call = await eventually(() => longRunningCall(log, 60));
     await server.call('POST', `/api/runs/${runId}/cancel`);
     const view = await server.settled(conversationId, runId);
     expect(view.runs.find((run) => run.id === runId)?.status).toBe('cancelled');
-    const cancelled = await eventually(async () =>
-      (await recordedMessages(log)).find((message) => message['method'] === 'notifications/cancelled'),
-    );
-    expect((cancelled['params'] as { requestId: unknown }).requestId).toBe(call['id']);
+    expect(toolResult(view.messages[1])).toMatchObject({ is_error: true });
+    expect(toolResult(view.messages[1]).output).toContain('REQUEST_CANCELLED');
+    await eventually(() => cancelNotification(log, call['id']));
     // The server stays usable.
     const after = await callThroughModel(server, 'everything__echo', { message: 'still here' });
     expect(after.output).toBe('Echo: still here');

@@ -1,9 +1,16 @@
 import { realpath } from 'node:fs/promises';
-import type { ComponentSource, LoadedComponents, LoadDiagnostic, ToolHandler } from '@youyou/agent';
+import {
+  AgentError,
+  type ComponentSource,
+  type LoadedComponents,
+  type LoadDiagnostic,
+  type ToolHandler,
+} from '@youyou/agent';
 import type { McpPromptInfo, McpPromptResult, McpServerStatus, McpToolInfo } from '@youyou/contracts';
 import type { GetPromptResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import type { ServerLogger } from '../logging/index.ts';
+import { cancelGrace, MCP_CANCEL_GRACE_MS } from './mcp-cancel-grace.ts';
 import type { McpConnection, McpServerDefinition } from './mcp-connection.ts';
 import pino from 'pino';
 import { transportOfRow, type McpServerRow } from './mcp-server-repository.ts';
@@ -43,6 +50,8 @@ export interface McpManagerOptions<Store extends McpServerStore = McpServerStore
   setting?: <T>(key: string, projectId: string | null) => Promise<T>;
   /** Backoff of restarts after a crash (tests shorten it). */
   restartBaseMs?: number;
+  /** How long a cancelled run waits for a running call before cancelling it; default MCP_CANCEL_GRACE_MS. */
+  cancelGraceMs?: number;
   /**
    * Variables every stdio server gets besides its own: the owner marker that the leftover-process
    * cleanup at start looks for, so a server orphaned by a `kill -9` is ended like a tool process.
@@ -313,6 +322,7 @@ export class McpManager<Store extends McpServerStore = McpServerStore> {
       const destructive = !readOnly && tool.annotations?.destructiveHint !== false;
       const timeoutMs = connection.definition.toolTimeoutMs;
       const serverName = row.name;
+      const graceMs = this.#options.cancelGraceMs ?? MCP_CANCEL_GRACE_MS;
       set.handlers.push({
         name,
         description: tool.description ?? tool.title ?? `${tool.name} (from the MCP server ${serverName})`,
@@ -320,14 +330,26 @@ export class McpManager<Store extends McpServerStore = McpServerStore> {
         mutating: !readOnly,
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         execute: async (input, context) => {
-          const result = await connection.call(
-            tool.name,
-            { ...input.arguments },
-            // A cancelled turn no longer aborts `signal` (spec §6.2 waits for running tools); it
-            // aborts `cancelSignal`, and MCP has its own way to tell the server: cancel the request.
-            { signal: AbortSignal.any([context.signal, context.cancelSignal]), timeoutMs },
-          );
-          return mapToolResult(result, { server: serverName, tool: tool.name });
+          // Spec §6.2: a cancelled turn waits for running tools. An MCP call gets a grace period to
+          // finish (its result is recorded), then is cancelled the MCP way (decision 0036).
+          const grace = cancelGrace(context.cancelSignal, graceMs);
+          try {
+            const result = await connection.call(
+              tool.name,
+              { ...input.arguments },
+              { signal: AbortSignal.any([context.signal, grace.signal]), timeoutMs },
+            );
+            return mapToolResult(result, { server: serverName, tool: tool.name });
+          } catch (error) {
+            if (!grace.signal.aborted || context.signal.aborted) throw error;
+            throw new AgentError(
+              'REQUEST_CANCELLED',
+              `The run was cancelled and the call had not finished ${graceMs} ms later, so the MCP server '${serverName}' was asked to stop it.`,
+              { cause: error, source: 'tool' },
+            );
+          } finally {
+            grace.dispose();
+          }
         },
       });
       set.info.push({

@@ -39,6 +39,8 @@ export interface ServerOptions {
   subagents?: Partial<SubagentOptions>;
   /** The first restart of a crashed MCP server waits this long, doubling each time; default 1 s. */
   mcpRestartBaseMs?: number;
+  /** How long a cancelled run waits for a running MCP tool before cancelling it; default 10 s. */
+  mcpCancelGraceMs?: number;
   /**
    * The confirmation policy of mutating tools the user set none for: `confirm` (spec §4.8, the
    * default). Test harnesses that are not about confirmation run with `auto`.
@@ -78,6 +80,7 @@ export interface ResolvedServerOptions {
   toolResultBudgetBytes: number;
   subagents: SubagentOptions;
   mcpRestartBaseMs: number | undefined;
+  mcpCancelGraceMs: number | undefined;
   mutatingToolPolicy: 'auto' | 'confirm' | 'deny';
   maxUploadBytes: number;
   maxJsonBytes: number;
@@ -120,6 +123,7 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
     toolResultBudgetBytes: options.toolResultBudgetBytes ?? DEFAULT_TOOL_RESULT_BUDGET_BYTES,
     subagents: { ...DEFAULT_SUBAGENT_OPTIONS, ...options.subagents },
     mcpRestartBaseMs: options.mcpRestartBaseMs,
+    mcpCancelGraceMs: options.mcpCancelGraceMs,
     mutatingToolPolicy: options.mutatingToolPolicy ?? 'confirm',
     maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
     maxJsonBytes: options.maxJsonBytes ?? 2 * 1024 * 1024,

@@ -224,6 +224,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       defaultCwd: scratchDirectory,
       setting: (key, projectId) => settingsService.value(key, { projectId }),
       ...(settings.mcpRestartBaseMs === undefined ? {} : { restartBaseMs: settings.mcpRestartBaseMs }),
+      ...(settings.mcpCancelGraceMs === undefined ? {} : { cancelGraceMs: settings.mcpCancelGraceMs }),
       processEnvironment: ownerEnvironment,
     });
     cleanups.push(() => mcp.shutdown());
