@@ -162,9 +162,17 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   const budget = Math.max(0, window - reserve);
   // The tool definitions belong to the system slot (they travel in the request's `tools` field);
   // the request lists them most important first, so the last are dropped first.
-  let tools: ToolDefinition[] = [...request.tools];
+  // Their estimate is kept with the list: serialising every definition on each total would put
+  // the whole catalogue's JSON on the per-call path several times over.
   const toolsTokensOf = (list: readonly ToolDefinition[]): number =>
     list.length === 0 ? 0 : estimateTextTokens(JSON.stringify(list));
+  let tools: ToolDefinition[] = [...request.tools];
+  let toolsTokens = toolsTokensOf(tools);
+  const setTools = (next: ToolDefinition[]): void => {
+    tools = next;
+    toolsTokens = toolsTokensOf(next);
+  };
+  const droppedTools: string[] = [];
   const trims: ContextTrim[] = [];
   const trim = (entry: ContextTrim): void => {
     trims.push(entry);
@@ -209,7 +217,7 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   const sum = <T>(list: readonly T[], of: (item: T) => number): number =>
     list.reduce((total, item) => total + of(item), 0);
   const tokensOf: Record<ContextSlot, () => number> = {
-    system: () => promptTokens + toolsTokensOf(tools),
+    system: () => promptTokens + toolsTokens,
     memory: () => (memory.length === 0 ? 0 : 40 + sum(memory, itemTokens)),
     knowledge: () => (knowledge.length === 0 ? 0 : 30 + sum(knowledge, itemTokens)),
     history: () => sum(history, (item) => item.tokens),
@@ -340,31 +348,32 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   // to their first sentence first, then whole tools from the end of the list.
   const trimTools = (target: number, reason: ContextTrimReason): void => {
     if (tokensOf.system() <= target || tools.length === 0) return;
-    const before = toolsTokensOf(tools);
+    const before = toolsTokens;
     const shortened = tools.map((tool) => ({ ...tool, description: shortDescription(tool.description) }));
     const changed = shortened.filter((tool, index) => tool.description !== tools[index]?.description);
     if (changed.length > 0) {
-      tools = shortened;
+      setTools(shortened);
       trim({
         slot: 'system',
         kind: 'excerpted',
         reason,
         item: `descriptions of ${changed.length} tool${changed.length === 1 ? '' : 's'}`,
         tokens_before: before,
-        tokens_after: toolsTokensOf(tools),
+        tokens_after: toolsTokens,
         note: 'each cut to its first sentence',
       });
     }
     while (tools.length > 0 && tokensOf.system() > target) {
       const dropped = tools[tools.length - 1] as ToolDefinition;
-      const withIt = toolsTokensOf(tools);
-      tools = tools.slice(0, -1);
+      const withIt = toolsTokens;
+      setTools(tools.slice(0, -1));
+      droppedTools.push(dropped.name);
       trim({
         slot: 'system',
         kind: 'dropped',
         reason,
         item: `tool ${dropped.name}`,
-        tokens_before: withIt - toolsTokensOf(tools),
+        tokens_before: withIt - toolsTokens,
         tokens_after: 0,
         note: 'left out of this request; the model was told',
       });
@@ -413,9 +422,6 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
     if (excess <= 0) break;
     shrink(slot, Math.max(0, tokensOf[slot]() - excess), 'budget');
   }
-  const droppedTools = trims
-    .filter((item) => item.slot === 'system' && item.kind === 'dropped')
-    .map((item) => item.item.slice('tool '.length));
   const toolsNote =
     droppedTools.length === 0
       ? ''
@@ -455,7 +461,7 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
     output_reserve_tokens: reserve,
     budget_tokens: budget,
     total_tokens: finalTotal,
-    tools_tokens: toolsTokensOf(tools),
+    tools_tokens: toolsTokens,
     estimator: CONTEXT_TOKEN_ESTIMATOR,
     slots: CONTEXT_SLOTS.map((slot) => ({
       slot,
