@@ -255,6 +255,25 @@ export function assembleRequest(input: AssemblyInput): AssemblyResult {
   ): MessageEntry[] => {
     const next = [...list];
     let total = sum(next, (item) => item.tokens);
+    // Images go first, oldest first: each counts as much as a page of text, and the result's text
+    // already says what was there (decision 0046).
+    for (let position = 0; position < next.length && total > target; position++) {
+      const item = next[position] as MessageEntry;
+      if (item.message.role !== 'tool' || item.message.images === undefined) continue;
+      const { images, ...message } = item.message;
+      const tokens = estimateMessageTokens(message);
+      next[position] = { ...item, message, tokens };
+      total -= item.tokens - tokens;
+      trim({
+        slot,
+        kind: 'dropped',
+        reason,
+        item: `${images.length === 1 ? 'image' : `${images.length} images`} of tool result ${message.toolName} (message ${item.index + 1})`,
+        tokens_before: item.tokens - tokens,
+        tokens_after: 0,
+        note: "the model read the result's text line instead",
+      });
+    }
     for (let position = 0; position < next.length && total > target; position++) {
       const item = next[position] as MessageEntry;
       if (item.message.role !== 'tool' || item.tokens <= limit) continue;

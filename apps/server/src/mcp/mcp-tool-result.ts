@@ -1,4 +1,4 @@
-import type { ToolOutput } from '@youyou/agent';
+import type { ImageBlock, ImageMediaType, ToolOutput } from '@youyou/agent';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** An image or audio block a tool returned, kept for clients beside the text the model reads. */
@@ -18,6 +18,14 @@ export interface McpResultMetadata {
   structuredContent?: Record<string, unknown>;
 }
 
+/** The image formats a model takes (spec §8); an SVG or TIFF stays a described line. */
+const MODEL_IMAGE_TYPES: ReadonlySet<string> = new Set<ImageMediaType>([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+]);
+
 function sizeOfBase64(data: string): number {
   return Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
 }
@@ -28,9 +36,10 @@ function formatBytes(bytes: number): string {
 
 /**
  * Turns an MCP `tools/call` result into a tool output (spec §4.8): text as is; images, audio,
- * resource links and embedded resources as one descriptive line each for the model (it reads
- * text), their data in `metadata.mcp` for clients; structured content as JSON when the server
- * sent no text for it; `isError` kept.
+ * resource links and embedded resources as one descriptive line each (what a model without
+ * vision reads), their data in `metadata.mcp` for clients; PNG, JPEG, GIF and WebP images also as
+ * `images`, which the agent sends to models that take images (decision 0046); structured content
+ * as JSON when the server sent no text for it; `isError` kept.
  *
  * @example
  * mapToolResult({ content: [{ type: 'text', text: 'hi' }] }, { server: 'demo', tool: 'echo' });
@@ -39,6 +48,7 @@ function formatBytes(bytes: number): string {
 export function mapToolResult(result: CallToolResult, source: { server: string; tool: string }): ToolOutput {
   const lines: string[] = [];
   const metadata: McpResultMetadata = { ...source, media: [], resourceLinks: [] };
+  const images: ImageBlock[] = [];
   let sawText = false;
   for (const block of result.content ?? []) {
     switch (block.type) {
@@ -50,6 +60,8 @@ export function mapToolResult(result: CallToolResult, source: { server: string; 
       case 'audio':
         metadata.media.push({ type: block.type, mediaType: block.mimeType, data: block.data });
         lines.push(`[${block.type}: ${block.mimeType}, ${formatBytes(sizeOfBase64(block.data))}]`);
+        if (block.type === 'image' && MODEL_IMAGE_TYPES.has(block.mimeType))
+          images.push({ type: 'image', mediaType: block.mimeType as ImageMediaType, data: block.data });
         break;
       case 'resource_link':
         metadata.resourceLinks.push({
@@ -85,5 +97,6 @@ export function mapToolResult(result: CallToolResult, source: { server: string; 
     content: lines.join('\n'),
     isError: result.isError === true,
     metadata: { mcp: metadata },
+    ...(images.length === 0 ? {} : { images }),
   };
 }

@@ -12,7 +12,10 @@ export function estimateMessageTokens(message: Message): number {
     case 'system':
       return Math.ceil(message.content.length / 4);
     case 'tool':
-      return Math.ceil((message.content.length + message.toolName.length) / 4);
+      return (
+        Math.ceil((message.content.length + message.toolName.length) / 4) +
+        (message.images?.length ?? 0) * IMAGE_TOKEN_ESTIMATE
+      );
     case 'assistant': {
       let characters = message.content.length + (message.reasoning?.length ?? 0);
       for (const call of message.toolCalls) characters += call.toolName.length + call.arguments.length;

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../content/index.ts';
+import type { ContentBlock, ImageBlock } from '../content/index.ts';
 
 /** A tool call the model asked for. `arguments` is the raw JSON text the model produced. */
 export interface ToolCallRequest {
@@ -30,13 +30,18 @@ export interface AssistantMessage {
   providerMetadata?: Readonly<Record<string, unknown>>;
 }
 
-/** The result of one tool call, answering the assistant message's call with the same `callId`. */
+/**
+ * The result of one tool call, answering the assistant message's call with the same `callId`.
+ * `images` are set only for a model that takes images, in the turn the tool ran (decision 0046);
+ * `content` says in words that they are there, so a provider may always send it alone.
+ */
 export interface ToolResultMessage {
   role: 'tool';
   callId: string;
   toolName: string;
   content: string;
   isError: boolean;
+  images?: readonly ImageBlock[];
 }
 
 /** The normalised message list every provider receives (spec §4.2). */

@@ -1,6 +1,8 @@
+import type { ImageBlock } from '../content/index.ts';
+import { IMAGE_TOKEN_ESTIMATE } from '../context/index.ts';
 import type { AgentEvent, EventStamp } from '../events/index.ts';
 import type { Reply } from '../model-call/index.ts';
-import type { Message } from '../provider/index.ts';
+import type { Message, ToolResultMessage } from '../provider/index.ts';
 import type { ToolCallOutcome } from '../tools/index.ts';
 import type { SessionRecordInit } from './session-record.ts';
 import { appendMessage, type SessionState } from './session-runtime.ts';
@@ -14,6 +16,11 @@ export class TurnRecords {
   readonly #stamp: EventStamp;
   /** The messages this turn added, so an aborted TurnEnd can keep them out of memory. */
   readonly added = new Set<Message>();
+  /**
+   * Images this turn's tool results returned, by their message (decision 0046): the context and
+   * the log keep the text only; the turn's requests carry the images.
+   */
+  readonly #images = new Map<Message, readonly ImageBlock[]>();
 
   constructor(state: SessionState, stamp: EventStamp) {
     this.#state = state;
@@ -62,16 +69,39 @@ export class TurnRecords {
     );
   }
 
-  storeResults(outcomes: readonly ToolCallOutcome[]): Promise<AgentEvent[]> {
+  /** Estimated tokens of the images the turn's requests carry besides the context. */
+  get imageTokens(): number {
+    let count = 0;
+    for (const images of this.#images.values()) count += images.length;
+    return count * IMAGE_TOKEN_ESTIMATE;
+  }
+
+  /**
+   * The messages of a request: the context's, with this turn's tool images put back on their
+   * results. A message compaction removed takes its images with it.
+   */
+  withImages(messages: readonly Message[]): readonly Message[] {
+    if (this.#images.size === 0) return messages;
+    return messages.map((message) => {
+      const images = this.#images.get(message);
+      return images === undefined ? message : { ...(message as ToolResultMessage), images };
+    });
+  }
+
+  /** `keepImages`: the model takes images, so the results' images go into this turn's requests. */
+  storeResults(outcomes: readonly ToolCallOutcome[], keepImages = false): Promise<AgentEvent[]> {
     const turnId = this.#stamp.turnId;
     for (const outcome of outcomes) {
-      this.append({
+      const message: ToolResultMessage = {
         role: 'tool',
         callId: outcome.callId,
         toolName: outcome.toolName,
         content: outcome.content,
         isError: outcome.isError,
-      });
+      };
+      this.append(message);
+      if (keepImages && outcome.images !== undefined && outcome.images.length > 0)
+        this.#images.set(message, outcome.images);
     }
     return this.persist(
       ...outcomes.map((outcome): SessionRecordInit => ({

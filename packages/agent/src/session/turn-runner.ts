@@ -161,7 +161,10 @@ class TurnRun {
     if (this.#signal.aborted) return 'end';
     const { runtime, context } = this.#state;
     const { config, model } = runtime;
-    if (this.#fixedTokens + context.estimatedTokens > config.compactThreshold * model.model.contextWindow) {
+    if (
+      this.#fixedTokens + context.estimatedTokens + this.#records.imageTokens >
+      config.compactThreshold * model.model.contextWindow
+    ) {
       const events = await this.#compact();
       if (events !== undefined) yield* events;
     }
@@ -171,7 +174,7 @@ class TurnRun {
       request: {
         model: model.model.id,
         systemPrompt: this.#systemPrompt,
-        messages: context.messages,
+        messages: this.#records.withImages(context.messages),
         tools: runtime.dispatcher.definitions,
         ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
         ...(config.maxTokens === undefined ? {} : { maxTokens: config.maxTokens }),
@@ -273,7 +276,7 @@ class TurnRun {
     }
     this.#summary.toolCalls += runnable.length;
     this.#unanswered = [];
-    yield* await this.#records.storeResults(outcomes);
+    yield* await this.#records.storeResults(outcomes, runtime.model.model.capabilities.vision);
     if (refused.length > 0) {
       throw new AgentError(
         'MAX_TOOL_CALLS_EXCEEDED',
@@ -395,7 +398,7 @@ class TurnRun {
     }
     this.#overflowRetried = true;
     const events = await this.#compact({
-      fixedTokens: this.#fixedTokens,
+      fixedTokens: this.#fixedTokens + this.#records.imageTokens,
       ...(overflow.limit === undefined ? {} : { limit: overflow.limit }),
       ...(overflow.requested === undefined ? {} : { requested: overflow.requested }),
     });

@@ -1,8 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { AgentError, type AgentErrorCode } from '../errors/index.ts';
 import type { HookRegistry } from '../hooks/index.ts';
+import type { ImageBlock } from '../content/index.ts';
 import type { ToolCallRequest, ToolDefinition } from '../provider/index.ts';
 import { compileArgumentValidator, type ArgumentValidator } from './argument-validator.ts';
+import { checkOutputImages } from './output-images.ts';
 import type { ToolHandler, ToolOutput } from './tool-handler.ts';
 import { truncateOutput } from './truncate-output.ts';
 
@@ -16,6 +18,8 @@ export interface ToolCallOutcome {
   isError: boolean;
   durationMs: number;
   metadata?: Readonly<Record<string, unknown>>;
+  /** The images the tool returned, checked (decision 0046). */
+  images?: readonly ImageBlock[];
   errorCode?: AgentErrorCode;
 }
 
@@ -85,8 +89,9 @@ export class ToolDispatcher {
     });
     if (aborted !== undefined) {
       // Abort on AfterToolUse (decision 0005): the tool ran, but its output does not reach the model.
+      const { images: _withheld, ...rest } = outcome;
       return {
-        ...outcome,
+        ...rest,
         content: `Error [HOOK_ABORTED]: Plugin '${aborted.pluginId}' withheld the output of '${call.toolName}' (the tool did run): ${aborted.reason}`,
         isError: true,
         errorCode: 'HOOK_ABORTED',
@@ -206,14 +211,24 @@ export class ToolDispatcher {
           args,
         );
       }
+      const images = output.images === undefined ? undefined : checkOutputImages(output.images);
+      if (typeof images === 'string') {
+        return fail(
+          'TOOL_EXECUTION_ERROR',
+          `Tool '${call.toolName}' returned an invalid output: ${images}.`,
+          args,
+        );
+      }
+      const notes = images === undefined || images.notes.length === 0 ? '' : `\n${images.notes.join('\n')}`;
       return {
         callId: call.callId,
         toolName: call.toolName,
         arguments: args,
-        content: truncateOutput(output.content),
+        content: truncateOutput(output.content + notes),
         isError: output.isError === true,
         durationMs: Math.round(performance.now() - startedAt),
         ...(output.metadata === undefined ? {} : { metadata: output.metadata }),
+        ...(images === undefined || images.images.length === 0 ? {} : { images: images.images }),
       };
     } catch (error) {
       const cause = AgentError.fromUnknown(error, 'TOOL_EXECUTION_ERROR', { source: 'tool' });

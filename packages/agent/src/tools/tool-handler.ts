@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ImageBlock } from '../content/index.ts';
 
 /** The arguments the dispatcher hands a tool, already parsed and checked against its schema. */
 export interface ToolInput {
@@ -7,11 +8,18 @@ export interface ToolInput {
   arguments: Readonly<Record<string, unknown>>;
 }
 
-/** What a tool returns (spec §3.3). Only programmatic tools may return `metadata`. */
+/**
+ * What a tool returns (spec §3.3). Only programmatic tools may return `metadata` and `images`.
+ * `content` is always the text the model reads; `images` ride along for models whose
+ * capabilities say `vision` (a screenshot, a chart) and are left out for the others, so `content`
+ * should say in words that an image is there (decision 0046).
+ */
 export interface ToolOutput {
   content: string;
   isError?: boolean;
   metadata?: Readonly<Record<string, unknown>>;
+  /** Images for the model, sent in the turn that produced them (decision 0046). */
+  images?: readonly ImageBlock[];
 }
 
 export interface ToolContext {

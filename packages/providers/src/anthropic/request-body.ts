@@ -1,4 +1,10 @@
-import type { AssistantMessage, ChatRequest, ContentBlock, ReasoningEffort } from '@youyou/agent';
+import type {
+  AssistantMessage,
+  ChatRequest,
+  ContentBlock,
+  ReasoningEffort,
+  ToolResultMessage,
+} from '@youyou/agent';
 import { fileAsText } from '../file-blocks/index.ts';
 import type { ResolvedModel } from '../models/index.ts';
 import type { AnthropicOptions } from './anthropic-options.ts';
@@ -49,6 +55,21 @@ function userBlocks(blocks: readonly ContentBlock[]): Block[] {
     }
   }
   return result;
+}
+
+/** A tool result's `content`: its text, or text and image blocks when it returned images. */
+function toolResultContent(message: ToolResultMessage): { content?: string | Block[] } {
+  const images = message.images ?? [];
+  if (images.length === 0) return message.content.length > 0 ? { content: message.content } : {};
+  return {
+    content: [
+      ...(message.content.length > 0 ? [{ type: 'text', text: message.content }] : []),
+      ...images.map((image) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: image.mediaType, data: image.data },
+      })),
+    ],
+  };
 }
 
 function parseToolInput(text: string): Record<string, unknown> {
@@ -118,7 +139,7 @@ export function toAnthropicMessages(
           {
             type: 'tool_result',
             tool_use_id: message.callId,
-            ...(message.content.length > 0 ? { content: message.content } : {}),
+            ...toolResultContent(message),
             ...(message.isError ? { is_error: true } : {}),
           },
         ]);

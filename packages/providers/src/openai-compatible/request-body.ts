@@ -1,4 +1,4 @@
-import type { AssistantMessage, ChatRequest, ContentBlock } from '@youyou/agent';
+import type { AssistantMessage, ChatRequest, ContentBlock, ToolResultMessage } from '@youyou/agent';
 import { fileAsText } from '../file-blocks/index.ts';
 import type { ResolvedModel } from '../models/index.ts';
 import type { OpenAICompatibleOptions, ReasoningHistory } from './openai-compatible-options.ts';
@@ -80,7 +80,16 @@ export function toOpenAIMessages(
 ): Record<string, unknown>[] {
   const messages: Record<string, unknown>[] = [];
   if (request.systemPrompt.length > 0) messages.push({ role: 'system', content: request.systemPrompt });
+  // A tool message takes text only: a step's tool images follow its tool messages as one user
+  // message (decision 0046), since a user message between tool messages would break the step.
+  let toolImages: ContentPart[] = [];
+  const flushToolImages = (): void => {
+    if (toolImages.length === 0) return;
+    messages.push({ role: 'user', content: toolImages });
+    toolImages = [];
+  };
   for (const message of request.messages) {
+    if (message.role !== 'tool') flushToolImages();
     switch (message.role) {
       case 'system':
         messages.push({ role: 'system', content: message.content });
@@ -93,10 +102,28 @@ export function toOpenAIMessages(
         break;
       case 'tool':
         messages.push({ role: 'tool', tool_call_id: message.callId, content: toolResultText(message) });
+        toolImages.push(...toolImageParts(message));
         break;
     }
   }
+  flushToolImages();
   return messages;
+}
+
+/** A tool result's images as user content parts, introduced by a line naming the call. */
+function toolImageParts(message: ToolResultMessage): ContentPart[] {
+  const images = message.images ?? [];
+  if (images.length === 0) return [];
+  return [
+    {
+      type: 'text',
+      text: `The ${images.length === 1 ? 'image' : `${images.length} images`} returned by the tool call ${message.callId} (${message.toolName}):`,
+    },
+    ...images.map((image): ContentPart => ({
+      type: 'image_url',
+      image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+    })),
+  ];
 }
 
 /**
