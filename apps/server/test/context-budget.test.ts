@@ -1,13 +1,16 @@
 import type { ContextAssemblyReport } from '@youyou/contracts';
-import { fakeTextReply } from '@youyou/testing';
+import type { AgentTree, ConversationMessage } from '@youyou/contracts';
+import { fakeTextReply, fakeToolCallReply, sessionScripts, type SessionScripts } from '@youyou/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
-import { startTestServer, type TestServer } from './support/test-server.ts';
+import { allNodes } from './support/agent-tree.ts';
+import { sendFirstMessage, startTestServer, type TestServer } from './support/test-server.ts';
 
 for (const kind of DATABASE_KINDS) {
   describe(`the context budget on ${kind} (issue 24)`, () => {
     let database: TestDatabase;
     let server: TestServer;
+    let scripts: SessionScripts;
 
     const profileFor = async (model: string, systemPrompt = ''): Promise<string> =>
       (
@@ -45,7 +48,8 @@ for (const kind of DATABASE_KINDS) {
 
     beforeAll(async () => {
       database = await createTestDatabase(kind);
-      server = await startTestServer({ database, fake: { fallback: () => fakeTextReply('hello') } });
+      scripts = sessionScripts([], () => fakeTextReply('hello'));
+      server = await startTestServer({ database, fake: { fallback: (request) => scripts.reply(request) } });
       await server.call('POST', '/api/providers', {
         name: 'small',
         kind: 'openai-compatible',
@@ -100,6 +104,50 @@ for (const kind of DATABASE_KINDS) {
       expect(server.fake.chatRequests.length).toBe(before);
       expect(reports[0]?.over_budget).toBe(true);
       expect(reports[0]?.trims.some((trim) => trim.slot === 'system' && trim.kind === 'dropped')).toBe(true);
+    });
+
+    it("a sub-agent whose model window is too small fails with CONTEXT_BUDGET_EXCEEDED, and the parent gets it as the spawn tool's error and goes on", async () => {
+      const instructions = 'Answer in the voice of a patient teacher. '.repeat(30);
+      const tinyProfile = await profileFor('tiny', instructions);
+      scripts.add({
+        match: 'Ask the tiny helper',
+        replies: [
+          fakeToolCallReply('spawn_agent', { task: 'Say hi, tiny helper', profile_id: tinyProfile }),
+          fakeTextReply('The helper could not start.'),
+        ],
+      });
+      scripts.add({ match: 'Say hi, tiny helper', replies: [fakeTextReply('never sent')] });
+      const { conversationId, runId } = await sendFirstMessage(server, 'Ask the tiny helper');
+      const view = await server.settled(conversationId, runId);
+
+      // The parent's run completes: the sub-agent's failure is a tool result, not a crash or a hang.
+      const parent = await server.call<{ status: string }>('GET', `/api/runs/${runId}`);
+      expect(parent.status).toBe('completed');
+      const answer = view.messages.at(-1) as ConversationMessage;
+      expect(answer.status).toBe('complete');
+      const result = answer.parts.find((part) => part.type === 'tool_result');
+      expect(result).toMatchObject({ tool_name: 'spawn_agent', is_error: true });
+      expect(result?.type === 'tool_result' ? result.output : '').toMatch(
+        /^Error \[CONTEXT_BUDGET_EXCEEDED\]: .*context window of 'small\/tiny'/,
+      );
+      expect(JSON.stringify(answer.parts)).toContain('The helper could not start.');
+
+      // The sub-agent's run failed with the code, and its request never reached the model.
+      const [node] = allNodes(
+        await server.call<AgentTree>('GET', `/api/conversations/${conversationId}/agents`),
+      );
+      expect(node).toMatchObject({ status: 'failed', error: { code: 'CONTEXT_BUDGET_EXCEEDED' } });
+      const child = await server.call<{ status: string; error?: { code: string } | null }>(
+        'GET',
+        `/api/runs/${node?.run_id ?? ''}`,
+      );
+      expect(child).toMatchObject({ status: 'failed', error: { code: 'CONTEXT_BUDGET_EXCEEDED' } });
+      expect(scripts.remaining['Say hi, tiny helper']).toBe(1);
+      const { reports } = await server.call<{ reports: ContextAssemblyReport[] }>(
+        'GET',
+        `/api/runs/${node?.run_id ?? ''}/context`,
+      );
+      expect(reports[0]).toMatchObject({ model_id: 'small/tiny', over_budget: true });
     });
   });
 }

@@ -175,6 +175,54 @@ describe('context assembly (spec §4.10)', () => {
     ]);
   });
 
+  it("counts a tool result's images, and over budget drops them (oldest first) before any text is cut", () => {
+    const image = { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' } as const;
+    const shot = (callId: string): Message[] => [
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ callId, toolName: 'screenshot', arguments: '{}' }],
+        status: 'complete',
+      },
+      {
+        role: 'tool',
+        callId,
+        toolName: 'screenshot',
+        content: '[image: image/png, 8 B]',
+        isError: false,
+        images: [image],
+      },
+    ];
+    const messages = [user('take two screenshots'), ...shot('c1'), ...shot('c2')];
+    const roomy = assembleRequest({ request: request(messages), model: { id: 'm', contextWindow: 16_000 } });
+    expect(roomy.report.slots.find((slot) => slot.slot === 'tool_results')?.tokens).toBeGreaterThan(3_200);
+    expect(roomy.report.trims).toEqual([]);
+
+    // Budget 3,000 (a quarter of the window is the output reserve): one image (1,600 tokens) fits
+    // beside the rest, two do not.
+    const { request: assembled, report } = assembleRequest({
+      request: request(messages),
+      model: { id: 'm', contextWindow: 4_000 },
+    });
+    const results = assembled.messages.filter((message) => message.role === 'tool');
+    expect(results.map((message) => message.images?.length ?? 0)).toEqual([0, 1]);
+    expect(results.map((message) => message.content)).toEqual([
+      '[image: image/png, 8 B]',
+      '[image: image/png, 8 B]',
+    ]);
+    expect(report.trims).toEqual([
+      expect.objectContaining({
+        slot: 'tool_results',
+        kind: 'dropped',
+        reason: 'budget',
+        item: 'image of tool result screenshot (message 3)',
+        tokens_before: 1_600,
+        tokens_after: 0,
+      }),
+    ]);
+    expect(report.over_budget).toBe(false);
+  });
+
   it('reads the policy as data: a smaller history share trims history even when the window has room', () => {
     const policy = {
       ...DEFAULT_CONTEXT_ASSEMBLY_POLICY,

@@ -25,6 +25,9 @@ export function lastToolResult(body: unknown): string | undefined {
       const result = (message.content as { type?: unknown; content?: unknown }[]).findLast(
         (part) => part.type === 'tool_result',
       );
+      // Chat Completions: a step's tool images follow its tool messages in a user message.
+      if (result === undefined && (messages[index - 1] as { role?: unknown } | null)?.role === 'tool')
+        continue;
       if (result !== undefined) {
         if (typeof result.content === 'string') return result.content;
         if (Array.isArray(result.content)) {
