@@ -140,6 +140,27 @@ describe.each(DATABASE_KINDS)('workbench tools, confirmation and planboard on %s
     }
   });
 
+  it('read_file shows a PNG of the project to a model that takes images: a text line in the result, the image in the next request', async () => {
+    const png = Buffer.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+    ]);
+    await writeFile(join(project.directory, 'diagram.png'), png);
+    const { conversationId, runId } = await turn('look at the diagram', [
+      fakeToolCallReply('read_file', { path: 'diagram.png' }),
+      fakeTextReply('a diagram'),
+    ]);
+    const view = await server.settled(conversationId, runId);
+    expect(toolOutput(view.messages, 'read_file')).toBe('diagram.png — [image: image/png, 16 B]');
+    const body = server.fake.chatRequests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    expect(body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: expect.stringContaining('(read_file)') as unknown },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+      ],
+    });
+  });
+
   it('list_files honours .gitignore; search_files finds matches outside ignored files, case-insensitively, with context', async () => {
     const { conversationId, runId } = await turn('look', [
       fakeToolCallReply('list_files', {}),

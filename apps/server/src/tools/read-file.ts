@@ -1,5 +1,5 @@
 import { open, stat } from 'node:fs/promises';
-import { AgentError, type ToolHandler } from '@youyou/agent';
+import { AgentError, detectImageFormat, type ToolHandler, type ToolOutput } from '@youyou/agent';
 import { errorOutput } from './tool-errors.ts';
 import type { ScopeOf } from './tool-scope.ts';
 
@@ -12,8 +12,30 @@ function looksBinary(bytes: Uint8Array): boolean {
 }
 
 /**
+ * An image file as a tool output: a line saying what it is (all a model without vision reads) and
+ * the image, which the agent sends to models that take images (decision 0046).
+ */
+function imageOutput(display: string, bytes: Buffer, size: number): ToolOutput | undefined {
+  const mediaType = detectImageFormat(bytes);
+  if (mediaType === undefined) return undefined;
+  if (size > MAX_READ_BYTES) {
+    throw new AgentError(
+      'INVALID_INPUT',
+      `'${display}' is an image of ${size} bytes; read_file shows images up to 2 MB.`,
+      { details: { path: display, size } },
+    );
+  }
+  return {
+    content: `${display} — [image: ${mediaType}, ${size < 1024 ? `${size} B` : `${(size / 1024).toFixed(1)} kB`}]`,
+    metadata: { path: display, media_type: mediaType, size },
+    images: [{ type: 'image', mediaType, data: bytes.toString('base64'), path: display }],
+  };
+}
+
+/**
  * `read_file`: a text file of the project (or an upload of the conversation), whole or a line
- * range, with line numbers so the model can cite and ask for more.
+ * range, with line numbers so the model can cite and ask for more; a PNG, JPEG, GIF or WebP file
+ * as an image.
  *
  * @example
  * builder.addTool(readFileTool(scopeOf));
@@ -22,7 +44,7 @@ export function readFileTool(scopeOf: ScopeOf): ToolHandler {
   return {
     name: 'read_file',
     description:
-      "Reads a text file from the project directory or from this conversation's uploads. Paths are relative to the project root. Returns numbered lines; use start_line/end_line for a range (default: the first 2000 lines).",
+      "Reads a text or image file from the project directory or from this conversation's uploads. Paths are relative to the project root. Returns numbered lines; use start_line/end_line for a range (default: the first 2000 lines).",
     parameters: {
       type: 'object',
       properties: {
@@ -55,6 +77,8 @@ export function readFileTool(scopeOf: ScopeOf): ToolHandler {
         } finally {
           await handle.close();
         }
+        const image = imageOutput(scope.display(real), bytes, info.size);
+        if (image !== undefined) return image;
         if (looksBinary(bytes)) {
           throw new AgentError(
             'INVALID_INPUT',
