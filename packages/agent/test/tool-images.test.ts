@@ -1,9 +1,11 @@
 import {
+  abort,
   estimateMessageTokens,
   IMAGE_TOKEN_ESTIMATE,
   InMemorySessionStorage,
   type Message,
   type ModelCapabilities,
+  type Plugin,
   type ToolHandler,
   type ToolResultMessage,
 } from '@youyou/agent';
@@ -25,6 +27,7 @@ const screenshot: ToolHandler = tool('screenshot', () => ({
 async function agentWith(
   capabilities: Partial<ModelCapabilities>,
   tools: ToolHandler[] = [screenshot],
+  plugins: Plugin[] = [],
 ): Promise<TestAgent & { storage: InMemorySessionStorage }> {
   const provider = new ScriptedProvider({
     models: [
@@ -34,7 +37,7 @@ async function agentWith(
     ],
   });
   const storage = new InMemorySessionStorage();
-  return { ...(await testAgent({ provider, tools, sessionStorage: storage })), storage };
+  return { ...(await testAgent({ provider, tools, plugins, sessionStorage: storage })), storage };
 }
 
 function toolResults(messages: readonly Message[]): ToolResultMessage[] {
@@ -112,6 +115,22 @@ describe('images in tool results (decision 0046)', () => {
     const [result] = toolResults(agent.provider.requests[1]?.messages ?? []);
     expect(result?.images).toEqual([{ type: 'image', mediaType: 'image/png', data: base64(PNG) }]);
     expect(result?.content).toBe('two attachments\n[image 2 left out: not a PNG, JPEG, GIF or WebP image]');
+  });
+
+  it('an Abort on AfterToolUse withholds the images with the text', async () => {
+    const censor: Plugin = {
+      id: 'censor',
+      displayName: 'Censor',
+      description: 'Withholds screenshots.',
+      apply: (hooks) => hooks.tap('AfterToolUse', () => abort('screenshots stay private')),
+    };
+    const agent = await agentWith({ vision: true }, [screenshot], [censor]);
+    agent.provider.enqueue(toolCallReply([{ toolName: 'screenshot' }]), textReply('withheld'));
+    const session = await agent.agent.newSession();
+    await collect(session.send('take a screenshot'));
+    const [result] = toolResults(agent.provider.requests[1]?.messages ?? []);
+    expect(result?.content).toMatch(/^Error \[HOOK_ABORTED\]: .*screenshots stay private/);
+    expect(result?.images).toBeUndefined();
   });
 
   it('images that are not a list of image blocks make the call an invalid output', async () => {
