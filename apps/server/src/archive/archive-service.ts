@@ -1,5 +1,6 @@
 import {
   archiveImportOptionsSchema,
+  type ArchiveImportPreview,
   type ArchiveImportResult,
   type ArchiveManifest,
   type ArchiveScope,
@@ -26,6 +27,7 @@ import {
   type MemoryRows,
   type ProjectRows,
 } from './archive-rows.ts';
+import { importNames } from './archive-names.ts';
 import {
   DEFAULT_ARCHIVE_LIMITS,
   readArchive,
@@ -40,6 +42,9 @@ const PROJECTS_PATH = 'projects.json';
 const MEMORIES_PATH = 'memories.json';
 const conversationPath = (id: string) => `conversations/${id}.json`;
 const uploadObjectPath = (id: string) => `objects/uploads/${id}`;
+
+/** A project row of an archive as the name check reads it. */
+const projectNameOf = (row: Row) => ({ source_id: String(row['id']), name: String(row['name']) });
 
 /** What to export. */
 export type ArchiveSelection =
@@ -233,10 +238,28 @@ export class ArchiveService {
     return { bytes, fileName: `${fileName}.youyou.zip`, manifest };
   }
 
-  async import(bytes: Uint8Array, options: unknown = {}): Promise<ArchiveImportResult> {
+  /**
+   * What importing `bytes` would create, checked as the import checks it (limits, checksums,
+   * paths, rows) and writing nothing; the UI shows it and asks before a name is copied.
+   */
+  async preview(bytes: Uint8Array, options: unknown = {}): Promise<ArchiveImportPreview> {
+    const { targetProjectId, manifest, projectRows, memoryRows } = this.#open(bytes, options);
+    const target = targetProjectId === undefined ? null : await this.#targetProject(targetProjectId);
+    return {
+      scope: manifest.scope,
+      created_at: manifest.created_at,
+      target_project: target,
+      projects:
+        target === null ? await importNames(this.#database.db, projectRows.projects.map(projectNameOf)) : [],
+      conversations: manifest.conversations.map((entry) => ({ source_id: entry.id, title: entry.title })),
+      memories: memoryRows.memories.length,
+    };
+  }
+
+  /** Checks the options and the archive; reads its manifest, projects and memories. */
+  #open(bytes: Uint8Array, options: unknown) {
     const parsedOptions = archiveImportOptionsSchema.safeParse(options);
     if (!parsedOptions.success) throw new ApiError('INVALID_INPUT', 'The import options are not valid.');
-    const targetProjectId = parsedOptions.data.project_id;
     if (bytes.byteLength > this.#limits.maxTotalBytes) {
       throw new ApiError(
         'ARCHIVE_TOO_LARGE',
@@ -247,8 +270,6 @@ export class ArchiveService {
       );
     }
     const { manifest, files } = readArchive(bytes, this.#limits);
-    const { db } = this.#database;
-
     const projectsFile = files.get(PROJECTS_PATH);
     const projectRows: ProjectRows =
       projectsFile === undefined
@@ -259,6 +280,36 @@ export class ArchiveService {
       memoriesFile === undefined
         ? { memories: [] }
         : parseEntry(memoryRowsSchema, memoriesFile, MEMORIES_PATH);
+    return {
+      targetProjectId: parsedOptions.data.project_id,
+      onNameConflict: parsedOptions.data.on_name_conflict ?? 'copy',
+      manifest,
+      files,
+      projectRows,
+      memoryRows,
+    };
+  }
+
+  async #targetProject(id: string): Promise<{ id: string; name: string }> {
+    const found = await this.#database.db
+      .selectFrom('projects')
+      .select(['id', 'name'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (found === undefined) {
+      throw new ApiError('NOT_FOUND', `No project has id ${id}.`, {
+        details: { resource: 'project', id },
+      });
+    }
+    return found;
+  }
+
+  async import(bytes: Uint8Array, options: unknown = {}): Promise<ArchiveImportResult> {
+    const { targetProjectId, onNameConflict, manifest, files, projectRows, memoryRows } = this.#open(
+      bytes,
+      options,
+    );
+    const { db } = this.#database;
     const conversations: ConversationRows[] = manifest.conversations.map((entry) => {
       const path = conversationPath(entry.id);
       const content = files.get(path);
@@ -280,17 +331,17 @@ export class ArchiveService {
       return rows;
     });
 
-    if (targetProjectId !== undefined) {
-      const exists = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', targetProjectId)
-        .executeTakeFirst();
-      if (exists === undefined) {
-        throw new ApiError('NOT_FOUND', `No project has id ${targetProjectId}.`, {
-          details: { resource: 'project', id: targetProjectId },
-        });
-      }
+    if (targetProjectId !== undefined) await this.#targetProject(targetProjectId);
+    // A name a project here has: the new project comes in as a copy, or the import is refused.
+    const names =
+      targetProjectId === undefined ? await importNames(db, projectRows.projects.map(projectNameOf)) : [];
+    const taken = names.filter((entry) => entry.name_taken);
+    if (onNameConflict === 'refuse' && taken.length > 0) {
+      throw new ApiError(
+        'ARCHIVE_NAME_TAKEN',
+        `A project here is already named ${taken.map((entry) => `“${entry.name}”`).join(', ')}; nothing was imported.`,
+        { details: { projects: taken } },
+      );
     }
 
     // Profiles live outside the archive: one that exists here is kept, any other is dropped.
@@ -360,8 +411,9 @@ export class ArchiveService {
     const now = Date.now();
     const newProjects =
       targetProjectId === undefined
-        ? projectRows.projects.map((row): Row => ({
+        ? projectRows.projects.map((row, index): Row => ({
             ...remap.row(row),
+            name: names[index]?.import_name ?? row['name'],
             directory: null,
             owner: null,
             updated_at: now,

@@ -734,6 +734,18 @@ export const en = {
   'archive.refused': 'The archive was not imported: {reason}',
   'archive.imported': 'Imported {conversations} conversation(s) and {projects} new project(s).',
   'archive.importedMemories': 'And {memories} memory(ies).',
+  'archive.checking': 'Reading the archive…',
+  'archive.previewTitle': 'This import will create',
+  'archive.previewProject': 'Project “{name}”',
+  'archive.previewNameTaken':
+    'A project named “{name}” already exists: this one comes in as a copy named “{copy}”.',
+  'archive.previewInto': 'Into the project “{name}” (no project is created)',
+  'archive.previewConversations': '{count} conversation(s)',
+  'archive.previewMemories': '{count} memory(ies)',
+  'archive.importConfirm': 'Import',
+  'archive.importAsCopy': 'Import as a copy',
+  'archive.importCancel': 'Cancel',
+  'archive.cancelled': 'Nothing was imported.',
 } as const;
 
 export type MessageKey = keyof typeof en;
