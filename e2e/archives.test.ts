@@ -149,7 +149,9 @@ describe('export and import archives in the browser', () => {
     // The person sees the same conversation twice in the list: open each and read it.
     const read = async (index: number) => {
       const groups = page.locator('.project-group', { hasText: 'Launch' });
-      await (index === 0 ? groups.filter({ hasNotText: 'Launch (2)' }) : groups.filter({ hasText: 'Launch (2)' }))
+      await (
+        index === 0 ? groups.filter({ hasNotText: 'Launch (2)' }) : groups.filter({ hasText: 'Launch (2)' })
+      )
         .locator('.conversation-link')
         .first()
         .click();
