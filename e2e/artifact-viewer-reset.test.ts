@@ -30,7 +30,9 @@ describe('the artifact viewer', () => {
     expect(await viewer.getByTestId('diff-view').count()).toBe(0);
     expect(await viewer.textContent()).not.toContain('v1 → v1');
     const frame = await (await sandbox.elementHandle())?.contentFrame();
-    await expect.poll(() => frame?.locator('#title').textContent(), { timeout: STEP_TIMEOUT }).toBe('Landing page');
+    await expect
+      .poll(() => frame?.locator('#title').textContent(), { timeout: STEP_TIMEOUT })
+      .toBe('Landing page');
     await page.screenshot({ path: join(SCREENSHOTS, 'artifact-html-rendered.png') });
 
     // Another conversation: its own (empty) artifacts, not the previous conversation's page.
