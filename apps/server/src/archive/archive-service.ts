@@ -6,9 +6,8 @@ import {
   type ArchiveScope,
 } from '@youyou/contracts';
 import { strToU8 } from 'fflate';
-import type { z } from 'zod';
 import { conversationMarkdown, exportConversation } from '../conversations/index.ts';
-import { IN_FLIGHT_STATUSES, type WorkbenchDatabase } from '../database/index.ts';
+import type { WorkbenchDatabase } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { namespaceOf } from '../memory/index.ts';
 import { redactKeyShaped } from '../security/index.ts';
@@ -27,6 +26,18 @@ import {
   type MemoryRows,
   type ProjectRows,
 } from './archive-rows.ts';
+import {
+  conversationPath,
+  importedConversations,
+  jsonBytes,
+  MEMORIES_PATH,
+  parseEntry,
+  projectNameOf,
+  PROJECTS_PATH,
+  settledRun,
+  slug,
+  uploadObjectPath,
+} from './archive-entries.ts';
 import { importNames } from './archive-names.ts';
 import {
   DEFAULT_ARCHIVE_LIMITS,
@@ -37,14 +48,6 @@ import {
 } from './archive-zip.ts';
 
 type Row = Record<string, unknown>;
-
-const PROJECTS_PATH = 'projects.json';
-const MEMORIES_PATH = 'memories.json';
-const conversationPath = (id: string) => `conversations/${id}.json`;
-const uploadObjectPath = (id: string) => `objects/uploads/${id}`;
-
-/** A project row of an archive as the name check reads it. */
-const projectNameOf = (row: Row) => ({ source_id: String(row['id']), name: String(row['name']) });
 
 /** What to export. */
 export type ArchiveSelection =
@@ -57,39 +60,6 @@ export interface MadeArchive {
   bytes: Uint8Array;
   fileName: string;
   manifest: Pick<ArchiveManifest, 'scope' | 'projects' | 'conversations'>;
-}
-
-function slug(title: string, fallback: string): string {
-  const made = title
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return made === '' ? fallback : made;
-}
-
-function jsonBytes(value: unknown): Uint8Array {
-  return strToU8(JSON.stringify(value));
-}
-
-function parseEntry<Schema extends z.ZodType>(
-  schema: Schema,
-  bytes: Uint8Array,
-  path: string,
-): z.infer<Schema> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    throw new ApiError('ARCHIVE_INVALID', `The archive entry “${path}” is not JSON.`, { details: { path } });
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ApiError('ARCHIVE_INVALID', `The archive entry “${path}” does not hold the rows it should.`, {
-      details: { path, issues: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) },
-    });
-  }
-  return parsed.data;
 }
 
 /**
@@ -512,27 +482,4 @@ export class ArchiveService {
       counts,
     };
   }
-}
-
-/** A run exported while it ran arrives ended: no server executes it here (spec §4.2). */
-function settledRun(row: Row, now: number): Row {
-  if (!(IN_FLIGHT_STATUSES as ReadonlySet<unknown>).has(row['status'])) return row;
-  return {
-    ...row,
-    status: 'interrupted',
-    phase: 'done',
-    ended_at: row['ended_at'] ?? now,
-    cancel_requested: 0,
-  };
-}
-
-function importedConversations(
-  conversations: readonly ConversationRows[],
-  remap: IdRemapper,
-): ArchiveImportResult['conversations'] {
-  return conversations.map((rows) => ({
-    id: remap.id(String(rows.conversation['id'])),
-    title: String(rows.conversation['title']),
-    source_id: String(rows.conversation['id']),
-  }));
 }
