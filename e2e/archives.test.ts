@@ -1,6 +1,7 @@
 // Browser test of export/import archives (spec §4.16): a project with artifacts exported from its
-// button in the project list, imported in Settings → Data, reads the same; a tampered archive is
-// refused and changes nothing.
+// button in the project list, imported in Settings → Data after its preview (a copy named
+// "Launch (2)", the name being taken), reads the same; an import cancelled at its preview and a
+// tampered archive change nothing.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -121,6 +122,16 @@ describe('export and import archives in the browser', () => {
 
     const dialog = await openData();
     await dialog.getByLabel('Archive (.zip)').setInputFiles(archivePath);
+    // Read first: what will be created, and that "Launch" exists here, so it comes in as a copy.
+    const preview = dialog.getByTestId('archive-preview');
+    await preview.waitFor({ timeout: STEP_TIMEOUT });
+    expect(await preview.textContent()).toContain(
+      'A project named “Launch” already exists: this one comes in as a copy named “Launch (2)”.',
+    );
+    expect(await preview.textContent()).toContain('1 conversation(s)');
+    await preview.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'archive-import-preview.png') });
+    await preview.getByRole('button', { name: 'Import as a copy' }).click();
     await dialog
       .getByTestId('archive-imported')
       .filter({ hasText: 'Imported 1 conversation(s) and 1 new project(s).' })
@@ -128,19 +139,19 @@ describe('export and import archives in the browser', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'archive-imported.png') });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
 
-    const launches = await projectsNamed('Launch');
-    expect(launches).toHaveLength(2);
-    const original = launches.find((entry) => entry.project.id === projectId);
-    const copy = launches.find((entry) => entry.project.id !== projectId);
+    const [original] = await projectsNamed('Launch');
+    const [copy] = await projectsNamed('Launch (2)');
+    expect(original?.project.id).toBe(projectId);
     expect(copy?.project.id).not.toBe(projectId);
     expect(copy?.views[0]?.listed.id).not.toBe(conversationId);
     expect(upToIds(copy?.views)).toEqual(upToIds(original?.views));
 
     // The person sees the same conversation twice in the list: open each and read it.
     const read = async (index: number) => {
-      await page
-        .locator('.project-group', { hasText: 'Launch' })
-        .nth(index)
+      const groups = page.locator('.project-group', { hasText: 'Launch' });
+      await (
+        index === 0 ? groups.filter({ hasNotText: 'Launch (2)' }) : groups.filter({ hasText: 'Launch (2)' })
+      )
         .locator('.conversation-link')
         .first()
         .click();
@@ -149,6 +160,22 @@ describe('export and import archives in the browser', () => {
     };
     expect(await read(1)).toEqual(await read(0));
   }, 90_000);
+
+  it('an import cancelled at its preview imports nothing', async () => {
+    const before = (await stack.client.listProjects()).map((project) => project.name).sort();
+    const dialog = await openData();
+    await dialog.getByLabel('Archive (.zip)').setInputFiles(archivePath);
+    const preview = dialog.getByTestId('archive-preview');
+    await preview.waitFor({ timeout: STEP_TIMEOUT });
+    // Two "Launch" projects now: the next copy's name is the first free one.
+    expect(await preview.textContent()).toContain('copy named “Launch (3)”');
+    await preview.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByTestId('archive-cancelled').waitFor({ timeout: STEP_TIMEOUT });
+    expect(await dialog.getByTestId('archive-preview').count()).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'archive-import-cancelled.png') });
+    await dialog.getByRole('button', { name: 'Close settings' }).click();
+    expect((await stack.client.listProjects()).map((project) => project.name).sort()).toEqual(before);
+  }, 60_000);
 
   it('a tampered archive is refused with the reason and imports nothing', async () => {
     const entries = unzipSync(new Uint8Array(await readFile(archivePath)));

@@ -241,6 +241,7 @@ describe('dialogs', () => {
       );
     }
     expect(unstyled).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'settings-dialog-buttons.png') });
     await page.keyboard.press('Escape');
   }, 90_000);
 });

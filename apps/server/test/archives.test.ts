@@ -378,7 +378,10 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
     const imported = await importArchive(archive);
     expect(imported.status).toBe(201);
     const result = imported.body as ArchiveImportResult;
-    expect(result.projects).toEqual([{ id: expect.any(String), name: 'Launch', source_id: projectId }]);
+    // Into the same workbench, where "Launch" exists: a copy with a name of its own (decision 0048).
+    expect(result.projects).toEqual([
+      { id: expect.any(String), name: expect.stringMatching(/^Launch \(\d+\)$/), source_id: projectId },
+    ]);
     expect(result.conversations).toHaveLength(1);
     const copy = result.conversations[0];
     expect(copy?.id).not.toBe(conversationId);

@@ -1,66 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type {
-  EffectiveSetting,
-  EffectiveSettingsResponse,
-  SettingsSchemaResponse,
-  WorkbenchStreamEvent,
-} from '@youyou/contracts';
+import type { EffectiveSetting, EffectiveSettingsResponse, SettingsSchemaResponse } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from './support/databases.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
+import { collectWorkbenchEvents } from './support/workbench-stream.ts';
 
 function setting(response: EffectiveSettingsResponse | { settings: EffectiveSetting[] }, key: string) {
   const found = response.settings.find((entry) => entry.key === key);
   if (found === undefined) throw new Error(`no setting ${key}`);
   return found;
-}
-
-/** Reads the workbench stream until `count` events other than `stream.ready` arrived. */
-async function collectWorkbenchEvents(
-  server: TestServer,
-  count: number,
-  action: () => Promise<unknown>,
-): Promise<WorkbenchStreamEvent[]> {
-  const controller = new AbortController();
-  const response = await fetch(`${server.url}/api/events`, {
-    headers: { authorization: `Bearer ${server.token}` },
-    signal: controller.signal,
-  });
-  if (response.body === null) throw new Error('no body');
-  const events: WorkbenchStreamEvent[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let acted = false;
-  try {
-    for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = frame
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .join('\n');
-        if (data === '') continue;
-        const event = JSON.parse(data) as WorkbenchStreamEvent;
-        if (event.type === 'stream.ready') {
-          if (!acted) {
-            acted = true;
-            await action();
-          }
-          continue;
-        }
-        events.push(event);
-      }
-      if (events.length >= count) break;
-    }
-  } finally {
-    controller.abort();
-  }
-  return events;
 }
 
 describe.each(DATABASE_KINDS)('settings layers and schema (%s)', (kind) => {

@@ -1,13 +1,13 @@
 import {
   archiveImportOptionsSchema,
+  type ArchiveImportPreview,
   type ArchiveImportResult,
   type ArchiveManifest,
   type ArchiveScope,
 } from '@youyou/contracts';
 import { strToU8 } from 'fflate';
-import type { z } from 'zod';
 import { conversationMarkdown, exportConversation } from '../conversations/index.ts';
-import { IN_FLIGHT_STATUSES, type WorkbenchDatabase } from '../database/index.ts';
+import type { WorkbenchDatabase } from '../database/index.ts';
 import { ApiError } from '../errors/index.ts';
 import { namespaceOf } from '../memory/index.ts';
 import { redactKeyShaped } from '../security/index.ts';
@@ -27,6 +27,19 @@ import {
   type ProjectRows,
 } from './archive-rows.ts';
 import {
+  conversationPath,
+  importedConversations,
+  jsonBytes,
+  MEMORIES_PATH,
+  parseEntry,
+  projectNameOf,
+  PROJECTS_PATH,
+  settledRun,
+  slug,
+  uploadObjectPath,
+} from './archive-entries.ts';
+import { importNames } from './archive-names.ts';
+import {
   DEFAULT_ARCHIVE_LIMITS,
   readArchive,
   writeArchive,
@@ -35,11 +48,6 @@ import {
 } from './archive-zip.ts';
 
 type Row = Record<string, unknown>;
-
-const PROJECTS_PATH = 'projects.json';
-const MEMORIES_PATH = 'memories.json';
-const conversationPath = (id: string) => `conversations/${id}.json`;
-const uploadObjectPath = (id: string) => `objects/uploads/${id}`;
 
 /** What to export. */
 export type ArchiveSelection =
@@ -52,39 +60,6 @@ export interface MadeArchive {
   bytes: Uint8Array;
   fileName: string;
   manifest: Pick<ArchiveManifest, 'scope' | 'projects' | 'conversations'>;
-}
-
-function slug(title: string, fallback: string): string {
-  const made = title
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return made === '' ? fallback : made;
-}
-
-function jsonBytes(value: unknown): Uint8Array {
-  return strToU8(JSON.stringify(value));
-}
-
-function parseEntry<Schema extends z.ZodType>(
-  schema: Schema,
-  bytes: Uint8Array,
-  path: string,
-): z.infer<Schema> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    throw new ApiError('ARCHIVE_INVALID', `The archive entry “${path}” is not JSON.`, { details: { path } });
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ApiError('ARCHIVE_INVALID', `The archive entry “${path}” does not hold the rows it should.`, {
-      details: { path, issues: parsed.error.issues.slice(0, 5).map((issue) => issue.path.join('.')) },
-    });
-  }
-  return parsed.data;
 }
 
 /**
@@ -233,10 +208,28 @@ export class ArchiveService {
     return { bytes, fileName: `${fileName}.youyou.zip`, manifest };
   }
 
-  async import(bytes: Uint8Array, options: unknown = {}): Promise<ArchiveImportResult> {
+  /**
+   * What importing `bytes` would create, checked as the import checks it (limits, checksums,
+   * paths, rows) and writing nothing; the UI shows it and asks before a name is copied.
+   */
+  async preview(bytes: Uint8Array, options: unknown = {}): Promise<ArchiveImportPreview> {
+    const { targetProjectId, manifest, projectRows, memoryRows } = this.#open(bytes, options);
+    const target = targetProjectId === undefined ? null : await this.#targetProject(targetProjectId);
+    return {
+      scope: manifest.scope,
+      created_at: manifest.created_at,
+      target_project: target,
+      projects:
+        target === null ? await importNames(this.#database.db, projectRows.projects.map(projectNameOf)) : [],
+      conversations: manifest.conversations.map((entry) => ({ source_id: entry.id, title: entry.title })),
+      memories: memoryRows.memories.length,
+    };
+  }
+
+  /** Checks the options and the archive; reads its manifest, projects and memories. */
+  #open(bytes: Uint8Array, options: unknown) {
     const parsedOptions = archiveImportOptionsSchema.safeParse(options);
     if (!parsedOptions.success) throw new ApiError('INVALID_INPUT', 'The import options are not valid.');
-    const targetProjectId = parsedOptions.data.project_id;
     if (bytes.byteLength > this.#limits.maxTotalBytes) {
       throw new ApiError(
         'ARCHIVE_TOO_LARGE',
@@ -247,8 +240,6 @@ export class ArchiveService {
       );
     }
     const { manifest, files } = readArchive(bytes, this.#limits);
-    const { db } = this.#database;
-
     const projectsFile = files.get(PROJECTS_PATH);
     const projectRows: ProjectRows =
       projectsFile === undefined
@@ -259,6 +250,36 @@ export class ArchiveService {
       memoriesFile === undefined
         ? { memories: [] }
         : parseEntry(memoryRowsSchema, memoriesFile, MEMORIES_PATH);
+    return {
+      targetProjectId: parsedOptions.data.project_id,
+      onNameConflict: parsedOptions.data.on_name_conflict ?? 'copy',
+      manifest,
+      files,
+      projectRows,
+      memoryRows,
+    };
+  }
+
+  async #targetProject(id: string): Promise<{ id: string; name: string }> {
+    const found = await this.#database.db
+      .selectFrom('projects')
+      .select(['id', 'name'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (found === undefined) {
+      throw new ApiError('NOT_FOUND', `No project has id ${id}.`, {
+        details: { resource: 'project', id },
+      });
+    }
+    return found;
+  }
+
+  async import(bytes: Uint8Array, options: unknown = {}): Promise<ArchiveImportResult> {
+    const { targetProjectId, onNameConflict, manifest, files, projectRows, memoryRows } = this.#open(
+      bytes,
+      options,
+    );
+    const { db } = this.#database;
     const conversations: ConversationRows[] = manifest.conversations.map((entry) => {
       const path = conversationPath(entry.id);
       const content = files.get(path);
@@ -280,17 +301,17 @@ export class ArchiveService {
       return rows;
     });
 
-    if (targetProjectId !== undefined) {
-      const exists = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', targetProjectId)
-        .executeTakeFirst();
-      if (exists === undefined) {
-        throw new ApiError('NOT_FOUND', `No project has id ${targetProjectId}.`, {
-          details: { resource: 'project', id: targetProjectId },
-        });
-      }
+    if (targetProjectId !== undefined) await this.#targetProject(targetProjectId);
+    // A name a project here has: the new project comes in as a copy, or the import is refused.
+    const names =
+      targetProjectId === undefined ? await importNames(db, projectRows.projects.map(projectNameOf)) : [];
+    const taken = names.filter((entry) => entry.name_taken);
+    if (onNameConflict === 'refuse' && taken.length > 0) {
+      throw new ApiError(
+        'ARCHIVE_NAME_TAKEN',
+        `A project here is already named ${taken.map((entry) => `“${entry.name}”`).join(', ')}; nothing was imported.`,
+        { details: { projects: taken } },
+      );
     }
 
     // Profiles live outside the archive: one that exists here is kept, any other is dropped.
@@ -360,8 +381,9 @@ export class ArchiveService {
     const now = Date.now();
     const newProjects =
       targetProjectId === undefined
-        ? projectRows.projects.map((row): Row => ({
+        ? projectRows.projects.map((row, index): Row => ({
             ...remap.row(row),
+            name: names[index]?.import_name ?? row['name'],
             directory: null,
             owner: null,
             updated_at: now,
@@ -460,27 +482,4 @@ export class ArchiveService {
       counts,
     };
   }
-}
-
-/** A run exported while it ran arrives ended: no server executes it here (spec §4.2). */
-function settledRun(row: Row, now: number): Row {
-  if (!(IN_FLIGHT_STATUSES as ReadonlySet<unknown>).has(row['status'])) return row;
-  return {
-    ...row,
-    status: 'interrupted',
-    phase: 'done',
-    ended_at: row['ended_at'] ?? now,
-    cancel_requested: 0,
-  };
-}
-
-function importedConversations(
-  conversations: readonly ConversationRows[],
-  remap: IdRemapper,
-): ArchiveImportResult['conversations'] {
-  return conversations.map((rows) => ({
-    id: remap.id(String(rows.conversation['id'])),
-    title: String(rows.conversation['title']),
-    source_id: String(rows.conversation['id']),
-  }));
 }

@@ -121,6 +121,7 @@ export class HitlService {
       timeoutSec,
       ...(draft.fields === undefined ? {} : { fields: draft.fields }),
       ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }),
+      ...(binding.subagent === undefined ? {} : { subagent: binding.subagent }),
       ...(timeoutSec === null ? {} : { expires_at: new Date(now + timeoutSec * 1000).toISOString() }),
       created_at: new Date(now).toISOString(),
     };
@@ -274,6 +275,39 @@ export class HitlService {
       }),
       replayed: false,
     };
+  }
+
+  /**
+   * "Allow for this conversation" answered on `answered`: the other cards of the conversation that
+   * still wait for the same tool (two sub-agents asking at once) are answered the same way, each
+   * with its own `hitl.resolved` naming the card that decided it, and their calls wake. The policy
+   * calls this after it stored the grant, so a card raised before the grant is swept here and one
+   * raised after finds the grant. Returns the ids of the cards it answered.
+   */
+  async answerTwins(conversationId: string, toolName: string, answered: string): Promise<string[]> {
+    const twins = (await this.#cards.list(conversationId, 'pending')).filter(
+      (row) =>
+        row.id !== answered &&
+        row.kind === 'confirm' &&
+        (JSON.parse(row.card) as HitlCard).confirmation?.tool_name === toolName,
+    );
+    const resolved: string[] = [];
+    for (const row of twins) {
+      const resolution: HitlResolvedPayload = {
+        message_id: row.message_id,
+        card_id: row.id,
+        status: 'answered',
+        answer: { type: 'confirm', confirmed: true, scope: 'conversation' },
+        answered_with_card_id: answered,
+        resolved_at: new Date().toISOString(),
+      };
+      // One that was answered meanwhile keeps its own answer.
+      if (await this.#store(conversationId, row, resolution, null)) {
+        await this.#wake(row, resolution);
+        resolved.push(row.id);
+      }
+    }
+    return resolved;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ToolDecider, ToolPolicy } from '@youyou/contracts';
+import type { HitlCardRequester, ToolDecider, ToolPolicy } from '@youyou/contracts';
 import type { Transaction } from 'kysely';
 import type { Schema } from '../database/index.ts';
 import type {
@@ -53,6 +53,8 @@ export interface RunBinding {
   decisions: Map<string, ToolDecision>;
   /** The profile's `hitl.timeoutSec`: the longest any card of this run waits; null waits. */
   hitlTimeoutSec: number | null;
+  /** For a sub-agent's run: who it is, named on every card it raises. */
+  subagent?: HitlCardRequester;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createRunBinding(options: {
   eventLog: EventLog;
   decisions: Map<string, ToolDecision>;
   hitlTimeoutSec?: number | null;
+  subagent?: HitlCardRequester;
 }): RunBinding {
   const { run, writer, eventLog } = options;
   return {
@@ -90,6 +93,7 @@ export function createRunBinding(options: {
     },
     decisions: options.decisions,
     hitlTimeoutSec: options.hitlTimeoutSec ?? null,
+    ...(options.subagent === undefined ? {} : { subagent: options.subagent }),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type AgentProgressPayload,
   type AgentResultPayload,
   type ContextAssemblyPolicy,
+  type HitlCardRequester,
   type SubagentBudget,
 } from '@youyou/contracts';
 import { assembledProvider, type RunAssembly } from '../context/index.ts';
@@ -56,6 +57,8 @@ export interface SubagentExecutionOptions {
   budget: SubagentBudget;
   /** Its slot priorities and shares: its profile's, else the default policy. */
   contextPolicy?: ContextAssemblyPolicy;
+  /** Who it is (task, profile), named on every card it raises. */
+  requester: HitlCardRequester;
   /** Bounds every card the sub-agent raises, in seconds (from the profiles); null for none. */
   hitlTimeoutSec?: number | null;
   progressIntervalMs: number;
@@ -231,6 +234,7 @@ export class SubagentExecution {
           eventLog: context.eventLog,
           decisions: this.#decisions,
           hitlTimeoutSec: this.#options.hitlTimeoutSec ?? null,
+          subagent: this.#options.requester,
         }),
       );
       outcome = await recorder.drive(

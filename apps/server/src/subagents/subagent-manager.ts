@@ -18,6 +18,8 @@ import type { SubagentOptions } from './subagent-options.ts';
 
 /** What an agent profile (settings) gives a sub-agent. */
 export interface SubagentProfile {
+  /** The profile's name, shown on the sub-agent's cards. */
+  name?: string;
   instructions?: string;
   model_id?: string;
   /** The profile's tool lists: only parent tools this passes are the default set. */
@@ -317,6 +319,12 @@ export class SubagentManager implements RunToolRegistry {
       context: this.#context,
       run: child,
       taskMessage,
+      requester: {
+        run_id: child.id,
+        task,
+        profile_id: profileId ?? null,
+        profile_name: profile?.name ?? null,
+      },
       systemPrompt: [profile?.instructions, instructions ?? DEFAULT_INSTRUCTIONS]
         .filter((part): part is string => part !== undefined)
         .join('\n\n'),

@@ -24,8 +24,9 @@ export function readableArguments(values: Readonly<Record<string, unknown>>): To
  * The confirmation policy (spec §4.7, §4.8) as a programmatic plugin on BeforeToolUse, so it sees
  * every call whatever registered the tool (built in, programmatic, component folders, later
  * extensions and MCP): `auto` runs, `deny` aborts with the reason, `confirm` raises a confirm card
- * (tool, description, readable arguments, mutating flag) and waits — allow once, allow for this
- * conversation, or deny (the model is told why). A failure inside the policy denies the call: it
+ * (tool, description, readable arguments, mutating flag, and which sub-agent asks) and waits —
+ * allow once, allow for this conversation (which answers the tool's other waiting cards too), or
+ * deny (the model is told why). A failure inside the policy denies the call: it
  * fails closed. Each decision is kept for the call's audit row.
  *
  * @example
@@ -98,8 +99,13 @@ export function toolPolicyPlugin(options: {
           );
           const answer = resolution.answer;
           if (resolution.status === 'answered' && answer?.type === 'confirm' && answer.confirmed) {
-            if (answer.scope === 'conversation')
-              await grants.add(binding.conversationId, toolName, resolution.card_id);
+            if (answer.scope === 'conversation') {
+              // The first card of the tool decided; its twins were answered by it and grant nothing new.
+              if (resolution.answered_with_card_id === undefined) {
+                await grants.add(binding.conversationId, toolName, resolution.card_id);
+                await hitl.answerTwins(binding.conversationId, toolName, resolution.card_id);
+              }
+            }
             binding.decisions.set(callId, {
               policy,
               decided_by: 'user',

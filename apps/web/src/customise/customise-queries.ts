@@ -62,7 +62,8 @@ export function useSnippets(): UseQueryResult<Snippet[]> {
 
 /**
  * Keeps this tab in step with the others (spec §4.9): the workbench event stream's
- * `settings.changed` refetches the settings (and what depends on them); a reconnect refetches too,
+ * `settings.changed` refetches the settings (and what depends on them), `extensions.changed` the
+ * panels and the `/` menu's commands and macros; a reconnect refetches too,
  * so nothing missed while disconnected stays stale.
  */
 export function useWorkbenchEvents(): void {
@@ -78,9 +79,13 @@ export function useWorkbenchEvents(): void {
       } catch {
         return;
       }
-      // An extension installed, turned on or off elsewhere: its panel tabs come and go now.
-      if (event.type === 'extensions.changed' || event.type === 'stream.ready')
+      // An extension installed, turned on or off, or uninstalled (here or in another tab): its
+      // panel tabs and its `/` commands and macros come and go now, without a reload.
+      if (event.type === 'extensions.changed' || event.type === 'stream.ready') {
         void queryClient.invalidateQueries({ queryKey: PANELS_KEY });
+        void queryClient.invalidateQueries({ queryKey: COMMANDS_KEY });
+        void queryClient.invalidateQueries({ queryKey: MACROS_KEY });
+      }
       if (event.type === 'settings.changed' || event.type === 'stream.ready') {
         void queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
         void queryClient.invalidateQueries({ queryKey: ['models'] });

@@ -343,7 +343,10 @@ export function resolutionText(part: HitlPart, t: Translate): string {
           ? t('hitl.denied')
           : t('hitl.deniedBecause', { reason: answer.reason });
       if (card.confirmation === undefined) return t('hitl.confirmedYes');
-      return answer.scope === 'conversation' ? t('hitl.allowedConversation') : t('hitl.allowedOnce');
+      if (answer.scope !== 'conversation') return t('hitl.allowedOnce');
+      return resolution.answered_with_card_id === undefined
+        ? t('hitl.allowedConversation')
+        : t('hitl.allowedWithTwin');
     case 'form':
       return t('hitl.submitted');
     case undefined:
@@ -356,7 +359,9 @@ export function resolutionText(part: HitlPart, t: Translate): string {
  * its description, its impact and the recommended badge (arrows move, number keys pick, Enter
  * confirms); a free-input box with the card's hint; yes/no, a form, or — for a tool confirmation —
  * the tool, its description, its arguments as readable lines and whether it changes anything, with
- * allow once / allow for this conversation / deny. Once resolved it says what became of it.
+ * allow once / allow for this conversation / deny. A sub-agent's card says which sub-agent asks
+ * (its profile and task), so two of them asking for the same tool tell apart. Once resolved it
+ * says what became of it.
  */
 export function HitlCardPart({ part }: { part: HitlPart }): ReactElement {
   const t = useTranslation();
@@ -381,6 +386,18 @@ export function HitlCardPart({ part }: { part: HitlPart }): ReactElement {
           <span className="hitl-timer">{t('hitl.expiresIn', { seconds: secondsLeft })}</span>
         )}
       </header>
+      {card.subagent !== undefined && (
+        <p className="hitl-requester" data-testid="hitl-requester">
+          <span className="hitl-requester-name">
+            {card.subagent.profile_name === null
+              ? t('hitl.subagentUnnamed')
+              : t('hitl.askedBySubagent', { name: card.subagent.profile_name })}
+          </span>{' '}
+          <span className="hitl-requester-task" title={card.subagent.task}>
+            {t('hitl.subagentTask', { task: card.subagent.task })}
+          </span>
+        </p>
+      )}
       {pending ? (
         <>
           {card.kind === 'choice' && (

@@ -509,6 +509,10 @@ export const en = {
   'hitl.confirmedYes': 'You said yes',
   'hitl.allowedOnce': 'Allowed once',
   'hitl.allowedConversation': 'Allowed for this conversation',
+  'hitl.allowedWithTwin': 'Allowed for this conversation (answered on the other card for this tool)',
+  'hitl.askedBySubagent': 'Sub-agent {name} asks',
+  'hitl.subagentTask': 'Task: {task}',
+  'hitl.subagentUnnamed': 'Sub-agent asks',
   'hitl.denied': 'Denied',
   'hitl.deniedBecause': 'Denied: {reason}',
   'hitl.submitted': 'Form submitted',
@@ -730,6 +734,18 @@ export const en = {
   'archive.refused': 'The archive was not imported: {reason}',
   'archive.imported': 'Imported {conversations} conversation(s) and {projects} new project(s).',
   'archive.importedMemories': 'And {memories} memory(ies).',
+  'archive.checking': 'Reading the archive…',
+  'archive.previewTitle': 'This import will create',
+  'archive.previewProject': 'Project “{name}”',
+  'archive.previewNameTaken':
+    'A project named “{name}” already exists: this one comes in as a copy named “{copy}”.',
+  'archive.previewInto': 'Into the project “{name}” (no project is created)',
+  'archive.previewConversations': '{count} conversation(s)',
+  'archive.previewMemories': '{count} memory(ies)',
+  'archive.importConfirm': 'Import',
+  'archive.importAsCopy': 'Import as a copy',
+  'archive.importCancel': 'Cancel',
+  'archive.cancelled': 'Nothing was imported.',
 } as const;
 
 export type MessageKey = keyof typeof en;

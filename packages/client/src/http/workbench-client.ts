@@ -5,6 +5,7 @@ import type {
   DocumentView,
   KnowledgeScope,
   ParserInfo,
+  ArchiveImportPreview,
   ArchiveImportResult,
   HitlAnswer,
   HitlAnswerResult,
@@ -225,7 +226,15 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
    */
   archiveUrl(of: { conversationId: string } | { projectId: string } | 'everything'): string;
   /** Imports an archive with new ids, into `projectId` when given; a bad archive imports nothing. */
-  importArchive(archive: Blob | Uint8Array, options?: { projectId?: string }): Promise<ArchiveImportResult>;
+  importArchive(
+    archive: Blob | Uint8Array,
+    options?: { projectId?: string; onNameConflict?: 'copy' | 'refuse' },
+  ): Promise<ArchiveImportResult>;
+  /** What importing the archive would create, and which project names it would copy; writes nothing. */
+  previewArchiveImport(
+    archive: Blob | Uint8Array,
+    options?: { projectId?: string },
+  ): Promise<ArchiveImportPreview>;
   /** Token, time and tool-call totals grouped by day, model, project or conversation (spec §4.17). */
   usage(groupBy: Usage['group_by']): Promise<Usage>;
   /** One conversation's usage, by model (default) or day. */
@@ -338,6 +347,20 @@ const segment = encodeURIComponent;
 export function createWorkbenchClient(options: ConnectionOptions = {}): WorkbenchClient {
   const connection = connect(options);
   const json = connection.json.bind(connection);
+  /** POSTs an archive's zip as the body (import and its preview). */
+  const postArchive = async <T>(
+    path: string,
+    archive: Blob | Uint8Array,
+    query: Record<string, string | undefined>,
+  ): Promise<T> => {
+    const response = await connection.fetch(connection.url(path, query), {
+      method: 'POST',
+      headers: { 'content-type': 'application/zip' },
+      body: archive instanceof Uint8Array ? new Blob([archive as Uint8Array<ArrayBuffer>]) : archive,
+    });
+    if (!response.ok) throw await ApiError.fromResponse(response);
+    return (await response.json()) as T;
+  };
   const projectQuery = (projectId: string | undefined) =>
     projectId === undefined ? {} : { project_id: projectId };
 
@@ -520,16 +543,15 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
             ? `/api/conversations/${segment(of.conversationId)}/archive`
             : `/api/projects/${segment(of.projectId)}/archive`,
       ),
-    importArchive: async (archive, target = {}) => {
-      const query = target.projectId === undefined ? '' : `?project_id=${segment(target.projectId)}`;
-      const response = await connection.fetch(connection.url(`/api/archive/import${query}`), {
-        method: 'POST',
-        headers: { 'content-type': 'application/zip' },
-        body: archive instanceof Uint8Array ? new Blob([archive as Uint8Array<ArrayBuffer>]) : archive,
-      });
-      if (!response.ok) throw await ApiError.fromResponse(response);
-      return (await response.json()) as ArchiveImportResult;
-    },
+    importArchive: (archive, target = {}) =>
+      postArchive<ArchiveImportResult>('/api/archive/import', archive, {
+        project_id: target.projectId,
+        on_name_conflict: target.onNameConflict,
+      }),
+    previewArchiveImport: (archive, target = {}) =>
+      postArchive<ArchiveImportPreview>('/api/archive/import/preview', archive, {
+        project_id: target.projectId,
+      }),
     usage: (groupBy) => json('GET', '/api/usage', { query: { group_by: groupBy } }),
     conversationUsage: (conversationId, groupBy = 'model') =>
       json('GET', `/api/conversations/${segment(conversationId)}/usage`, { query: { group_by: groupBy } }),

@@ -85,6 +85,12 @@ export type ArchiveManifest = z.infer<typeof archiveManifestSchema>;
  */
 export const archiveImportOptionsSchema = z.object({
   project_id: z.string().min(1).optional(),
+  /**
+   * A new project whose name a project here already has: `copy` (the default) imports it under the
+   * first free "Name (2)", "Name (3)" …; `refuse` imports nothing (ARCHIVE_NAME_TAKEN). The
+   * preview says which names are taken and what each would become.
+   */
+  on_name_conflict: z.enum(['copy', 'refuse']).optional(),
 });
 export type ArchiveImportOptions = z.infer<typeof archiveImportOptionsSchema>;
 
@@ -97,11 +103,35 @@ export const archiveImportResultSchema = z.object({
 export type ArchiveImportResult = z.infer<typeof archiveImportResultSchema>;
 
 /**
+ * What an import would create, read from the archive (checked as an import checks it) without
+ * writing anything: the new projects with the name each gets (`name_taken`: a project here has its
+ * name, so it comes in as a copy with `import_name`), the conversations, and where they go.
+ */
+export const archiveImportPreviewSchema = z.object({
+  scope: z.enum(ARCHIVE_SCOPES),
+  created_at: z.string(),
+  /** The project it goes into, when one is named; then no project is created. */
+  target_project: z.object({ id: z.string(), name: z.string() }).nullable(),
+  projects: z.array(
+    z.object({
+      source_id: z.string(),
+      name: z.string(),
+      import_name: z.string(),
+      name_taken: z.boolean(),
+    }),
+  ),
+  conversations: z.array(z.object({ source_id: z.string(), title: z.string() })),
+  memories: z.number().int().nonnegative(),
+});
+export type ArchiveImportPreview = z.infer<typeof archiveImportPreviewSchema>;
+
+/**
  * Why an archive is refused. `ARCHIVE_INVALID`: not a zip, a missing or unreadable manifest, a
  * file the manifest does not list, rows that do not parse. `ARCHIVE_CHECKSUM_MISMATCH`: an entry's
  * bytes differ from the manifest. `ARCHIVE_UNSAFE_PATH`: an entry path that would leave the
  * archive. `ARCHIVE_TOO_LARGE`: an entry or the whole beyond the server's limits.
- * `ARCHIVE_VERSION_UNSUPPORTED`: a format version newer than this build.
+ * `ARCHIVE_VERSION_UNSUPPORTED`: a format version newer than this build. `ARCHIVE_NAME_TAKEN`: a
+ * new project's name is taken here and the import was asked to refuse rather than copy.
  */
 export const ARCHIVE_ERROR_CODES = [
   'ARCHIVE_INVALID',
@@ -109,5 +139,6 @@ export const ARCHIVE_ERROR_CODES = [
   'ARCHIVE_UNSAFE_PATH',
   'ARCHIVE_TOO_LARGE',
   'ARCHIVE_VERSION_UNSUPPORTED',
+  'ARCHIVE_NAME_TAKEN',
 ] as const;
 export type ArchiveErrorCode = (typeof ARCHIVE_ERROR_CODES)[number];

@@ -35,6 +35,19 @@ export const toolConfirmationSchema = z.object({
 });
 export type ToolConfirmation = z.infer<typeof toolConfirmationSchema>;
 
+/**
+ * Which sub-agent raised a card (absent for the conversation's own turn): the run, its task as the
+ * parent handed it, and the agent profile it started from, so two sub-agents' cards tell apart.
+ */
+export const hitlCardRequesterSchema = z.object({
+  run_id: z.string(),
+  task: z.string(),
+  profile_id: z.string().nullable(),
+  /** The profile's name when it had one (kept on the card: a renamed profile does not rewrite it). */
+  profile_name: z.string().nullable(),
+});
+export type HitlCardRequester = z.infer<typeof hitlCardRequesterSchema>;
+
 /** A card as a run proposes it (the `ask_user` tool's arguments), before it has an id. */
 export const hitlCardDraftSchema = z.object({
   question: z.string().min(1).max(4000),
@@ -60,6 +73,8 @@ export const hitlCardSchema = z.object({
   timeoutSec: z.number().nullable(),
   fields: z.array(formFieldSchema).optional(),
   confirmation: toolConfirmationSchema.optional(),
+  /** The sub-agent that asks, when a sub-agent raised the card. */
+  subagent: hitlCardRequesterSchema.optional(),
   /** ISO 8601; set when `timeoutSec` is. */
   expires_at: z.string().optional(),
   created_at: z.string(),
@@ -137,6 +152,11 @@ export const hitlResolvedPayloadSchema = z.object({
   route: freeInputRouteSchema.optional(),
   /** For expired/cancelled/superseded: why. */
   reason: z.string().optional(),
+  /**
+   * Set when this card was answered by the answer to another: "allow for this conversation" on a
+   * card resolves the other cards waiting for the same tool in the conversation (its twins).
+   */
+  answered_with_card_id: z.string().optional(),
   resolved_at: z.string(),
 });
 export type HitlResolvedPayload = z.infer<typeof hitlResolvedPayloadSchema>;

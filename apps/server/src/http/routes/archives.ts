@@ -1,5 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { archiveImportResultSchema } from '@youyou/contracts';
+import {
+  archiveImportPreviewSchema,
+  archiveImportResultSchema,
+  type ArchiveImportOptions,
+} from '@youyou/contracts';
 import { bodyLimit } from 'hono/body-limit';
 import { ArchiveService, type ArchiveSelection } from '../../archive/index.ts';
 import { ApiError } from '../../errors/index.ts';
@@ -41,6 +45,15 @@ const exportEverything = createRoute({
   responses: { 200: zipResponse, ...errorResponses() },
 });
 
+const importQuery = z.object({
+  project_id: z.string().min(1).optional(),
+  on_name_conflict: z.enum(['copy', 'refuse']).optional(),
+});
+const zipBody = {
+  content: { 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } },
+  required: true,
+};
+
 const importArchive = createRoute({
   method: 'post',
   path: '/archive/import',
@@ -48,19 +61,37 @@ const importArchive = createRoute({
   summary:
     'Import an archive (the zip as the body) with new ids, in one transaction; into project_id when given. A bad or tampered archive is an ARCHIVE_* error and imports nothing',
   request: {
-    query: z.object({ project_id: z.string().min(1).optional() }),
-    body: {
-      content: { 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } },
-      required: true,
-    },
+    query: importQuery,
+    body: zipBody,
   },
   responses: {
     201: json(archiveImportResultSchema, 'Imported'),
+    ...errorResponses(404, 409, 413, 422),
+  },
+});
+
+const previewImport = createRoute({
+  method: 'post',
+  path: '/archive/import/preview',
+  tags,
+  summary:
+    'What importing the archive (the zip as the body) would create — the projects with the name each gets (a taken name comes in as a copy), the conversations, the memories — checked as the import checks it, writing nothing',
+  request: { query: importQuery, body: zipBody },
+  responses: {
+    200: json(archiveImportPreviewSchema, 'What the import would create'),
     ...errorResponses(404, 413, 422),
   },
 });
 
-/** Export/import archives (spec §4.16, decision 0018). */
+/** The query's options without the absent ones (exact optional properties). */
+function importOptions(query: z.infer<typeof importQuery>): ArchiveImportOptions {
+  return {
+    ...(query.project_id === undefined ? {} : { project_id: query.project_id }),
+    ...(query.on_name_conflict === undefined ? {} : { on_name_conflict: query.on_name_conflict }),
+  };
+}
+
+/** Export/import archives (spec §4.16, decisions 0018, 0048). */
 export function archiveRoutes(services: ServerServices) {
   const archives = new ArchiveService({
     database: services.database,
@@ -85,21 +116,20 @@ export function archiveRoutes(services: ServerServices) {
     });
   };
   const app = createRouter();
-  app.use(
-    '/archive/import',
-    bodyLimit({
-      maxSize: archives.limits.maxTotalBytes,
-      onError: () => {
-        throw new ApiError(
-          'ARCHIVE_TOO_LARGE',
-          `Archives are limited to ${archives.limits.maxTotalBytes} bytes.`,
-          {
-            details: { limit: archives.limits.maxTotalBytes },
-          },
-        );
-      },
-    }),
-  );
+  const limit = bodyLimit({
+    maxSize: archives.limits.maxTotalBytes,
+    onError: () => {
+      throw new ApiError(
+        'ARCHIVE_TOO_LARGE',
+        `Archives are limited to ${archives.limits.maxTotalBytes} bytes.`,
+        {
+          details: { limit: archives.limits.maxTotalBytes },
+        },
+      );
+    },
+  });
+  app.use('/archive/import', limit);
+  app.use('/archive/import/preview', limit);
   return app
     .openapi(exportConversationArchive, async (c) =>
       download({ scope: 'conversation', conversation_id: c.req.valid('param').id }),
@@ -108,10 +138,13 @@ export function archiveRoutes(services: ServerServices) {
       download({ scope: 'project', project_id: c.req.valid('param').id }),
     )
     .openapi(exportEverything, async () => download({ scope: 'everything' }))
+    .openapi(previewImport, async (c) => {
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      return c.json(await archives.preview(bytes, importOptions(c.req.valid('query'))), 200);
+    })
     .openapi(importArchive, async (c) => {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      const projectId = c.req.valid('query').project_id;
-      const result = await archives.import(bytes, projectId === undefined ? {} : { project_id: projectId });
+      const result = await archives.import(bytes, importOptions(c.req.valid('query')));
       return c.json(result, 201);
     });
 }
