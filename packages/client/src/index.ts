@@ -10,9 +10,12 @@ export { createWorkbenchClient } from './http/index.ts';
 export type {
   ComponentDraft,
   ConversationListOptions,
+  CustomiseClientMethods,
+  ExtensionClientMethods,
   MemoryClientMethods,
   KnowledgeClientMethods,
   MemoryListOptions,
+  RunPlan,
   SendOptions,
   WorkbenchClient,
 } from './http/index.ts';
