@@ -26,8 +26,9 @@ export type {
   EventStreamOptions,
   StreamState,
 } from './events/index.ts';
-export { readServerSentEvents } from './sse/index.ts';
-export type { ServerSentEvent, ServerSentEventsOptions } from './sse/index.ts';
+// The one server-sent events reader, the same the providers read model streams with.
+export { readServerSentEvents } from '@youyou/agent/sse';
+export type { ServerSentEvent, ServerSentEventsOptions } from '@youyou/agent/sse';
 export {
   ConversationProjection,
   applyRunEvent,
