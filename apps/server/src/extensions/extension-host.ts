@@ -46,7 +46,7 @@ import {
   settingConflicts,
   unregisterExtensionSettings,
 } from './extension-settings.ts';
-import { registerExtensionSurface, uiEntriesOf, type WorkflowCommandRunner } from './extension-surfaces.ts';
+import { registerExtensionSurface, uiEntriesOf } from './extension-surfaces.ts';
 import {
   enabledExtensionTools,
   registerExtensionTools,
@@ -56,8 +56,6 @@ import {
   type ToolRegistration,
 } from './extension-tools.ts';
 import { entryOf, isActive, samePermissions, type Installed } from './installed-extension.ts';
-
-export type { WorkflowCommandRunner } from './extension-surfaces.ts';
 
 /** A staged preview is kept this long for the install that follows it. */
 const STAGING_TTL_MS = 60 * 60 * 1000;
@@ -78,6 +76,16 @@ export interface ExtensionHostOptions {
   workflows?: ExtensionWorkflowOptions;
   /** Where knowledge packs are indexed (the knowledge service); absent: packs are listed only. */
   knowledge?: KnowledgePacks;
+  /**
+   * Ingest's parser registry (spec §4.11 ParserProvider): every enabled extension's parsers are
+   * registered as `extension:<id>/<parser>`, removed when it is disabled or uninstalled.
+   */
+  parsers?: ParserRegistry;
+  /**
+   * The UI-surface registry (right-column panels and the tools and commands their actions call):
+   * every enabled extension is one provider, removed when it is disabled.
+   */
+  surfaces?: UiSurfaceRegistry;
   /** Hot reload of declarative assets (default on); the delay gathers an editor's several writes. */
   watch?: boolean;
   reloadDelayMs?: number;
@@ -108,13 +116,9 @@ export class ExtensionHost {
   /** Agent-framework folders loaded at start (code loads only then). */
   readonly #agentDirectories = new Map<string, string>();
   #disabledSources = new Set<string>();
-  #surfaces: UiSurfaceRegistry | undefined;
-  #parsers: ParserRegistry | undefined;
   readonly #surfaceRemovers = new Map<string, () => void>();
   readonly #tools: ToolRegistration;
   #generation = 0;
-  /** Runs a workflow command of an extension (set by the workflow runner). */
-  #commandRunner: WorkflowCommandRunner | undefined;
   #closed = false;
 
   constructor(options: ExtensionHostOptions) {
@@ -396,42 +400,16 @@ export class ExtensionHost {
   }
 
   #registerParsers(entry: Installed): void {
-    if (this.#parsers === undefined || entry.loaded === undefined) return;
-    registerExtensionParsers(this.#parsers, entry.loaded, this.#logger);
-  }
-
-  /**
-   * Connects ingest's parser registry (spec §4.11 ParserProvider): every enabled extension's
-   * parsers are registered as `extension:<id>/<parser>`, removed when it is disabled or uninstalled.
-   */
-  attachParsers(registry: ParserRegistry): void {
-    this.#parsers = registry;
-    for (const entry of this.#installed.values()) if (isActive(entry)) this.#registerParsers(entry);
-  }
-
-  /**
-   * Connects the UI-surface registry (right-column panels and the tools and commands their
-   * actions call): every enabled extension is one provider, removed when it is disabled.
-   */
-  attachSurfaces(registry: UiSurfaceRegistry): void {
-    this.#surfaces = registry;
-    for (const entry of this.#installed.values()) if (isActive(entry)) this.#registerSurface(entry);
-  }
-
-  /** Sets what runs an extension command bound to a workflow. */
-  setCommandRunner(runner: WorkflowCommandRunner): void {
-    this.#commandRunner = runner;
+    if (this.#options.parsers === undefined || entry.loaded === undefined) return;
+    registerExtensionParsers(this.#options.parsers, entry.loaded, this.#logger);
   }
 
   #registerSurface(entry: Installed): void {
-    const registry = this.#surfaces;
+    const registry = this.#options.surfaces;
     if (registry === undefined) return;
     const id = entry.record.id;
     this.#surfaceRemovers.get(id)?.();
-    this.#surfaceRemovers.set(
-      id,
-      registerExtensionSurface(registry, entry, () => this.#commandRunner),
-    );
+    this.#surfaceRemovers.set(id, registerExtensionSurface(registry, entry));
   }
 
   #deactivate(entry: Installed): void {
@@ -440,7 +418,7 @@ export class ExtensionHost {
     this.#surfaceRemovers.delete(id);
     unregisterExtensionSettings(this.#options.settingsRegistry, id);
     unregisterExtensionCommands(this.#options.commands, id);
-    unregisterExtensionParsers(this.#parsers, id);
+    unregisterExtensionParsers(this.#options.parsers, id);
     unregisterExtensionTools(entry, this.#options.catalog);
     forgetExtensionKnowledge(this.#options.knowledge, id, this.#logger);
     this.#generation++;

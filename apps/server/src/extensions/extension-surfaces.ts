@@ -3,24 +3,12 @@ import type { UiSurfaceRegistry } from '../ui-surfaces/index.ts';
 import type { LoadedExtension } from './extension-loader.ts';
 import { isActive, type Installed } from './installed-extension.ts';
 
-/** Runs an extension's command that is bound to a workflow (from a panel's or card's action). */
-export type WorkflowCommandRunner = (
-  extensionId: string,
-  command: LoadedExtension['commands'][number],
-  argumentsMap: Readonly<Record<string, unknown>>,
-  conversationId: string | undefined,
-) => Promise<{ output: string; isError?: boolean }>;
-
 /**
  * The extension as one provider of the UI-surface registry: its right-column panels and the tools
  * and commands their actions call, each looked up while the extension is active. Returns what
  * removes it.
  */
-export function registerExtensionSurface(
-  registry: UiSurfaceRegistry,
-  entry: Installed,
-  commandRunner: () => WorkflowCommandRunner | undefined,
-): () => void {
+export function registerExtensionSurface(registry: UiSurfaceRegistry, entry: Installed): () => void {
   const id = entry.record.id;
   return registry.register({
     source: extensionSource(id),
@@ -37,20 +25,21 @@ export function registerExtensionSurface(
       if (command === undefined) return undefined;
       return {
         name,
-        run: async (argumentsMap, context) => {
-          if (command.template !== undefined) {
-            const values = Object.fromEntries(
-              Object.entries(argumentsMap).map(([key, value]) => [
-                key,
-                typeof value === 'string' ? value : JSON.stringify(value),
-              ]),
-            );
-            return { output: fillTemplate(command.template, values) };
-          }
-          const runner = commandRunner();
-          if (runner === undefined)
-            return { output: 'Error [WORKFLOW_NOT_FOUND]: workflows cannot run here.', isError: true };
-          return runner(id, command, argumentsMap, context.conversationId);
+        run: (argumentsMap) => {
+          if (command.template === undefined)
+            // A workflow command runs from the composer (the run's workflowCommand); a panel's
+            // action cannot start a run of its own.
+            return Promise.resolve({
+              output: 'Error [WORKFLOW_NOT_FOUND]: workflows cannot run here.',
+              isError: true,
+            });
+          const values = Object.fromEntries(
+            Object.entries(argumentsMap).map(([key, value]) => [
+              key,
+              typeof value === 'string' ? value : JSON.stringify(value),
+            ]),
+          );
+          return Promise.resolve({ output: fillTemplate(command.template, values) });
         },
       };
     },
