@@ -11,12 +11,14 @@ export type {
   ComponentDraft,
   ConversationListOptions,
   CustomiseClientMethods,
+  DocumentClientMethods,
   ExtensionClientMethods,
   MemoryClientMethods,
   KnowledgeClientMethods,
   MemoryListOptions,
   RunPlan,
   SendOptions,
+  ToolClientMethods,
   WorkbenchClient,
 } from './http/index.ts';
 export { openEventStream, readConversationEvents } from './events/index.ts';

@@ -1,19 +1,11 @@
 import type {
-  DocumentBlocksPage,
-  DocumentParsePolicy,
-  DocumentStatus,
-  DocumentView,
   KnowledgeScope,
-  ParserInfo,
   ArchiveImportResult,
   HitlAnswer,
   HitlAnswerResult,
   HitlCardView,
   PlanboardView,
   TodoUpdatePayload,
-  ToolAuditRecord,
-  ToolInfo,
-  ToolSettingsPatch,
   AgentTree,
   Artifact,
   ArtifactDiff,
@@ -54,6 +46,8 @@ import { knowledgeClientMethods, type KnowledgeClientMethods } from './knowledge
 import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
 import { customiseClientMethods, type CustomiseClientMethods } from './customise-client.ts';
 import { extensionClientMethods, type ExtensionClientMethods } from './extension-client.ts';
+import { documentClientMethods, type DocumentClientMethods } from './document-client.ts';
+import { toolClientMethods, type ToolClientMethods } from './tool-client.ts';
 
 /** A new component as a form describes it. */
 export interface ComponentDraft {
@@ -85,7 +79,13 @@ export interface ConversationListOptions {
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
 export interface WorkbenchClient
-  extends MemoryClientMethods, KnowledgeClientMethods, CustomiseClientMethods, ExtensionClientMethods {
+  extends
+    MemoryClientMethods,
+    KnowledgeClientMethods,
+    CustomiseClientMethods,
+    ExtensionClientMethods,
+    DocumentClientMethods,
+    ToolClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
   getProject(id: string): Promise<Project>;
@@ -243,46 +243,6 @@ export interface WorkbenchClient
     patch: { done?: boolean; text?: string },
   ): Promise<TodoUpdatePayload>;
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
-  /** Parsed documents (spec §4.11): a conversation's, newest first; kept live by `document.status` events. */
-  listConversationDocuments(conversationId: string, status?: DocumentStatus): Promise<DocumentView[]>;
-  listProjectDocuments(projectId: string, status?: DocumentStatus): Promise<DocumentView[]>;
-  getDocument(documentId: string): Promise<DocumentView>;
-  /** The document parsed from an upload; `ApiError` NOT_FOUND for images and unparsed formats. */
-  getUploadDocument(uploadId: string): Promise<DocumentView>;
-  /** Blocks `from` (inclusive) to `to` (exclusive), or one page. */
-  getDocumentBlocks(
-    documentId: string,
-    range?: { from?: number; to?: number; page?: number },
-  ): Promise<DocumentBlocksPage>;
-  /** Keeps a document to its conversation, or puts it (back) in its project's knowledge. */
-  setDocumentKnowledgeScope(documentId: string, scope: KnowledgeScope): Promise<DocumentView>;
-  /** Parses a failed document again. */
-  retryDocument(documentId: string): Promise<DocumentView>;
-  getParsePolicy(projectId: string): Promise<DocumentParsePolicy>;
-  setParsePolicy(projectId: string, policy: DocumentParsePolicy): Promise<DocumentParsePolicy>;
-  /** Registered parsers with their source tags (the external service's availability for a project). */
-  listParsers(projectId?: string): Promise<ParserInfo[]>;
-  /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
-  toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
-  /**
-   * The audit of tool calls in every conversation, newest first: one tool's with `toolName`, older
-   * pages with `before` (ms since the epoch, the oldest `started_at` of the page seen).
-   */
-  allToolCalls(options?: { toolName?: string; limit?: number; before?: number }): Promise<ToolAuditRecord[]>;
-  /** The audit of tool calls in a project's conversations, newest first. */
-  projectToolCalls(
-    projectId: string,
-    options?: { limit?: number; before?: number },
-  ): Promise<ToolAuditRecord[]>;
-  /** The tools the user allowed for the rest of a conversation ("always allow" on a card). */
-  toolGrants(conversationId: string): Promise<string[]>;
-  /** Withdraws one such grant: the tool asks again. */
-  revokeToolGrant(conversationId: string, toolName: string): Promise<void>;
-  /** Every tool with its enablement and confirmation policy. */
-  listTools(): Promise<ToolInfo[]>;
-  updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
-  /** The user's IANA time zone (`current_time` answers in it). */
-  setTimeZone(timeZone: string): Promise<void>;
 }
 
 const segment = encodeURIComponent;
@@ -312,6 +272,8 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     ...knowledgeClientMethods(connection),
     ...customiseClientMethods(connection),
     ...extensionClientMethods(connection),
+    ...documentClientMethods(connection),
+    ...toolClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
     getProject: (id) => json('GET', `/api/projects/${segment(id)}`),
@@ -532,65 +494,5 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       }),
     removeTodo: (conversationId, todoId) =>
       json('DELETE', `/api/conversations/${segment(conversationId)}/todos/${segment(todoId)}`),
-    listConversationDocuments: async (conversationId, status) =>
-      (
-        await json<{ documents: DocumentView[] }>(
-          'GET',
-          `/api/conversations/${segment(conversationId)}/documents`,
-          { query: status === undefined ? {} : { status } },
-        )
-      ).documents,
-    listProjectDocuments: async (projectId, status) =>
-      (
-        await json<{ documents: DocumentView[] }>('GET', `/api/projects/${segment(projectId)}/documents`, {
-          query: status === undefined ? {} : { status },
-        })
-      ).documents,
-    getDocument: (documentId) => json('GET', `/api/documents/${segment(documentId)}`),
-    getUploadDocument: (uploadId) => json('GET', `/api/uploads/${segment(uploadId)}/document`),
-    getDocumentBlocks: (documentId, range = {}) =>
-      json('GET', `/api/documents/${segment(documentId)}/blocks`, { query: range }),
-    setDocumentKnowledgeScope: (documentId, scope) =>
-      json('PATCH', `/api/documents/${segment(documentId)}`, { body: { knowledge_scope: scope } }),
-    retryDocument: (documentId) => json('POST', `/api/documents/${segment(documentId)}/retry`),
-    getParsePolicy: (projectId) => json('GET', `/api/projects/${segment(projectId)}/parse-policy`),
-    setParsePolicy: (projectId, policy) =>
-      json('PUT', `/api/projects/${segment(projectId)}/parse-policy`, { body: policy }),
-    listParsers: async (projectId) =>
-      (await json<{ parsers: ParserInfo[] }>('GET', '/api/parsers', { query: projectQuery(projectId) }))
-        .parsers,
-    toolCalls: async (conversationId, calls = {}) =>
-      (
-        await json<{ calls: ToolAuditRecord[] }>(
-          'GET',
-          `/api/conversations/${segment(conversationId)}/tool-calls`,
-          {
-            query: { call_id: calls.callId },
-          },
-        )
-      ).calls,
-    allToolCalls: async (calls = {}) =>
-      (
-        await json<{ calls: ToolAuditRecord[] }>('GET', '/api/tool-calls', {
-          query: { tool_name: calls.toolName, limit: calls.limit, before: calls.before },
-        })
-      ).calls,
-    projectToolCalls: async (projectId, calls = {}) =>
-      (
-        await json<{ calls: ToolAuditRecord[] }>('GET', `/api/projects/${segment(projectId)}/tool-calls`, {
-          query: { limit: calls.limit, before: calls.before },
-        })
-      ).calls,
-    toolGrants: async (conversationId) =>
-      (await json<{ tools: string[] }>('GET', `/api/conversations/${segment(conversationId)}/tool-grants`))
-        .tools,
-    revokeToolGrant: async (conversationId, toolName) => {
-      await json('DELETE', `/api/conversations/${segment(conversationId)}/tool-grants/${segment(toolName)}`);
-    },
-    listTools: async () => (await json<{ tools: ToolInfo[] }>('GET', '/api/tools')).tools,
-    updateTool: (name, patch) => json('PUT', `/api/tools/${segment(name)}`, { body: patch }),
-    setTimeZone: async (timeZone) => {
-      await json('PUT', '/api/time-zone', { body: { time_zone: timeZone } });
-    },
   };
 }
