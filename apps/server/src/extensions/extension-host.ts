@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { watch } from 'node:fs';
 import { mkdir, readdir, rename } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { ComponentSource, ToolHandler } from '@youyou/agent';
 import { FileComponentSource } from '@youyou/agent/files';
 import {
@@ -31,7 +29,7 @@ import {
   workflowCommandCall,
 } from './extension-commands.ts';
 import { extensionComponentSource } from './extension-components.ts';
-import { PackageError, removeFolder, stageFromPath, unpackArchive } from './extension-files.ts';
+import { removeFolder, stageFromPath, unpackArchive } from './extension-files.ts';
 import { intentRequest } from './extension-intents.ts';
 import {
   forgetExtensionKnowledge,
@@ -55,10 +53,9 @@ import {
   type ExtensionWorkflowOptions,
   type ToolRegistration,
 } from './extension-tools.ts';
-import { entryOf, isActive, samePermissions, type Installed } from './installed-extension.ts';
-
-/** A staged preview is kept this long for the install that follows it. */
-const STAGING_TTL_MS = 60 * 60 * 1000;
+import { ExtensionStaging } from './extension-staging.ts';
+import { unwatchExtension, watchExtension } from './extension-watch.ts';
+import { entryOf, isActive, samePermissions, viewOf, type Installed } from './installed-extension.ts';
 
 export interface ExtensionHostOptions {
   database: WorkbenchDatabase;
@@ -111,7 +108,7 @@ export class ExtensionHost {
   readonly #repository: ExtensionRepository;
   readonly #logger: ServerLogger;
   readonly #installed = new Map<string, Installed>();
-  readonly #staged = new Map<string, { directory: string; at: number }>();
+  readonly #staging: ExtensionStaging;
   readonly #files = new FileComponentSource();
   /** Agent-framework folders loaded at start (code loads only then). */
   readonly #agentDirectories = new Map<string, string>();
@@ -125,6 +122,7 @@ export class ExtensionHost {
     this.#options = options;
     this.#repository = new ExtensionRepository(options.database.db);
     this.#logger = options.logger ?? pino({ level: 'silent' });
+    this.#staging = new ExtensionStaging(join(options.dataDirectory, 'extensions', 'staging'));
     this.#tools = {
       catalog: options.catalog,
       settingsService: options.settingsService,
@@ -149,8 +147,7 @@ export class ExtensionHost {
   /** Loads every installed extension (a broken one stays inactive, its problems listed). */
   async start(): Promise<void> {
     await mkdir(join(this.root, 'installed'), { recursive: true, mode: 0o700 });
-    await removeFolder(join(this.root, 'staging'));
-    await mkdir(join(this.root, 'staging'), { recursive: true, mode: 0o700 });
+    await this.#staging.reset();
     this.#disabledSources = new Set(await this.#repository.disabledSources());
     this.#options.catalog.setSourceSwitch((source) => this.#toolSourceOn(source));
     for (const record of await this.#repository.list()) {
@@ -186,10 +183,7 @@ export class ExtensionHost {
   /** Stops watching files. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const entry of this.#installed.values()) {
-      entry.watcher?.close();
-      clearTimeout(entry.timer);
-    }
+    for (const entry of this.#installed.values()) unwatchExtension(entry);
   }
 
   #load(directory: string) {
@@ -211,32 +205,23 @@ export class ExtensionHost {
   }
 
   async #stage(fill: (directory: string) => Promise<void>): Promise<ExtensionPreview> {
-    await this.#sweepStaging();
-    const stagingId = randomUUID();
-    const directory = join(this.root, 'staging', stagingId);
-    try {
-      await fill(directory);
-    } catch (error) {
-      await removeFolder(directory);
-      if (error instanceof PackageError) {
-        return {
-          staging_id: stagingId,
-          ok: false,
-          manifest: null,
-          permissions: null,
-          counts: {},
-          replaces: null,
-          problems: error.problems,
-        };
-      }
-      throw error;
+    const staged = await this.#staging.stage(fill);
+    if ('problems' in staged) {
+      return {
+        staging_id: staged.stagingId,
+        ok: false,
+        manifest: null,
+        permissions: null,
+        counts: {},
+        replaces: null,
+        problems: staged.problems,
+      };
     }
-    this.#staged.set(stagingId, { directory, at: Date.now() });
-    const result = await this.#load(directory);
+    const result = await this.#load(staged.directory);
     const manifest = result.ok ? result.extension.manifest : (result.manifest ?? null);
     const existing = manifest === null ? undefined : this.#installed.get(manifest.id);
     return {
-      staging_id: stagingId,
+      staging_id: staged.stagingId,
       ok: result.ok,
       manifest,
       permissions: manifest?.requires ?? null,
@@ -246,26 +231,17 @@ export class ExtensionHost {
     };
   }
 
-  async #sweepStaging(): Promise<void> {
-    const now = Date.now();
-    for (const [id, staged] of this.#staged) {
-      if (now - staged.at < STAGING_TTL_MS) continue;
-      this.#staged.delete(id);
-      await removeFolder(staged.directory);
-    }
-  }
-
   /**
    * Installs a staged extension (replacing an installed one of the same id). Refused unless it
    * loads without a problem and `accepted_permissions` equals what it asks for.
    */
   async install(request: ExtensionInstallRequest): Promise<InstalledExtension> {
-    const staged = this.#staged.get(request.staging_id);
-    if (staged === undefined)
+    const stagedDirectory = this.#staging.directoryOf(request.staging_id);
+    if (stagedDirectory === undefined)
       throw new ApiError('NOT_FOUND', 'No staged extension with this id: preview it again.', {
         details: { staging_id: request.staging_id },
       });
-    const result = await this.#load(staged.directory);
+    const result = await this.#load(stagedDirectory);
     if (!result.ok) {
       throw new ApiError(
         'EXTENSION_INVALID',
@@ -298,14 +274,13 @@ export class ExtensionHost {
     const previous = this.#installed.get(manifest.id);
     if (previous !== undefined) {
       this.#deactivate(previous);
-      previous.watcher?.close();
-      clearTimeout(previous.timer);
+      unwatchExtension(previous);
       this.#installed.delete(manifest.id);
     }
     const target = this.#installedDirectory(manifest.id);
     await removeFolder(target);
-    await rename(staged.directory, target);
-    this.#staged.delete(request.staging_id);
+    await rename(stagedDirectory, target);
+    this.#staging.forget(request.staging_id);
     const now = Date.now();
     const record: ExtensionRecord = {
       id: manifest.id,
@@ -330,7 +305,7 @@ export class ExtensionHost {
       { extension: manifest.id, version: manifest.version, permissions: manifest.requires },
       'extension installed',
     );
-    return this.#view(entry);
+    return viewOf(entry);
   }
 
   /** Names the extension would take that another source has (tools, commands, settings). */
@@ -356,15 +331,14 @@ export class ExtensionHost {
       else this.#deactivate(entry);
       this.#changed(id, enabled ? 'enabled' : 'disabled');
     }
-    return this.#view(entry);
+    return viewOf(entry);
   }
 
   /** Unregisters everything the extension provided and deletes its files; stored setting values stay. */
   async uninstall(id: string): Promise<void> {
     const entry = this.#require(id);
     this.#deactivate(entry);
-    entry.watcher?.close();
-    clearTimeout(entry.timer);
+    unwatchExtension(entry);
     this.#installed.delete(id);
     this.#agentDirectories.delete(id);
     await this.#repository.delete(id);
@@ -428,38 +402,18 @@ export class ExtensionHost {
 
   #watch(entry: Installed): void {
     if (this.#options.watch === false || this.#closed) return;
-    const directory = this.#installedDirectory(entry.record.id);
-    try {
-      entry.watcher = watch(directory, { recursive: true }, (_event, file) => {
-        const changed = typeof file === 'string' ? file.split(sep).join('/') : '';
-        const agentFolder = entry.loaded?.agentDirectory;
-        if (
-          agentFolder !== undefined &&
-          changed !== '' &&
-          `${directory}/${changed}`.startsWith(`${agentFolder}/`)
-        ) {
-          // Code loads only at start: an edit there waits for a restart.
-          entry.pendingRestart = true;
-          return;
-        }
-        clearTimeout(entry.timer);
-        entry.timer = setTimeout(() => {
-          if (this.#installed.get(entry.record.id) !== entry) return;
-          this.reload(entry.record.id).catch((error: unknown) =>
-            this.#logger.warn({ err: error, extension: entry.record.id }, 'reloading an extension failed'),
-          );
-        }, this.#options.reloadDelayMs ?? 150);
-        entry.timer.unref();
-      });
-      entry.watcher.on('error', (error) =>
-        this.#logger.warn({ err: error, extension: entry.record.id }, 'watching an extension failed'),
-      );
-    } catch (error) {
-      this.#logger.warn(
-        { err: error, extension: entry.record.id },
-        'an extension folder cannot be watched; edits apply after a restart',
-      );
-    }
+    const id = entry.record.id;
+    watchExtension(entry, {
+      directory: this.#installedDirectory(id),
+      delayMs: this.#options.reloadDelayMs ?? 150,
+      logger: this.#logger,
+      reload: () => {
+        if (this.#installed.get(id) !== entry) return;
+        this.reload(id).catch((error: unknown) =>
+          this.#logger.warn({ err: error, extension: id }, 'reloading an extension failed'),
+        );
+      },
+    });
   }
 
   /**
@@ -469,7 +423,7 @@ export class ExtensionHost {
   async reload(id: string): Promise<InstalledExtension> {
     const entry = this.#require(id);
     const result = await this.#load(this.#installedDirectory(id));
-    if (this.#installed.get(id) !== entry) return this.#view(entry);
+    if (this.#installed.get(id) !== entry) return viewOf(entry);
     entry.reloadedAt = Date.now();
     const problems = result.ok
       ? result.extension.manifest.id !== id
@@ -495,7 +449,7 @@ export class ExtensionHost {
         'an edited extension does not load; the last good version stays active',
       );
       this.#changed(id, 'reload_failed');
-      return this.#view(entry);
+      return viewOf(entry);
     }
     const active = isActive(entry);
     if (active) this.#deactivate(entry);
@@ -504,7 +458,7 @@ export class ExtensionHost {
     if (active) this.#activate(entry);
     this.#generation++;
     this.#changed(id, 'reloaded');
-    return this.#view(entry);
+    return viewOf(entry);
   }
 
   #changed(id: string, change: ExtensionsChangedPayload['change']): void {
@@ -516,31 +470,12 @@ export class ExtensionHost {
 
   list(): InstalledExtension[] {
     return [...this.#installed.values()]
-      .map((entry) => this.#view(entry))
+      .map((entry) => viewOf(entry))
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   get(id: string): InstalledExtension {
-    return this.#view(this.#require(id));
-  }
-
-  #view(entry: Installed): InstalledExtension {
-    const { record } = entry;
-    return {
-      id: record.id,
-      version: entry.loaded?.manifest.version ?? record.version,
-      api_version: record.apiVersion,
-      name: record.manifest.name,
-      description: record.manifest.description,
-      state: record.state,
-      permissions: record.permissions,
-      counts: entry.loaded === undefined ? {} : countsOf(entry.loaded),
-      installed_at: new Date(record.installedAt).toISOString(),
-      updated_at: new Date(record.updatedAt).toISOString(),
-      problems: entry.problems,
-      reloaded_at: entry.reloadedAt === null ? null : new Date(entry.reloadedAt).toISOString(),
-      pending_restart: entry.pendingRestart,
-    };
+    return viewOf(this.#require(id));
   }
 
   /** Loaded versions of the enabled extensions. */

@@ -1,7 +1,7 @@
 import type { FSWatcher } from 'node:fs';
 import type { ToolHandler } from '@youyou/agent';
-import type { ExtensionPermissions, ExtensionProblem } from '@youyou/contracts';
-import type { LoadedExtension } from './extension-loader.ts';
+import type { ExtensionPermissions, ExtensionProblem, InstalledExtension } from '@youyou/contracts';
+import { countsOf, type LoadedExtension } from './extension-loader.ts';
 import type { ExtensionRecord } from './extension-repository.ts';
 
 /** An installed extension as the host holds it. */
@@ -47,4 +47,24 @@ export function samePermissions(a: ExtensionPermissions, b: ExtensionPermissions
       data: [...permissions.data.scopes].sort(),
     });
   return normal(a) === normal(b);
+}
+
+/** An installed extension as the API shows it. */
+export function viewOf(entry: Installed): InstalledExtension {
+  const { record } = entry;
+  return {
+    id: record.id,
+    version: entry.loaded?.manifest.version ?? record.version,
+    api_version: record.apiVersion,
+    name: record.manifest.name,
+    description: record.manifest.description,
+    state: record.state,
+    permissions: record.permissions,
+    counts: entry.loaded === undefined ? {} : countsOf(entry.loaded),
+    installed_at: new Date(record.installedAt).toISOString(),
+    updated_at: new Date(record.updatedAt).toISOString(),
+    problems: entry.problems,
+    reloaded_at: entry.reloadedAt === null ? null : new Date(entry.reloadedAt).toISOString(),
+    pending_restart: entry.pendingRestart,
+  };
 }
