@@ -5,47 +5,35 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ServicesProvider } from '../src/services/index.ts';
 import { Composer, useComposerStore, type ComposerSubmission } from '../src/composer/index.ts';
 import { usePreferences } from '../src/preferences/index.ts';
-import type { DocumentView } from '@youyou/contracts';
+import type { CommandDescriptor, DocumentView } from '@youyou/contracts';
 import type { ApiClient } from '../src/api/index.ts';
 import { useNavigation } from '../src/navigation/index.ts';
 import { fakeApi, skillEntry, testServices, uploadOf } from './fake-api.ts';
 
+// The command registry the server's own endpoint answers with (skills and built-ins).
+const COMMANDS: CommandDescriptor[] = [
+  {
+    name: 'haiku',
+    source: 'skill',
+    action: 'skill',
+    description: { en: 'Answer in a haiku.', 'zh-CN': 'Answer in a haiku.' },
+    parameters: [],
+  },
+  {
+    name: 'new',
+    source: 'builtin',
+    action: 'client',
+    description: { en: 'Start a new conversation', 'zh-CN': '新建会话' },
+    parameters: [],
+  },
+];
+
 afterEach(() => {
   cleanup();
-  vi.unstubAllGlobals();
 });
 beforeEach(() => {
   usePreferences.getState().set({ sendKey: 'enter', language: 'en' });
   useComposerStore.setState({ drafts: {}, attachments: {} });
-  // The command registry, macros, profiles and snippets come from the server's own endpoints.
-  const bodies: Record<string, unknown> = {
-    '/api/commands': {
-      commands: [
-        {
-          name: 'haiku',
-          source: 'skill',
-          action: 'skill',
-          description: { en: 'Answer in a haiku.', 'zh-CN': 'Answer in a haiku.' },
-          parameters: [],
-        },
-        {
-          name: 'new',
-          source: 'builtin',
-          action: 'client',
-          description: { en: 'Start a new conversation', 'zh-CN': '新建会话' },
-          parameters: [],
-        },
-      ],
-    },
-    '/api/macros': { macros: [] },
-    '/api/profiles': { profiles: [] },
-    '/api/snippets': { snippets: [] },
-  };
-  vi.stubGlobal('fetch', (input: string) =>
-    Promise.resolve(
-      new Response(JSON.stringify(bodies[new URL(input, 'http://x').pathname] ?? {}), { status: 200 }),
-    ),
-  );
 });
 
 function renderComposer(
@@ -58,6 +46,10 @@ function renderComposer(
   } = {},
 ) {
   const api = fakeApi({
+    listCommands: () => Promise.resolve(COMMANDS),
+    listMacros: () => Promise.resolve([]),
+    listProfiles: () => Promise.resolve([]),
+    listSnippets: () => Promise.resolve([]),
     listComponents: () =>
       Promise.resolve({ components: [skillEntry('haiku', 'Answer in a haiku.')], diagnostics: [] }),
     listModels: () =>

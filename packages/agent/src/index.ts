@@ -1,5 +1,6 @@
 // `@youyou/agent`: the framework a library user builds with. The ~/.youyou file channel is
-// `@youyou/agent/files`; nothing else is imported from outside the package.
+// `@youyou/agent/files`, the server-sent events reader (model streams, the workbench client's event
+// streams) `@youyou/agent/sse`; nothing else is imported from outside the package.
 
 // Building and running an agent (spec §6).
 export { AgentBuilder, defaultHome } from './builder/index.ts';

@@ -1,5 +1,6 @@
 import * as root from '@youyou/agent';
 import * as files from '@youyou/agent/files';
+import * as sse from '@youyou/agent/sse';
 import { describe, expect, it } from 'vitest';
 
 describe('the public surface of @youyou/agent', () => {
@@ -32,5 +33,11 @@ describe('the public surface of @youyou/agent', () => {
     expect(root).not.toHaveProperty('ComponentStore');
     for (const helper of ['quoteForCmd', 'writeFileAtomic', 'scanLayer', 'runScript', 'resolveAllowedPath'])
       for (const entry of [root, files]) expect(entry, helper).not.toHaveProperty(helper);
+  });
+
+  it('the server-sent events reader is @youyou/agent/sse, the one the providers and the client share', () => {
+    expect(sse).toHaveProperty('ServerSentEventParser');
+    expect(sse).toHaveProperty('readServerSentEvents');
+    expect(root).not.toHaveProperty('ServerSentEventParser');
   });
 });

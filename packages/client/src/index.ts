@@ -10,10 +10,15 @@ export { createWorkbenchClient } from './http/index.ts';
 export type {
   ComponentDraft,
   ConversationListOptions,
+  CustomiseClientMethods,
+  DocumentClientMethods,
+  ExtensionClientMethods,
   MemoryClientMethods,
   KnowledgeClientMethods,
   MemoryListOptions,
+  RunPlan,
   SendOptions,
+  ToolClientMethods,
   WorkbenchClient,
 } from './http/index.ts';
 export { openEventStream, readConversationEvents } from './events/index.ts';
@@ -23,8 +28,9 @@ export type {
   EventStreamOptions,
   StreamState,
 } from './events/index.ts';
-export { readServerSentEvents } from './sse/index.ts';
-export type { ServerSentEvent, ServerSentEventsOptions } from './sse/index.ts';
+// The one server-sent events reader, the same the providers read model streams with.
+export { readServerSentEvents } from '@youyou/agent/sse';
+export type { ServerSentEvent, ServerSentEventsOptions } from '@youyou/agent/sse';
 export {
   ConversationProjection,
   applyRunEvent,

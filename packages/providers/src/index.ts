@@ -14,8 +14,6 @@ export type { PresetOptions } from './presets/index.ts';
 export type { ModelConfig, ModelListOptions, ModelSettings } from './models/index.ts';
 export { isContextLengthError, parseRetryAfter } from './http/index.ts';
 export type { RetryOptions, StreamDecoder } from './http/index.ts';
-export { SseParser, readSse, readSseBatches } from './sse/index.ts';
 export { StringSlotTemplate, findStringSlot } from './json-template/index.ts';
 export { coalesceDeltas } from './http/index.ts';
-export type { SseEvent } from './sse/index.ts';
 export { decodeAnthropicStream, decodeOpenAIStream } from './recorded-streams/index.ts';

@@ -31,6 +31,36 @@ const RECONNECT_MS = 1_000;
 /** An instance row without its lock and without a heartbeat for this long is forgotten. */
 const STALE_INSTANCE_MS = 5 * 60_000;
 
+/**
+ * Ids of instances whose process is alive (this one always counts). A query on the database
+ * alone, so what needs it can have it before this server joins.
+ */
+export async function liveInstancesOf(database: WorkbenchDatabase, instanceId: string): Promise<Set<string>> {
+  if (database.dialect === 'sqlite') return new Set([instanceId]);
+  const result = await sql<{ id: string }>`select i.id from instances i
+    join pg_locks l on l.locktype = 'advisory' and l.granted
+      and l.classid = ${LOCK_NAMESPACE} and l.objid::bigint = i.lock_key and l.objsubid = 2`.execute(
+    database.db,
+  );
+  const live = new Set(result.rows.map((row) => row.id));
+  live.add(instanceId);
+  return live;
+}
+
+/**
+ * Sends a control message to the other servers (PostgreSQL NOTIFY); a no-op on SQLite. Needs only
+ * the database, so the services that send are built before the cluster that listens.
+ */
+export async function sendControlMessage(
+  database: WorkbenchDatabase,
+  instanceId: string,
+  message: ControlMessageBody,
+): Promise<void> {
+  if (database.dialect !== 'postgres') return;
+  const payload = JSON.stringify({ ...message, instance: instanceId });
+  await sql`select pg_notify(${CONTROL_CHANNEL}, ${payload})`.execute(database.db);
+}
+
 export interface ClusterOptions {
   database: WorkbenchDatabase;
   instanceId: string;
@@ -82,17 +112,8 @@ export class Cluster {
   }
 
   /** Ids of instances whose process is alive. */
-  async liveInstances(): Promise<Set<string>> {
-    const { database, instanceId } = this.#options;
-    if (database.dialect === 'sqlite') return new Set([instanceId]);
-    const result = await sql<{ id: string }>`select i.id from instances i
-      join pg_locks l on l.locktype = 'advisory' and l.granted
-        and l.classid = ${LOCK_NAMESPACE} and l.objid::bigint = i.lock_key and l.objsubid = 2`.execute(
-      database.db,
-    );
-    const live = new Set(result.rows.map((row) => row.id));
-    live.add(instanceId);
-    return live;
+  liveInstances(): Promise<Set<string>> {
+    return liveInstancesOf(this.#options.database, this.#options.instanceId);
   }
 
   /**
@@ -110,11 +131,8 @@ export class Cluster {
   }
 
   /** Sends a control message to the other servers (PostgreSQL); a no-op on SQLite. */
-  async send(message: ControlMessageBody): Promise<void> {
-    const { database, instanceId } = this.#options;
-    if (database.dialect !== 'postgres') return;
-    const payload = JSON.stringify({ ...message, instance: instanceId });
-    await sql`select pg_notify(${CONTROL_CHANNEL}, ${payload})`.execute(database.db);
+  send(message: ControlMessageBody): Promise<void> {
+    return sendControlMessage(this.#options.database, this.#options.instanceId, message);
   }
 
   async leave(): Promise<void> {

@@ -63,7 +63,7 @@ export class DocumentService {
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #controllers = new Map<string, AbortController>();
   readonly #instanceId: string;
-  #liveInstances: () => Promise<ReadonlySet<string>>;
+  readonly #liveInstances: () => Promise<ReadonlySet<string>>;
   #running: Promise<void> | undefined;
   #closed = false;
 
@@ -76,10 +76,11 @@ export class DocumentService {
     limits?: Partial<ParseLimits>;
     /** This server's instance id: the claimer it writes on the documents it queues and parses. */
     instanceId: string;
+    /** The servers alive on this database; default only this process (one server, as on SQLite). */
+    liveInstances?: () => Promise<ReadonlySet<string>>;
   }) {
     this.#instanceId = options.instanceId;
-    // Until the cluster is joined, only this process counts as live (one server, as on SQLite).
-    this.#liveInstances = async () => new Set([options.instanceId]);
+    this.#liveInstances = options.liveInstances ?? (async () => new Set([options.instanceId]));
     this.#database = options.database;
     this.#eventLog = options.eventLog;
     this.#objects = options.objects;
@@ -88,11 +89,6 @@ export class DocumentService {
     this.#workers = options.registry === undefined ? ParseWorkerPool.create() : undefined;
     this.registry = options.registry ?? new ParserRegistry({ workers: this.#workers });
     this.#limits = { ...DEFAULT_PARSE_LIMITS, ...options.limits };
-  }
-
-  /** Where the live instances come from once cluster membership is joined. */
-  setLiveInstances(liveInstances: () => Promise<ReadonlySet<string>>): void {
-    this.#liveInstances = liveInstances;
   }
 
   get #db() {

@@ -36,6 +36,13 @@ export interface HitlServiceOptions {
   /** Tells the server that executes `runId` that its card was resolved (several servers). */
   notifyRemote?: (runId: string, cardId: string) => Promise<void>;
   classifier?: FreeInputClassifier;
+  /**
+   * For free input: why an installed intent matches (the card is then superseded by a new
+   * request), or undefined.
+   */
+  intentRouter?: (text: string) => string | undefined;
+  /** Starts the new request that supersedes a waiting turn (the run manager). */
+  startNewRequest?: StartNewRequest;
 }
 
 interface Waiter {
@@ -63,35 +70,10 @@ export class HitlService {
   readonly #options: HitlServiceOptions;
   readonly #cards: HitlCardRepository;
   readonly #waiters = new Map<string, Waiter>();
-  #startNewRequest: StartNewRequest | undefined;
-  #intentRouter: ((text: string) => string | undefined) | undefined;
 
   constructor(options: HitlServiceOptions) {
     this.#options = options;
     this.#cards = new HitlCardRepository(options.database.db);
-  }
-
-  /** Set by the server once its model routing exists. */
-  /**
-   * Installs the intent router: for free input it returns why an installed intent matches (the
-   * card is then superseded by a new request), or undefined.
-   */
-  setIntentRouter(router: (text: string) => string | undefined): void {
-    this.#intentRouter = router;
-  }
-
-  setClassifier(classifier: FreeInputClassifier): void {
-    this.#options.classifier = classifier;
-  }
-
-  /** Set by the server once it has joined the cluster. */
-  setRemoteNotifier(notify: (runId: string, cardId: string) => Promise<void>): void {
-    this.#options.notifyRemote = notify;
-  }
-
-  /** Set by the server once the run manager exists (it starts superseding turns). */
-  setNewRequestStarter(start: StartNewRequest): void {
-    this.#startNewRequest = start;
   }
 
   get repository(): HitlCardRepository {
@@ -248,7 +230,7 @@ export class HitlService {
     const won = await this.#store(conversationId, row, resolution, clientKey);
     if (!won) return this.#alreadyResolved((await this.#cards.find(row.id)) ?? row, clientKey);
     if (resolution.route?.path === 'new_request' && answer.type === 'text') {
-      const start = this.#startNewRequest;
+      const start = this.#options.startNewRequest;
       if (start !== undefined) {
         // The run is cancelled before its tool call wakes, so it never asks the model again.
         const newRunId = await start(conversationId, row.run_id, answer.text);
@@ -420,7 +402,7 @@ export class HitlService {
     }
     let decision: RouteDecision | undefined = routeByRules(card, text);
     // An installed extension's intent that the text asks for starts a new request (none: T0).
-    const intent = decision === undefined ? this.#intentRouter?.(text) : undefined;
+    const intent = decision === undefined ? this.#options.intentRouter?.(text) : undefined;
     if (intent !== undefined) decision = { path: 'new_request', by: 'rule', reason: intent };
     if (decision === undefined && this.#options.classifier !== undefined) {
       try {

@@ -10,6 +10,8 @@ export type { Outcome } from './agent-event-recorder.ts';
 export { titleFromText, TITLE_LENGTH } from '../models/index.ts';
 export type { RunContext, RunToolRegistry } from './run-context.ts';
 export { RunExecution, uploadFilesOf } from './run-execution.ts';
+export { runLifecycle } from './run-lifecycle.ts';
+export type { RunLifecycleOptions, RunLifecycleSteps } from './run-lifecycle.ts';
 export type { RunExecutionOptions } from './run-execution.ts';
 export { RunManager } from './run-manager.ts';
 export type { ActiveExecution, SendOptions, SendRequest, SendResult } from './run-manager.ts';

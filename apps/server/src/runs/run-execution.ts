@@ -6,20 +6,20 @@ import type { AgentLease, RunShaping } from '../agents/index.ts';
 import type { RunAssembly } from '../context/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
 import { referenceBlocks } from '../knowledge/index.ts';
-import { RunRepository, UploadRepository, type RunRow } from '../storage/index.ts';
+import { UploadRepository, type RunRow } from '../storage/index.ts';
 import { createRunBinding, type ToolDecision } from '../tools/index.ts';
 import {
-  AgentEventRecorder,
-  failureOf,
   rollUpUsage,
   storeRunEnd,
   usageOf,
+  type AgentEventRecorder,
   type Outcome,
 } from './agent-event-recorder.ts';
 import { agentInputOf } from './agent-input.ts';
 import { titleFromText } from '../models/index.ts';
 import type { RunContext } from './run-context.ts';
 import { RunBudgetGuard } from './run-budget.ts';
+import { runLifecycle } from './run-lifecycle.ts';
 import { sessionConfigOf, type RunPlan } from './run-plan.ts';
 import { workflowCommandReply, type WorkflowCommandCall } from './workflow-command.ts';
 
@@ -84,8 +84,6 @@ export class RunExecution {
   readonly #started = Date.now();
   readonly #decisions = new Map<string, ToolDecision>();
   #cancelReason: 'user' | 'superseded' = 'user';
-  #storageFailure: unknown;
-  #recorder: AgentEventRecorder | undefined;
   readonly #budget: RunBudgetGuard;
   readonly #assembly: RunAssembly | undefined;
   /** Set when the message is a workflow command: the run calls the workflow, not the model. */
@@ -142,96 +140,67 @@ export class RunExecution {
 
   async run(): Promise<RunStatus> {
     const { context, run } = this.#options;
-    const writer = context.eventLog.retain(run.conversation_id);
-    const recorder = new AgentEventRecorder({
-      run,
-      writer,
-      instanceId: context.instanceId,
-      phase: 'thinking',
-      redact: context.redact,
-      onStorageFailure: (error) => {
-        if (this.#storageFailure === undefined) this.#storageFailure = error;
-        this.cancel();
-      },
-      decisions: this.#decisions,
-    });
-    this.#recorder = recorder;
-    const unbind = context.bindings.register(
-      createRunBinding({
-        run,
-        messageRunId: run.id,
-        cwd: this.#options.cwd,
-        uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
-        signal: this.#controller.signal,
-        interrupted: () =>
-          this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
-        writer,
-        eventLog: context.eventLog,
-        decisions: this.#decisions,
-        hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
-      }),
-    );
+    let unbind = (): void => {};
     let lease: AgentLease | undefined;
     let session: Session | undefined;
-    let outcome: Outcome;
-    try {
-      await writer.append(
-        [recorder.event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
-        (transaction) =>
-          new RunRepository(transaction).setState(
-            run.id,
-            {
-              status: 'running',
-              phase: 'thinking',
-              started_at: this.#started,
-              instance_id: context.instanceId,
-            },
-            transaction,
-          ),
-      );
-      context.logger.info(
-        { runId: run.id, conversationId: run.conversation_id, status: 'running' },
-        'run started',
-      );
-      this.#budget.start();
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
-        retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
-        shaping: this.#shaping(),
-      });
-      session = await this.#openSession(lease);
-      context.subagents?.registerRun(run.id, runToolsOf(lease));
-      outcome = await this.#drive(session);
-    } catch (error) {
-      outcome = this.#controller.signal.aborted
-        ? { status: 'cancelled' }
-        : { status: 'failed', error: failureOf(error, context.redact) };
-    } finally {
-      this.#budget.stop();
-      await session
-        ?.close()
-        .catch((error: unknown) =>
-          context.logger.warn({ err: error, runId: run.id }, 'session close failed'),
-        );
-      lease?.release();
-      context.subagents?.forgetRun(run.id);
-    }
-    const exceeded = this.#budget.exceeded;
-    if (exceeded !== undefined && (outcome.status === 'cancelled' || outcome.status === 'failed')) {
-      outcome = {
-        status: 'failed',
-        error: exceeded,
-        ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
-      };
-    }
-    if (outcome.status === 'cancelled' && stopKindOf(this.#controller.signal.reason) === 'interrupt')
-      outcome = { status: 'interrupted' };
-    if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
-      outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
-    }
-    unbind();
-    await this.#assembly?.flush();
-    await this.#finish(writer, recorder, outcome);
-    context.eventLog.release(run.conversation_id);
+    const { outcome } = await runLifecycle(
+      {
+        context,
+        run,
+        started: this.#started,
+        signal: this.#controller.signal,
+        cancel: () => this.cancel(),
+        decisions: this.#decisions,
+        assembly: this.#assembly,
+      },
+      {
+        drive: async (recorder, writer) => {
+          unbind = context.bindings.register(
+            createRunBinding({
+              run,
+              messageRunId: run.id,
+              cwd: this.#options.cwd,
+              uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
+              signal: this.#controller.signal,
+              interrupted: () =>
+                this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
+              writer,
+              eventLog: context.eventLog,
+              decisions: this.#decisions,
+              hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
+            }),
+          );
+          context.logger.info(
+            { runId: run.id, conversationId: run.conversation_id, status: 'running' },
+            'run started',
+          );
+          this.#budget.start();
+          lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
+            retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
+            shaping: this.#shaping(),
+          });
+          session = await this.#openSession(lease);
+          context.subagents?.registerRun(run.id, runToolsOf(lease));
+          return this.#drive(recorder, session);
+        },
+        release: async () => {
+          this.#budget.stop();
+          await session
+            ?.close()
+            .catch((error: unknown) =>
+              context.logger.warn({ err: error, runId: run.id }, 'session close failed'),
+            );
+          lease?.release();
+          context.subagents?.forgetRun(run.id);
+          unbind();
+        },
+        // Over budget, the guard aborted the turn: the run fails with the budget's code.
+        overBudget: (ended) =>
+          ended.status === 'cancelled' || ended.status === 'failed' ? this.#budget.exceeded : undefined,
+        interrupted: () => stopKindOf(this.#controller.signal.reason) === 'interrupt',
+        finish: (recorder, writer, ended) => this.#finish(writer, recorder, ended),
+      },
+    );
     if (outcome.status === 'completed' && context.memory !== undefined) {
       // After the run, never inside it: a proposal is only a card; the user decides (spec §4.13).
       void context.memory.proposeAfterRun({
@@ -269,7 +238,7 @@ export class RunExecution {
     });
   }
 
-  async #drive(session: Session): Promise<Outcome> {
+  async #drive(recorder: AgentEventRecorder, session: Session): Promise<Outcome> {
     const { context, input, storagePaths, cwd } = this.#options;
     const agentInput = await agentInputOf(input, {
       objects: context.objects,
@@ -297,9 +266,7 @@ export class RunExecution {
           text: input.text,
         })),
       );
-    return (this.#recorder as AgentEventRecorder).drive(
-      session.send(agentInput, { signal: this.#controller.signal }),
-    );
+    return recorder.drive(session.send(agentInput, { signal: this.#controller.signal }));
   }
 
   async #stillUntitled(): Promise<boolean> {

@@ -81,8 +81,12 @@ export class RunManager {
   readonly #active = new Map<string, { execution: ActiveExecution; done: Promise<unknown> }>();
   #closing = false;
 
-  constructor(context: RunContext) {
+  /** Asks the server that executes `runId` to cancel it (several servers on one database). */
+  readonly #cancelRemote: ((runId: string) => Promise<void>) | undefined;
+
+  constructor(context: RunContext, options: { cancelRemote?: (runId: string) => Promise<void> } = {}) {
     this.#context = context;
+    this.#cancelRemote = options.cancelRemote;
   }
 
   /**
@@ -201,13 +205,6 @@ export class RunManager {
     const local = this.#active.get(runId);
     if (local !== undefined) await local.done;
     return runViewOfRow(await runs.get(runId));
-  }
-
-  /** Set by the server: asks the server that executes `runId` to cancel it. */
-  #cancelRemote: ((runId: string) => Promise<void>) | undefined;
-
-  setRemoteCancel(cancel: (runId: string) => Promise<void>): void {
-    this.#cancelRemote = cancel;
   }
 
   /** A cancel request from another server for a run this one executes. */

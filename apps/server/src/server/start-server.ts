@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { AgentPool } from '../agents/index.ts';
 import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
-import { Cluster, lockDataDirectory } from '../cluster/index.ts';
+import {
+  Cluster,
+  liveInstancesOf,
+  lockDataDirectory,
+  sendControlMessage,
+  type ControlMessageBody,
+} from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { DocumentService, parseWithPolicy } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
@@ -164,12 +170,79 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const sessionStorage = new WorkbenchSessionStorage({ database, eventLog });
     const settingsRepository = new SettingsRepository(database.db);
     const bindings = new RunBindings();
-    const hitl = new HitlService({
+    // What several servers on one database tell each other goes through the database alone, so
+    // the services that send are built before the cluster that listens (joined last).
+    const sendControl = (message: ControlMessageBody) => sendControlMessage(database, instanceId, message);
+    const workbenchStream = new WorkbenchStream({
+      forward: (eventType, payload) => {
+        sendControl({ type: 'workbench-event', event_type: eventType, payload }).catch((error: unknown) =>
+          logger.warn({ err: error }, 'a workbench event could not reach the other servers'),
+        );
+      },
+    });
+    const settingsRegistry = new SettingsRegistry();
+    registerBuiltinSettings(settingsRegistry);
+    registerMcpSettings(settingsRegistry);
+    registerMemorySettings(settingsRegistry);
+    const settingsService = new SettingsService({
+      db: database.db,
+      registry: settingsRegistry,
+      configYaml: new ConfigYamlLayer(settings.home),
+      secrets,
+      stream: workbenchStream,
+      redactor,
+      restartFile: join(settings.dataDirectory, RESTART_REPORT_FILE),
+    });
+    await settingsService.captureStartup();
+    const routing = new ModelRouting(providers, settingsService);
+    const profiles = new ProfileService(database.db);
+    const conversations = new ConversationRepository(database.db, database.dialect);
+    // Two true cycles are closed by functions that reach an object built below: a card's free
+    // input may start an extension's intent or a new run (extensions and runs need HITL first).
+    // Both are called only once the server serves requests.
+    const hitl: HitlService = new HitlService({
       database,
       eventLog,
       logger,
+      classifier: lightweightClassifier({
+        isSet: (context) => routing.lightweightAvailable(context),
+        complete: (request, context) => routing.complete('lightweight', request, context),
+      }),
+      notifyRemote: (runId, cardId) => sendControl({ type: 'hitl_resolved', run_id: runId, card_id: cardId }),
+      intentRouter: (text) => {
+        const found = extensions.intentRequest(text);
+        return found === undefined
+          ? undefined
+          : `matches the intent '${found.match.intent_id}' of ${found.match.source}`;
+      },
+      startNewRequest: async (conversationId, supersededRunId, text) => {
+        await runs.cancel(supersededRunId, 'superseded');
+        // Another server may still be ending the superseded run: wait for its slot.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            // Free input an extension's intent asks for starts that intent (its workflow, its command).
+            const request = extensions.intentRequest(text)?.request ?? text;
+            return (await runs.send(conversationId, { text: request })).run.id;
+          } catch (error) {
+            if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
+              throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      },
     });
-    const catalog = new ToolCatalog(settingsRepository, { mutatingDefault: settings.mutatingToolPolicy });
+    const catalog = new ToolCatalog(settingsRepository, {
+      mutatingDefault: settings.mutatingToolPolicy,
+      // The confirm list of a conversation's profile comes before each tool's own policy (issue 30).
+      profileLists: async (conversationId) => {
+        const conversation = await conversations.find(conversationId);
+        if (conversation === undefined) return undefined;
+        const profile =
+          (conversation.profile_id === null ? undefined : await profiles.find(conversation.profile_id)) ??
+          (await profiles.get('default'));
+        return profile.tools;
+      },
+    });
     const grants = new ToolGrantRepository(database.db);
     const planboards = new PlanboardRepository(database.db);
     const toolset = new WorkbenchToolset({
@@ -189,7 +262,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       database,
       artifacts,
       providers,
-      // Read when a search or an index runs (after startup), so the settings service exists by then.
       setting: (key) => settingsService.value<string | null>(key),
       logger,
       instanceId,
@@ -200,21 +272,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const workbenchPlugins = [
       overflowPlugin({ artifacts, budgetBytes: settings.toolResultBudgetBytes, logger }),
     ];
-    const workbenchStream = new WorkbenchStream();
-    const settingsRegistry = new SettingsRegistry();
-    registerBuiltinSettings(settingsRegistry);
-    registerMcpSettings(settingsRegistry);
-    registerMemorySettings(settingsRegistry);
-    const settingsService = new SettingsService({
-      db: database.db,
-      registry: settingsRegistry,
-      configYaml: new ConfigYamlLayer(settings.home),
-      secrets,
-      stream: workbenchStream,
-      redactor,
-      restartFile: join(settings.dataDirectory, RESTART_REPORT_FILE),
-    });
-    await settingsService.captureStartup();
     const mcp = new McpManager({
       repository: new McpServerRepository(database.db, secrets, redactor),
       projectDirectory: async (projectId) =>
@@ -248,8 +305,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await new UploadRepository(database.db).insert(row);
       return { upload_id: id, name: row.name, media_type: row.media_type, size: row.size };
     };
+    const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
+    const documents = new DocumentService({
+      database,
+      eventLog,
+      objects,
+      logger,
+      instanceId,
+      liveInstances: () => liveInstancesOf(database, instanceId),
+    });
+    cleanups.push(() => documents.close());
+    const uiSurfaces = new UiSurfaceRegistry();
     const commands = new CommandRegistry();
-    const extensions = new ExtensionHost({
+    const extensions: ExtensionHost = new ExtensionHost({
       database,
       dataDirectory: settings.dataDirectory,
       knowledge,
@@ -259,11 +327,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       catalog,
       stream: workbenchStream,
       logger,
+      // Parsers extensions ship join ingest's registry under their source tags.
+      parsers: documents.registry,
+      surfaces: uiSurfaces,
       workflows: {
         hitl,
         bindings,
         planboards,
-        // A prompt step asks the conversation's chat model (routing is set up below; steps run later).
+        // A prompt step asks the conversation's chat model.
         complete: (text, context) =>
           routing.complete(
             'chat',
@@ -297,11 +368,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       },
     });
     cleanups.push(() => pool.shutdown());
-    const objects = new ObjectStore(join(settings.dataDirectory, 'objects'));
-    const documents = new DocumentService({ database, eventLog, objects, logger, instanceId });
-    cleanups.push(() => documents.close());
-    // Parsers extensions ship join ingest's registry under their source tags.
-    extensions.attachParsers(documents.registry);
     // Parsed uploads go into the project's knowledge (spec §4.11 → §4.12).
     knowledge.connectDocuments(documents);
     // Extensions' knowledge packs are read as uploads are: ingest's parsers under the default policy.
@@ -326,24 +392,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
       return result;
     });
-    const profiles = new ProfileService(database.db);
-    const profileConversations = new ConversationRepository(database.db, database.dialect);
-    // The confirm list of a conversation's profile comes before each tool's own policy (issue 30).
-    catalog.setProfileLists(async (conversationId) => {
-      const conversation = await profileConversations.find(conversationId);
-      if (conversation === undefined) return undefined;
-      const profile =
-        (conversation.profile_id === null ? undefined : await profiles.find(conversation.profile_id)) ??
-        (await profiles.get('default'));
-      return profile.tools;
-    });
-    const routing = new ModelRouting(providers, settingsService);
-    hitl.setClassifier(
-      lightweightClassifier({
-        isSet: (context) => routing.lightweightAvailable(context),
-        complete: (request, context) => routing.complete('lightweight', request, context),
-      }),
-    );
     // Memory (spec §4.13, off by default) and context assembly (spec §4.10).
     const memory = new MemoryService({
       database,
@@ -391,59 +439,42 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       slashIntent: (text) => extensions.intentRequest(text)?.request,
       // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
       workflowCommand: (text) => extensions.workflowCommand(text),
+      // The run manager and the sub-agent manager are each other's: a run records its tools with
+      // the sub-agent manager, which starts child runs through the run manager.
+      subagents: {
+        registerRun: (runId, tools) => subagents.registerRun(runId, tools),
+        forgetRun: (runId) => subagents.forgetRun(runId),
+      },
     };
-    const runs = new RunManager(runContext);
+    const runs = new RunManager(runContext, {
+      cancelRemote: (runId) => sendControl({ type: 'cancel', run_id: runId }),
+    });
     const subagents = new SubagentManager({
       context: runContext,
       runs,
       options: settings.subagents,
       buildAgent: (options) => pool.buildDetached(options),
-    });
-    runContext.subagents = subagents;
-    // spawn_agent's profile_id names an agent profile: its prompt, model and tool lists.
-    subagents.setProfileResolver(async (profileId) => {
-      const profile = await profiles.find(profileId);
-      if (profile === undefined) return undefined;
-      return {
-        name: profile.name,
-        ...(profile.systemPrompt.trim() === '' ? {} : { instructions: profile.systemPrompt }),
-        ...('id' in profile.model ? { model_id: profile.model.id } : {}),
-        allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
-        context: contextPolicyOf(profile.context.assembly),
-        hitlTimeoutSec: profile.hitl.timeoutSec,
-      };
+      // spawn_agent's profile_id names an agent profile: its prompt, model and tool lists.
+      resolveProfile: async (profileId) => {
+        const profile = await profiles.find(profileId);
+        if (profile === undefined) return undefined;
+        return {
+          ...(profile.systemPrompt.trim() === '' ? {} : { instructions: profile.systemPrompt }),
+          ...('id' in profile.model ? { model_id: profile.model.id } : {}),
+          allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
+          context: contextPolicyOf(profile.context.assembly),
+          hitlTimeoutSec: profile.hitl.timeoutSec,
+        };
+      },
     });
     const spawnTool = subagents.spawnTool();
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.
     toolset.register([spawnTool], { internal: true });
-    const uiSurfaces = new UiSurfaceRegistry();
-    extensions.attachSurfaces(uiSurfaces);
     const cardTool = showCardTool({ bindings });
     workbenchTools.push(cardTool);
     // A card only shows what the model already wrote: no confirmation by default.
     toolset.register([cardTool], { internal: true });
-    hitl.setIntentRouter((text) => {
-      const found = extensions.intentRequest(text);
-      return found === undefined
-        ? undefined
-        : `matches the intent '${found.match.intent_id}' of ${found.match.source}`;
-    });
-    hitl.setNewRequestStarter(async (conversationId, supersededRunId, text) => {
-      await runs.cancel(supersededRunId, 'superseded');
-      // Another server may still be ending the superseded run: wait for its slot.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          // Free input an extension's intent asks for starts that intent (its workflow, its command).
-          const request = extensions.intentRequest(text)?.request ?? text;
-          return (await runs.send(conversationId, { text: request })).run.id;
-        } catch (error) {
-          if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
-            throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-    });
     const cluster = await Cluster.join({
       database,
       instanceId,
@@ -457,20 +488,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       },
     });
     cleanups.push(() => cluster.leave());
-    runs.setRemoteCancel((runId) => cluster.send({ type: 'cancel', run_id: runId }));
-    hitl.setRemoteNotifier((runId, cardId) =>
-      cluster.send({ type: 'hitl_resolved', run_id: runId, card_id: cardId }),
-    );
-    workbenchStream.forward = (eventType, payload) => {
-      cluster
-        .send({ type: 'workbench-event', event_type: eventType, payload })
-        .catch((error: unknown) =>
-          logger.warn({ err: error }, 'a workbench event could not reach the other servers'),
-        );
-    };
     const live = await cluster.liveInstances();
     const interrupted = await runs.recover(live);
-    documents.setLiveInstances(() => cluster.liveInstances());
     const requeued = await documents.recover(live);
     if (requeued > 0)
       logger.info({ requeued }, 'documents left unparsed by a stopped server are queued again');
@@ -498,7 +517,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     sweeper.unref();
     cleanups.push(async () => clearInterval(sweeper));
 
-    const conversations = new ConversationRepository(database.db, database.dialect);
     const toolAudit = new ToolAuditRepository(database.db);
     const services: ServerServices = {
       database,

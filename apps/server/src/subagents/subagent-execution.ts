@@ -18,11 +18,11 @@ import { assembledProvider, type RunAssembly } from '../context/index.ts';
 import type { RunStatus } from '../database/index.ts';
 import type { EventError, NewEvent, RunUsage } from '../events/index.ts';
 import {
-  AgentEventRecorder,
-  failureOf,
   rollUpUsage,
+  runLifecycle,
   storeRunEnd,
   usageOf,
+  type AgentEventRecorder,
   type Outcome,
   type RunContext,
   uploadFilesOf,
@@ -93,7 +93,6 @@ export class SubagentExecution {
   readonly #started = Date.now();
   readonly #decisions = new Map<string, ToolDecision>();
   #shutdown = false;
-  #storageFailure: unknown;
   #budgetFailure: EventError | undefined;
   #recorder: AgentEventRecorder | undefined;
   #progress: AgentProgressPayload;
@@ -155,20 +154,6 @@ export class SubagentExecution {
 
   async run(): Promise<SubagentEnd> {
     const { context, run, budget } = this.#options;
-    const writer = context.eventLog.retain(run.conversation_id);
-    const recorder = new AgentEventRecorder({
-      run,
-      writer,
-      instanceId: context.instanceId,
-      phase: 'thinking',
-      redact: context.redact,
-      onStorageFailure: (error) => {
-        if (this.#storageFailure === undefined) this.#storageFailure = error;
-        this.cancel();
-      },
-      decisions: this.#decisions,
-    });
-    this.#recorder = recorder;
     let unbind = (): void => {};
     const timer = setTimeout(
       () =>
@@ -183,94 +168,80 @@ export class SubagentExecution {
     );
     let agent: Agent | undefined;
     let session: Session | undefined;
-    let outcome: Outcome;
-    try {
-      await writer.append(
-        [recorder.event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
-        (transaction) =>
-          new RunRepository(transaction).setState(
-            run.id,
+    const { end } = await runLifecycle(
+      {
+        context,
+        run,
+        started: this.#started,
+        signal: this.#controller.signal,
+        cancel: () => this.cancel(),
+        decisions: this.#decisions,
+        // Its reports are stored before its end is, so "what the model saw" is there once it ended.
+        assembly: this.#assembly,
+      },
+      {
+        drive: async (recorder, writer) => {
+          this.#recorder = recorder;
+          this.#progress.phase = 'thinking';
+          this.#controller.signal.throwIfAborted();
+          agent = await this.#options.buildAgent({
+            allowTool: (name) => this.#options.tools.has(name),
+            wrapProvider: (provider) =>
+              this.#metered(
+                this.#assembly === undefined ? provider : assembledProvider(provider, this.#assembly),
+              ),
+          });
+          await context.sessionStorage.append(run.id, [
             {
-              status: 'running',
-              phase: 'thinking',
-              started_at: this.#started,
-              instance_id: context.instanceId,
+              sequence: 0,
+              timestamp: Date.now(),
+              type: 'metadata',
+              kind: 'session_created',
+              modelId: run.model_id ?? agent.models[0]?.id ?? '',
+              cwd: this.#options.cwd,
+              systemPrompt: this.#options.systemPrompt,
             },
-            transaction,
-          ),
-      );
-      this.#progress.phase = 'thinking';
-      this.#controller.signal.throwIfAborted();
-      agent = await this.#options.buildAgent({
-        allowTool: (name) => this.#options.tools.has(name),
-        wrapProvider: (provider) =>
-          this.#metered(
-            this.#assembly === undefined ? provider : assembledProvider(provider, this.#assembly),
-          ),
-      });
-      await context.sessionStorage.append(run.id, [
-        {
-          sequence: 0,
-          timestamp: Date.now(),
-          type: 'metadata',
-          kind: 'session_created',
-          modelId: run.model_id ?? agent.models[0]?.id ?? '',
-          cwd: this.#options.cwd,
-          systemPrompt: this.#options.systemPrompt,
+          ]);
+          session = await agent.resumeSession(run.id, run.model_id === null ? {} : { modelId: run.model_id });
+          context.subagents?.registerRun(run.id, [...this.#options.tools]);
+          // Its tool calls pass the confirmation policy too; its cards show in the conversation's turn.
+          unbind = context.bindings.register(
+            createRunBinding({
+              run,
+              messageRunId: await topLevelRunOf(context, run),
+              cwd: this.#options.cwd,
+              uploadFiles: () => uploadFilesOf(context, run.conversation_id, new Map()),
+              signal: this.#controller.signal,
+              interrupted: () => this.#shutdown,
+              writer,
+              eventLog: context.eventLog,
+              decisions: this.#decisions,
+              hitlTimeoutSec: this.#options.hitlTimeoutSec ?? null,
+              subagent: this.#options.requester,
+            }),
+          );
+          return recorder.drive(
+            session.send(this.#options.taskMessage, { signal: this.#controller.signal }),
+            (event) => this.#observe(event),
+          );
         },
-      ]);
-      session = await agent.resumeSession(run.id, run.model_id === null ? {} : { modelId: run.model_id });
-      context.subagents?.registerRun(run.id, [...this.#options.tools]);
-      // Its tool calls pass the confirmation policy too; its cards show in the conversation's turn.
-      unbind = context.bindings.register(
-        createRunBinding({
-          run,
-          messageRunId: await topLevelRunOf(context, run),
-          cwd: this.#options.cwd,
-          uploadFiles: () => uploadFilesOf(context, run.conversation_id, new Map()),
-          signal: this.#controller.signal,
-          interrupted: () => this.#shutdown,
-          writer,
-          eventLog: context.eventLog,
-          decisions: this.#decisions,
-          hitlTimeoutSec: this.#options.hitlTimeoutSec ?? null,
-          subagent: this.#options.requester,
-        }),
-      );
-      outcome = await recorder.drive(
-        session.send(this.#options.taskMessage, { signal: this.#controller.signal }),
-        (event) => this.#observe(event),
-      );
-    } catch (error) {
-      outcome = this.#controller.signal.aborted
-        ? { status: 'cancelled' }
-        : { status: 'failed', error: failureOf(error, context.redact) };
-    } finally {
-      unbind();
-      clearTimeout(timer);
-      clearTimeout(this.#progressTimer);
-      context.subagents?.forgetRun(run.id);
-      await session?.close().catch(() => {});
-      await agent
-        ?.shutdown()
-        .catch((error: unknown) =>
-          context.logger.warn({ err: error, runId: run.id }, 'a sub-agent failed to shut down'),
-        );
-    }
-    if (this.#budgetFailure !== undefined) {
-      outcome = {
-        status: 'failed',
-        error: this.#budgetFailure,
-        ...('summary' in outcome && outcome.summary !== undefined ? { summary: outcome.summary } : {}),
-      };
-    } else if (outcome.status === 'cancelled' && this.#shutdown) outcome = { status: 'interrupted' };
-    if (this.#storageFailure !== undefined && outcome.status !== 'completed') {
-      outcome = { status: 'failed', error: failureOf(this.#storageFailure, context.redact) };
-    }
-    // Its reports are stored before its end is, so "what the model saw" is there once it ended.
-    await this.#assembly?.flush();
-    const end = await this.#finish(recorder, outcome);
-    context.eventLog.release(run.conversation_id);
+        release: async () => {
+          unbind();
+          clearTimeout(timer);
+          clearTimeout(this.#progressTimer);
+          context.subagents?.forgetRun(run.id);
+          await session?.close().catch(() => {});
+          await agent
+            ?.shutdown()
+            .catch((error: unknown) =>
+              context.logger.warn({ err: error, runId: run.id }, 'a sub-agent failed to shut down'),
+            );
+        },
+        overBudget: () => this.#budgetFailure,
+        interrupted: () => this.#shutdown,
+        finish: (recorder, _writer, outcome) => this.#finish(recorder, outcome),
+      },
+    );
     return end;
   }
 

@@ -94,7 +94,7 @@ export class SubagentManager implements RunToolRegistry {
   readonly #runs: RunManager;
   readonly #options: SubagentOptions;
   readonly #buildAgent: SubagentManagerOptions['buildAgent'];
-  #resolveProfile: ProfileResolver | undefined;
+  readonly #resolveProfile: ProfileResolver | undefined;
   readonly #runTools = new Map<string, readonly string[]>();
   readonly #slots = new Map<string, Slots>();
 
@@ -104,11 +104,6 @@ export class SubagentManager implements RunToolRegistry {
     this.#options = options.options;
     this.#buildAgent = options.buildAgent;
     this.#resolveProfile = options.resolveProfile;
-  }
-
-  /** Profiles (settings) plug in here; a spawn naming one without a resolver is SUBAGENT_PROFILE_NOT_FOUND. */
-  setProfileResolver(resolve: ProfileResolver): void {
-    this.#resolveProfile = resolve;
   }
 
   registerRun(runId: string, tools: readonly string[]): void {

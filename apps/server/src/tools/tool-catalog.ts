@@ -45,15 +45,23 @@ export class ToolCatalog {
   /** Whether a whole source is switched on (the unified registry's per-source switch). */
   #sourceOn: (source: ToolSource) => boolean = () => true;
   /** The tool lists of a conversation's profile (allow, deny, confirm). */
-  #profileLists: (conversationId: string) => Promise<ToolLists | undefined> = async () => undefined;
+  readonly #profileLists: (conversationId: string) => Promise<ToolLists | undefined>;
 
   /**
    * `mutatingDefault` is the policy of mutating tools nobody set one for: `confirm` (spec §4.8);
-   * test harnesses and unattended automation may choose `auto`.
+   * test harnesses and unattended automation may choose `auto`. `profileLists` finds a
+   * conversation's profile tool lists, for `policyOf` (none: no profile lists apply).
    */
-  constructor(settings: SettingsRepository, options: { mutatingDefault?: ToolPolicy } = {}) {
+  constructor(
+    settings: SettingsRepository,
+    options: {
+      mutatingDefault?: ToolPolicy;
+      profileLists?: (conversationId: string) => Promise<ToolLists | undefined>;
+    } = {},
+  ) {
     this.#settings = settings;
     this.#mutatingDefault = options.mutatingDefault ?? 'confirm';
+    this.#profileLists = options.profileLists ?? (async () => undefined);
   }
 
   /** Records a tool (built in, or met while loading component folders). */
@@ -75,11 +83,6 @@ export class ToolCatalog {
   /** Installs the unified registry's per-source switch: tools of a source switched off are disabled. */
   setSourceSwitch(sourceOn: (source: ToolSource) => boolean): void {
     this.#sourceOn = sourceOn;
-  }
-
-  /** Installs how a conversation's profile tool lists are found, for `policyOf`. */
-  setProfileLists(listsOf: (conversationId: string) => Promise<ToolLists | undefined>): void {
-    this.#profileLists = listsOf;
   }
 
   /** Whether a tool is enabled, given the stored settings: its own switch and its source's. */

@@ -18,13 +18,17 @@ type Listener = (event: WorkbenchStreamEvent) => void;
 export class WorkbenchStream {
   readonly #listeners = new Set<Listener>();
   #nextId = 1;
-  /** Set by the server: sends an event this process published to the other servers. */
-  forward: ((type: string, payload: unknown) => void) | undefined;
+  /** Sends an event this process published to the other servers. */
+  readonly #forward: ((type: string, payload: unknown) => void) | undefined;
+
+  constructor(options: { forward?: (type: string, payload: unknown) => void } = {}) {
+    this.#forward = options.forward;
+  }
 
   /** Publishes here and to the other servers. */
   publish(type: string, payload: unknown): void {
     this.deliver(type, payload);
-    this.forward?.(type, payload);
+    this.#forward?.(type, payload);
   }
 
   /** Publishes here only (an event another server sent). */

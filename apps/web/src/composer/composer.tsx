@@ -26,7 +26,6 @@ import {
   type ReferenceCandidate,
 } from '@youyou/contracts';
 import { mentionQuery, ReferencePicker, ReferenceTray, useReferenceCandidates } from '../knowledge/index.ts';
-import { customiseApi } from '../customise/customise-api.ts';
 import { useCommands, useMacros, useProfiles, useSnippets } from '../customise/customise-queries.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
@@ -353,8 +352,8 @@ export function Composer(props: ComposerProps): ReactElement {
       case 'profile': {
         if (draftKey === '' || values['profile'] === undefined) return;
         const chosen = values['profile'];
-        customiseApi
-          .setConversationProfile(draftKey, chosen === 'default' ? null : chosen)
+        api
+          .updateConversation(draftKey, { profile_id: chosen === 'default' ? null : chosen })
           .then(async () => {
             setNotice(
               t('composer.profileSet', {
@@ -372,7 +371,7 @@ export function Composer(props: ComposerProps): ReactElement {
         download(
           values['format'] === 'archive'
             ? api.archiveUrl({ conversationId: draftKey })
-            : customiseApi.conversationExportUrl(draftKey, values['format'] === 'json' ? 'json' : 'markdown'),
+            : api.conversationExportUrl(draftKey, values['format'] === 'json' ? 'json' : 'markdown'),
         );
         return;
       }

@@ -10,7 +10,7 @@ import type {
 import { useEffect } from 'react';
 import { useFirstScreenDrawn } from '../first-screen/index.ts';
 import { CONVERSATIONS_KEY } from '../conversation-state/index.ts';
-import { customiseApi } from './customise-api.ts';
+import { useServices } from '../services/index.ts';
 import { PANELS_KEY } from '../ui-schema/index.ts';
 
 export const SETTINGS_KEY = ['settings'] as const;
@@ -21,43 +21,53 @@ export const MACROS_KEY = ['macros'] as const;
 export const SNIPPETS_KEY = ['snippets'] as const;
 
 export function useSettingsSchema(): UseQueryResult<SettingsSchemaResponse> {
-  return useQuery({ queryKey: [...SETTINGS_KEY, 'schema'], queryFn: () => customiseApi.settingsSchema() });
+  const { api } = useServices();
+  return useQuery({ queryKey: [...SETTINGS_KEY, 'schema'], queryFn: () => api.getSettingsSchema() });
 }
 
 export function useEffectiveSettings(context: {
   projectId?: string | undefined;
   conversationId?: string | undefined;
 }): UseQueryResult<EffectiveSettingsResponse> {
+  const { api } = useServices();
   return useQuery({
     queryKey: [...SETTINGS_KEY, 'effective', context.projectId ?? null, context.conversationId ?? null],
-    queryFn: () => customiseApi.effectiveSettings(context),
+    queryFn: () =>
+      api.getEffectiveSettings({
+        ...(context.projectId === undefined ? {} : { projectId: context.projectId }),
+        ...(context.conversationId === undefined ? {} : { conversationId: context.conversationId }),
+      }),
   });
 }
 
 // The composer's profiles, commands, macros and snippets are asked for once the first screen is
 // drawn: none of them is on it.
 export function useProfiles(): UseQueryResult<AgentProfile[]> {
+  const { api } = useServices();
   const enabled = useFirstScreenDrawn();
-  return useQuery({ queryKey: PROFILES_KEY, queryFn: () => customiseApi.profiles(), enabled });
+  return useQuery({ queryKey: PROFILES_KEY, queryFn: () => api.listProfiles(), enabled });
 }
 
 export function useCommands(projectId: string | undefined): UseQueryResult<CommandDescriptor[]> {
+  const { api } = useServices();
   const enabled = useFirstScreenDrawn();
   return useQuery({
     queryKey: [...COMMANDS_KEY, projectId ?? null],
-    queryFn: () => customiseApi.commands(projectId),
+    queryFn: () => api.listCommands(projectId),
     enabled,
   });
 }
 
 export function useMacros(): UseQueryResult<Macro[]> {
+  const { api } = useServices();
   const enabled = useFirstScreenDrawn();
-  return useQuery({ queryKey: MACROS_KEY, queryFn: () => customiseApi.macros(), enabled });
+  return useQuery({ queryKey: MACROS_KEY, queryFn: () => api.listMacros(), enabled });
 }
 
 export function useSnippets(): UseQueryResult<Snippet[]> {
+  const { api } = useServices();
   const enabled = useFirstScreenDrawn();
-  return useQuery({ queryKey: SNIPPETS_KEY, queryFn: () => customiseApi.snippets(), enabled });
+  return useQuery({ queryKey: SNIPPETS_KEY, queryFn: () => api.listSnippets(), enabled });
 }
 
 /**
@@ -67,11 +77,12 @@ export function useSnippets(): UseQueryResult<Snippet[]> {
  * so nothing missed while disconnected stays stale.
  */
 export function useWorkbenchEvents(): void {
+  const { api } = useServices();
   const queryClient = useQueryClient();
   const drawn = useFirstScreenDrawn();
   useEffect(() => {
     if (typeof EventSource === 'undefined' || !drawn) return;
-    const source = new EventSource('/api/events', { withCredentials: true });
+    const source = new EventSource(api.workbenchEventsUrl(), { withCredentials: true });
     source.onmessage = (message: MessageEvent<string>) => {
       let event: { type?: string };
       try {
@@ -94,5 +105,5 @@ export function useWorkbenchEvents(): void {
       }
     };
     return () => source.close();
-  }, [queryClient, drawn]);
+  }, [api, queryClient, drawn]);
 }

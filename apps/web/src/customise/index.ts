@@ -1,4 +1,3 @@
-export { customiseApi, type SettingTarget } from './customise-api.ts';
 export {
   COMMANDS_KEY,
   PROFILES_KEY,

@@ -3,7 +3,7 @@ import { templateVariables, type Macro, type Snippet } from '@youyou/contracts';
 import { useState, type ReactElement } from 'react';
 import { errorMessage, isApiError } from '../api/index.ts';
 import { useTranslation } from '../i18n/index.ts';
-import { customiseApi } from './customise-api.ts';
+import { useServices } from '../services/index.ts';
 import { COMMANDS_KEY, MACROS_KEY, SNIPPETS_KEY, useMacros, useSnippets } from './customise-queries.ts';
 
 function messageOf(error: unknown): string {
@@ -16,6 +16,7 @@ function messageOf(error: unknown): string {
 
 function MacroForm({ macro, onDone }: { macro: Macro | undefined; onDone: () => void }): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const queryClient = useQueryClient();
   const [name, setName] = useState(macro?.name ?? '');
   const [description, setDescription] = useState(macro?.description ?? '');
@@ -30,9 +31,7 @@ function MacroForm({ macro, onDone }: { macro: Macro | undefined; onDone: () => 
         event.preventDefault();
         setError(undefined);
         const input = { name, description, template };
-        void (
-          macro === undefined ? customiseApi.createMacro(input) : customiseApi.updateMacro(macro.id, input)
-        )
+        void (macro === undefined ? api.createMacro(input) : api.updateMacro(macro.id, input))
           .then(async () => {
             await queryClient.invalidateQueries({ queryKey: MACROS_KEY });
             await queryClient.invalidateQueries({ queryKey: COMMANDS_KEY });
@@ -100,6 +99,7 @@ function SnippetForm({
   onDone: () => void;
 }): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(snippet?.title ?? '');
   const [body, setBody] = useState(snippet?.body ?? '');
@@ -120,11 +120,7 @@ function SnippetForm({
             .map((tag) => tag.trim())
             .filter((tag) => tag !== ''),
         };
-        void (
-          snippet === undefined
-            ? customiseApi.createSnippet(input)
-            : customiseApi.updateSnippet(snippet.id, input)
-        )
+        void (snippet === undefined ? api.createSnippet(input) : api.updateSnippet(snippet.id, input))
           .then(async () => {
             await queryClient.invalidateQueries({ queryKey: SNIPPETS_KEY });
             onDone();
@@ -182,6 +178,7 @@ function SnippetForm({
  */
 export function LibrarySection(): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const queryClient = useQueryClient();
   const macros = useMacros();
   const snippets = useSnippets();
@@ -228,7 +225,7 @@ export function LibrarySection(): ReactElement {
                   <button
                     type="button"
                     className="button danger"
-                    onClick={() => act(() => customiseApi.deleteMacro(item.id))}
+                    onClick={() => act(() => api.deleteMacro(item.id))}
                   >
                     {t('nav.delete')}
                   </button>
@@ -266,7 +263,7 @@ export function LibrarySection(): ReactElement {
                   <button
                     type="button"
                     className="button danger"
-                    onClick={() => act(() => customiseApi.deleteSnippet(item.id))}
+                    onClick={() => act(() => api.deleteSnippet(item.id))}
                   >
                     {t('nav.delete')}
                   </button>
@@ -280,7 +277,7 @@ export function LibrarySection(): ReactElement {
         </>
       )}
       <div className="dialog-actions library-files">
-        <a className="button" href={customiseApi.exportLibraryUrl()} download>
+        <a className="button" href={api.libraryExportUrl()} download>
           {t('library.export')}
         </a>
         <label className="button">
@@ -295,7 +292,7 @@ export function LibrarySection(): ReactElement {
               event.target.value = '';
               if (file === undefined) return;
               act(async () => {
-                const result = await customiseApi.importLibrary(await file.text());
+                const result = await api.importLibrary(await file.text());
                 setNotice(t('library.imported', { snippets: result.snippets, macros: result.macros }));
               });
             }}

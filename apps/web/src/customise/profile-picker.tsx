@@ -4,7 +4,7 @@ import { useState, type ReactElement } from 'react';
 import { errorMessage } from '../api/index.ts';
 import { CONVERSATIONS_KEY, conversationKey } from '../conversation-state/index.ts';
 import { useTranslation } from '../i18n/index.ts';
-import { customiseApi } from './customise-api.ts';
+import { useServices } from '../services/index.ts';
 import { SETTINGS_KEY, useProfiles } from './customise-queries.ts';
 
 /**
@@ -52,6 +52,7 @@ export function ProfilePicker({
   profileId: string | null;
 }): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const profiles = useProfiles();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | undefined>(undefined);
@@ -65,8 +66,10 @@ export function ProfilePicker({
         onChange={(event) => {
           setError(undefined);
           const chosen = event.target.value;
-          customiseApi
-            .setConversationProfile(conversationId, chosen === DEFAULT_PROFILE_ID ? null : chosen)
+          api
+            .updateConversation(conversationId, {
+              profile_id: chosen === DEFAULT_PROFILE_ID ? null : chosen,
+            })
             .then(async () => {
               await queryClient.invalidateQueries({ queryKey: conversationKey(conversationId) });
               await queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY });

@@ -5,7 +5,7 @@ import { errorMessage, isApiError } from '../api/index.ts';
 import { useTranslation } from '../i18n/index.ts';
 import { useModels } from '../queries/index.ts';
 import { ContextSlotsEditor } from './context-slots-editor.tsx';
-import { customiseApi } from './customise-api.ts';
+import { useServices } from '../services/index.ts';
 import { PROFILES_KEY, useProfiles } from './customise-queries.ts';
 
 const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
@@ -44,6 +44,7 @@ function ProfileEditor({
   onDone: (saved?: AgentProfile) => void;
 }): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const models = useModels();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<ProfileInput>(inputOf(profile));
@@ -57,9 +58,7 @@ function ProfileEditor({
     setFailure(undefined);
     try {
       const saved =
-        profile.id === ''
-          ? await customiseApi.createProfile(draft)
-          : await customiseApi.updateProfile(profile.id, draft);
+        profile.id === '' ? await api.createProfile(draft) : await api.updateProfile(profile.id, draft);
       await queryClient.invalidateQueries({ queryKey: PROFILES_KEY });
       onDone(saved);
     } catch (caught) {
@@ -319,6 +318,7 @@ const BLANK: AgentProfile = {
  */
 export function ProfilesSection(): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const profiles = useProfiles();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<AgentProfile | undefined>(undefined);
@@ -367,19 +367,19 @@ export function ProfilesSection(): ReactElement {
                   <button
                     type="button"
                     className="button"
-                    onClick={() => void act(() => customiseApi.duplicateProfile(profile.id))}
+                    onClick={() => void act(() => api.duplicateProfile(profile.id))}
                   >
                     {t('profiles.duplicate')}
                   </button>
                   {!profile.builtin && (
                     <>
-                      <a className="button" href={customiseApi.exportProfilesUrl(profile.id)} download>
+                      <a className="button" href={api.profilesExportUrl(profile.id)} download>
                         {t('profiles.export')}
                       </a>
                       <button
                         type="button"
                         className="button danger"
-                        onClick={() => void act(() => customiseApi.deleteProfile(profile.id))}
+                        onClick={() => void act(() => api.deleteProfile(profile.id))}
                       >
                         {t('nav.delete')}
                       </button>
@@ -402,7 +402,7 @@ export function ProfilesSection(): ReactElement {
                   event.target.value = '';
                   if (file === undefined) return;
                   void act(async () => {
-                    const imported = await customiseApi.importProfiles(await file.text());
+                    const imported = await api.importProfiles(await file.text());
                     setNotice(t('profiles.imported', { count: imported.length }));
                   });
                 }}

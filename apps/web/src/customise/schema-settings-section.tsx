@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type {
+  SettingScope,
   EffectiveSetting,
   SettingDefinition,
   SettingLayer,
@@ -10,7 +11,7 @@ import { errorMessage } from '../api/index.ts';
 import { useResolvedLanguage, useTranslation, type MessageKey } from '../i18n/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useModels } from '../queries/index.ts';
-import { customiseApi, type SettingTarget } from './customise-api.ts';
+import { useServices } from '../services/index.ts';
 import { SETTINGS_KEY, useEffectiveSettings, useProfiles, useSettingsSchema } from './customise-queries.ts';
 
 const EFFECT_LABELS: Record<SettingDefinition['effect'], MessageKey> = {
@@ -63,10 +64,11 @@ function SettingControl({
 }: {
   definition: SettingDefinition;
   effective: EffectiveSetting | undefined;
-  target: SettingTarget;
+  target: SettingScope;
   writable: boolean;
 }): ReactElement {
   const t = useTranslation();
+  const { api } = useServices();
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
   const models = useModels();
@@ -83,7 +85,7 @@ function SettingControl({
     setError(undefined);
     setSaved(false);
     try {
-      await customiseApi.writeSetting(target, definition.key, next);
+      await api.writeSettings({ ...target, values: { [definition.key]: next } });
       setDraft(undefined);
       setSaved(true);
       await queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
@@ -94,7 +96,7 @@ function SettingControl({
   const reset = async (): Promise<void> => {
     setError(undefined);
     try {
-      await customiseApi.resetSetting(target, definition.key);
+      await api.resetSetting(definition.key, target);
       setDraft(undefined);
       await queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
     } catch (failure) {
@@ -293,10 +295,8 @@ export function SchemaSettingsSection(): ReactElement {
   const schema = useSettingsSchema();
   const context = layer === 'conversation' ? { conversationId } : layer === 'project' ? { projectId } : {};
   const effective = useEffectiveSettings(context);
-  const target: SettingTarget = {
-    layer,
-    scopeId: layer === 'conversation' ? conversationId : layer === 'project' ? projectId : undefined,
-  };
+  const scopeId = layer === 'conversation' ? conversationId : layer === 'project' ? projectId : undefined;
+  const target: SettingScope = scopeId === undefined ? { layer } : { layer, scope_id: scopeId };
   const byKey = new Map((effective.data?.settings ?? []).map((entry) => [entry.key, entry]));
   const layers: { value: WritableSettingLayer; label: string; available: boolean }[] = [
     { value: 'user', label: t('schema.scope.user'), available: true },

@@ -1,6 +1,6 @@
 import { isKnownEventType, type WorkbenchEvent } from '@youyou/contracts';
 import { ApiError, connect, type ConnectionOptions } from '../connection/index.ts';
-import { readServerSentEvents } from '../sse/index.ts';
+import { readServerSentEvents } from '@youyou/agent/sse';
 
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

@@ -13,6 +13,7 @@ import type { Connection } from '../connection/index.ts';
 export interface KnowledgeClientMethods {
   /** A project's knowledge with its index status (null: knowledge outside any project). */
   listKnowledge(projectId: string | null): Promise<KnowledgeList>;
+  getKnowledgeItem(id: string): Promise<KnowledgeItem>;
   /** Indexes one item again. */
   retryKnowledge(id: string): Promise<KnowledgeItem>;
   /** Re-indexes a project's knowledge, or only its failed items. */
@@ -40,6 +41,7 @@ export function knowledgeClientMethods(connection: Connection): KnowledgeClientM
   return {
     listKnowledge: (projectId) =>
       json('GET', projectId === null ? '/api/knowledge' : `/api/projects/${segment(projectId)}/knowledge`),
+    getKnowledgeItem: (id) => json('GET', `/api/knowledge/${segment(id)}`),
     retryKnowledge: (id) => json('POST', `/api/knowledge/${segment(id)}/retry`),
     rebuildKnowledge: (projectId, options = {}) =>
       json('POST', `/api/projects/${segment(projectId)}/knowledge/rebuild`, {

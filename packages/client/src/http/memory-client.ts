@@ -33,6 +33,7 @@ export interface MemoryClientMethods {
   listMemories(options?: MemoryListOptions): Promise<MemoryList>;
   /** Writes a memory; `evicted` lists the memories removed to stay within `memory.capacity`. */
   createMemory(input: MemoryCreate): Promise<MemoryCreated>;
+  getMemory(id: string): Promise<MemoryItem>;
   updateMemory(id: string, patch: MemoryUpdate): Promise<MemoryItem>;
   deleteMemory(id: string): Promise<void>;
   exportMemories(): Promise<MemoryExport>;
@@ -65,6 +66,7 @@ export function memoryClientMethods(connection: Connection): MemoryClientMethods
         },
       }),
     createMemory: (input) => json('POST', '/api/memories', { body: input }),
+    getMemory: (id) => json('GET', `/api/memories/${segment(id)}`),
     updateMemory: (id, patch) => json('PATCH', `/api/memories/${segment(id)}`, { body: patch }),
     deleteMemory: async (id) => {
       await json('DELETE', `/api/memories/${segment(id)}`);

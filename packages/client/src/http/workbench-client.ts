@@ -1,10 +1,5 @@
 import type {
-  DocumentBlocksPage,
-  DocumentParsePolicy,
-  DocumentStatus,
-  DocumentView,
   KnowledgeScope,
-  ParserInfo,
   ArchiveImportPreview,
   ArchiveImportResult,
   HitlAnswer,
@@ -12,14 +7,6 @@ import type {
   HitlCardView,
   PlanboardView,
   TodoUpdatePayload,
-  ToolAuditRecord,
-  ToolInfo,
-  ToolSettingsPatch,
-  EffectiveSettingsResponse,
-  SettingScope,
-  SettingsSchemaResponse,
-  SettingsWrite,
-  SettingsWriteResult,
   AgentTree,
   Artifact,
   ArtifactDiff,
@@ -53,23 +40,15 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
-  McpPromptResult,
-  McpServer,
-  McpServerCreate,
-  McpServerUpdate,
-  ExtensionInstallRequest,
-  ExtensionPreview,
-  ExtensionUiEntry,
-  InstalledExtension,
-  RegistryList,
-  UiActionRequest,
-  UiActionResult,
-  UiPanelList,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError, connect, type ConnectionOptions } from '../connection/index.ts';
 import { knowledgeClientMethods, type KnowledgeClientMethods } from './knowledge-client.ts';
 import { memoryClientMethods, type MemoryClientMethods } from './memory-client.ts';
+import { customiseClientMethods, type CustomiseClientMethods } from './customise-client.ts';
+import { extensionClientMethods, type ExtensionClientMethods } from './extension-client.ts';
+import { documentClientMethods, type DocumentClientMethods } from './document-client.ts';
+import { toolClientMethods, type ToolClientMethods } from './tool-client.ts';
 
 /** A new component as a form describes it. */
 export interface ComponentDraft {
@@ -100,9 +79,17 @@ export interface ConversationListOptions {
 }
 
 /** Everything a client asks of the workbench server, typed by `@youyou/contracts`. */
-export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMethods {
+export interface WorkbenchClient
+  extends
+    MemoryClientMethods,
+    KnowledgeClientMethods,
+    CustomiseClientMethods,
+    ExtensionClientMethods,
+    DocumentClientMethods,
+    ToolClientMethods {
   health(): Promise<Health>;
   listProjects(): Promise<Project[]>;
+  getProject(id: string): Promise<Project>;
   createProject(input: ProjectCreate): Promise<Project>;
   updateProject(id: string, changes: ProjectUpdate): Promise<Project>;
   /** Deletes a project and its conversations. */
@@ -161,9 +148,16 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     file: File,
     options?: { conversationId?: string; projectId?: string; knowledgeScope?: KnowledgeScope },
   ): Promise<Upload>;
+  getUpload(uploadId: string): Promise<Upload>;
+  /** Deletes an upload and the document parsed from it. */
+  deleteUpload(uploadId: string): Promise<void>;
   uploadUrl(uploadId: string): string;
   /** Artifacts the agent wrote and the uploads, newest first. */
   listArtifacts(conversationId: string): Promise<Artifact[]>;
+  /** The artifacts of every conversation in a project, newest first. */
+  listProjectArtifacts(projectId: string): Promise<Artifact[]>;
+  /** The artifact a link in a message names (its id, name or path), as the conversation sees it. */
+  resolveArtifact(conversationId: string, reference: string): Promise<Artifact>;
   getArtifact(id: string): Promise<{ artifact: Artifact; versions: ArtifactVersion[] }>;
   getArtifactVersion(id: string, version: number): Promise<ArtifactVersion>;
   diffArtifact(id: string, from: number, to: number): Promise<ArtifactDiff>;
@@ -178,6 +172,7 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
   /** Stored events of one run (a sub-agent's process, replayed). */
   runEvents(runId: string): Promise<WorkbenchEvent[]>;
   listProviders(): Promise<Provider[]>;
+  getProvider(id: string): Promise<Provider>;
   createProvider(input: ProviderCreate): Promise<Provider>;
   updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
   /** Asks the provider's server for its models again (new ones added, the user's edits kept). */
@@ -209,17 +204,6 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     scope: FileLayer,
     projectId?: string,
   ): Promise<void>;
-  /** Every declared setting (spec §4.9): type, default, effect timing, labels. */
-  getSettingsSchema(): Promise<SettingsSchemaResponse>;
-  /** The value each setting has for a project or conversation, and the layer it comes from. */
-  getEffectiveSettings(scope?: {
-    projectId?: string;
-    conversationId?: string;
-  }): Promise<EffectiveSettingsResponse>;
-  /** Writes values at one layer; one bad value writes nothing. */
-  writeSettings(write: SettingsWrite): Promise<SettingsWriteResult>;
-  /** Removes a key's value at one layer, so the layer below shows through. */
-  resetSetting(key: string, scope: SettingScope): Promise<SettingsWriteResult>;
   /**
    * Where an archive downloads (spec §4.16): a conversation, a project, or everything (a zip with a
    * checksummed manifest; the URL carries no token, so a browser needs its session cookie).
@@ -242,6 +226,11 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
   /** The UI preferences kept on the server (spec §4.15). */
   getPreferences(): Promise<UserPreferences>;
   putPreferences(preferences: UserPreferences): Promise<void>;
+  /**
+   * Where the workbench-wide event stream is (`settings.changed`, `extensions.changed`, …), for an
+   * `EventSource` with the session cookie.
+   */
+  workbenchEventsUrl(): string;
   /** Asks the server whether an Ollama runs on its machine (a page's CSP keeps a browser from asking). */
   detectOllama(): Promise<OllamaDetection>;
   /** Answers a HITL card (spec §4.5); the same client key on a retry returns the first outcome. */
@@ -251,12 +240,9 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     answer: HitlAnswer,
     clientKey: string,
   ): Promise<HitlAnswerResult>;
-  /** The right-column panels of every enabled extension (spec §4.6). */
-  listPanels(): Promise<UiPanelList>;
-  /** Runs the tool or command a panel's or a card's button or form names (same policy as in a run). */
-  runUiAction(request: UiActionRequest): Promise<UiActionResult>;
   /** A conversation's HITL cards, oldest first (`pending`: the ones waiting for the user). */
   listCards(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]>;
+  getCard(conversationId: string, cardId: string): Promise<HitlCardView>;
   /** The conversation's plan and todos, each with its version. */
   getPlanboard(conversationId: string): Promise<PlanboardView>;
   addTodo(conversationId: string, text: string): Promise<TodoUpdatePayload>;
@@ -266,66 +252,6 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
     patch: { done?: boolean; text?: string },
   ): Promise<TodoUpdatePayload>;
   removeTodo(conversationId: string, todoId: string): Promise<TodoUpdatePayload>;
-  /** Parsed documents (spec §4.11): a conversation's, newest first; kept live by `document.status` events. */
-  listConversationDocuments(conversationId: string, status?: DocumentStatus): Promise<DocumentView[]>;
-  listProjectDocuments(projectId: string, status?: DocumentStatus): Promise<DocumentView[]>;
-  getDocument(documentId: string): Promise<DocumentView>;
-  /** The document parsed from an upload; `ApiError` NOT_FOUND for images and unparsed formats. */
-  getUploadDocument(uploadId: string): Promise<DocumentView>;
-  /** Blocks `from` (inclusive) to `to` (exclusive), or one page. */
-  getDocumentBlocks(
-    documentId: string,
-    range?: { from?: number; to?: number; page?: number },
-  ): Promise<DocumentBlocksPage>;
-  /** Keeps a document to its conversation, or puts it (back) in its project's knowledge. */
-  setDocumentKnowledgeScope(documentId: string, scope: KnowledgeScope): Promise<DocumentView>;
-  /** Parses a failed document again. */
-  retryDocument(documentId: string): Promise<DocumentView>;
-  getParsePolicy(projectId: string): Promise<DocumentParsePolicy>;
-  setParsePolicy(projectId: string, policy: DocumentParsePolicy): Promise<DocumentParsePolicy>;
-  /** Registered parsers with their source tags (the external service's availability for a project). */
-  listParsers(projectId?: string): Promise<ParserInfo[]>;
-  /** The audit of tool calls in a conversation, newest first (one call with `callId`). */
-  toolCalls(conversationId: string, options?: { callId?: string }): Promise<ToolAuditRecord[]>;
-  /**
-   * The audit of tool calls in every conversation, newest first: one tool's with `toolName`, older
-   * pages with `before` (ms since the epoch, the oldest `started_at` of the page seen).
-   */
-  allToolCalls(options?: { toolName?: string; limit?: number; before?: number }): Promise<ToolAuditRecord[]>;
-  /** Every tool with its enablement and confirmation policy. */
-  listTools(): Promise<ToolInfo[]>;
-  updateTool(name: string, patch: ToolSettingsPatch): Promise<ToolInfo>;
-  /** The user's IANA time zone (`current_time` answers in it). */
-  setTimeZone(timeZone: string): Promise<void>;
-  /** MCP servers with their live status (spec §4.8). */
-  listMcpServers(): Promise<McpServer[]>;
-  createMcpServer(input: McpServerCreate): Promise<McpServer>;
-  updateMcpServer(id: string, changes: McpServerUpdate): Promise<McpServer>;
-  deleteMcpServer(id: string): Promise<void>;
-  /** Starts (or restarts) the server now and returns its status. */
-  connectMcpServer(id: string): Promise<McpServer>;
-  /** Fills an MCP server's prompt (the `/<server>__<prompt>` command) with its arguments. */
-  getMcpPrompt(
-    serverId: string,
-    name: string,
-    args: Readonly<Record<string, string>>,
-  ): Promise<McpPromptResult>;
-  /** Installed extensions (spec §4.6). */
-  listExtensions(): Promise<InstalledExtension[]>;
-  /** Stages a folder or archive on the server's machine and lists its permissions and problems. */
-  previewExtension(path: string): Promise<ExtensionPreview>;
-  /** Stages an uploaded `.zip` or `.tgz` and previews it. */
-  uploadExtension(file: File): Promise<ExtensionPreview>;
-  installExtension(request: ExtensionInstallRequest): Promise<InstalledExtension>;
-  setExtensionEnabled(id: string, enabled: boolean): Promise<InstalledExtension>;
-  uninstallExtension(id: string): Promise<void>;
-  reloadExtension(id: string): Promise<InstalledExtension>;
-  /** Panels, cards and forms of the enabled extensions. */
-  extensionUi(): Promise<ExtensionUiEntry[]>;
-  /** The unified registry: what is active and who provides it. */
-  registry(): Promise<RegistryList>;
-  /** One switch for everything a source provides. */
-  setRegistrySource(source: string, enabled: boolean): Promise<RegistryList>;
 }
 
 const segment = encodeURIComponent;
@@ -367,8 +293,13 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
   return {
     ...memoryClientMethods(connection),
     ...knowledgeClientMethods(connection),
+    ...customiseClientMethods(connection),
+    ...extensionClientMethods(connection),
+    ...documentClientMethods(connection),
+    ...toolClientMethods(connection),
     health: () => json('GET', '/api/health'),
     listProjects: async () => (await json<{ projects: Project[] }>('GET', '/api/projects')).projects,
+    getProject: (id) => json('GET', `/api/projects/${segment(id)}`),
     createProject: (input) => json('POST', '/api/projects', { body: input }),
     updateProject: (id, changes) => json('PATCH', `/api/projects/${segment(id)}`, { body: changes }),
     deleteProject: async (id) => {
@@ -440,6 +371,10 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       if (!response.ok) throw await ApiError.fromResponse(response);
       return (await response.json()) as Upload;
     },
+    getUpload: (uploadId) => json('GET', `/api/uploads/${segment(uploadId)}`),
+    deleteUpload: async (uploadId) => {
+      await json('DELETE', `/api/uploads/${segment(uploadId)}`);
+    },
     uploadUrl: (uploadId) => connection.url(`/api/uploads/${segment(uploadId)}/content`),
     listArtifacts: async (conversationId) =>
       (
@@ -448,6 +383,13 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
           `/api/conversations/${segment(conversationId)}/artifacts`,
         )
       ).artifacts,
+    listProjectArtifacts: async (projectId) =>
+      (await json<{ artifacts: Artifact[] }>('GET', `/api/projects/${segment(projectId)}/artifacts`))
+        .artifacts,
+    resolveArtifact: (conversationId, reference) =>
+      json('GET', `/api/conversations/${segment(conversationId)}/artifacts/resolve`, {
+        query: { reference },
+      }),
     getArtifact: (id) => json('GET', `/api/artifacts/${segment(id)}`),
     getArtifactVersion: (id, version) =>
       json('GET', `/api/artifacts/${segment(id)}/versions/${String(version)}`),
@@ -464,6 +406,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     runEvents: async (runId) =>
       (await json<{ events: WorkbenchEvent[] }>('GET', `/api/runs/${segment(runId)}/events`)).events,
     listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
+    getProvider: (id) => json('GET', `/api/providers/${segment(id)}`),
     createProvider: (input) => json('POST', '/api/providers', { body: input }),
     updateProvider: (id, changes) => json('PATCH', `/api/providers/${segment(id)}`, { body: changes }),
     refreshProvider: (id) => json('POST', `/api/providers/${segment(id)}/refresh`),
@@ -525,16 +468,6 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
         body: { enabled, scope, ...projectQuery(projectId) },
       });
     },
-    getSettingsSchema: () => json('GET', '/api/settings/schema'),
-    getEffectiveSettings: (scope = {}) =>
-      json('GET', '/api/settings/effective', {
-        query: { project_id: scope.projectId, conversation_id: scope.conversationId },
-      }),
-    writeSettings: (write) => json('PUT', '/api/settings/values', { body: write }),
-    resetSetting: (key, scope) =>
-      json('DELETE', `/api/settings/values/${segment(key)}`, {
-        query: { layer: scope.layer, scope_id: scope.scope_id },
-      }),
     archiveUrl: (of) =>
       connection.url(
         of === 'everything'
@@ -560,19 +493,20 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     putPreferences: async (preferences) => {
       await json('PUT', '/api/preferences', { body: { preferences: { ...preferences } } });
     },
+    workbenchEventsUrl: () => connection.url('/api/events'),
     detectOllama: () => json('GET', '/api/providers/detect/ollama'),
     answerCard: (conversationId, cardId, answer, clientKey) =>
       json('POST', `/api/conversations/${segment(conversationId)}/cards/${segment(cardId)}/answer`, {
         body: { answer, client_key: clientKey },
       }),
-    listPanels: () => json('GET', '/api/extensions/panels'),
-    runUiAction: (request) => json('POST', '/api/extensions/actions', { body: request }),
     listCards: async (conversationId, status) =>
       (
         await json<{ cards: HitlCardView[] }>('GET', `/api/conversations/${segment(conversationId)}/cards`, {
           query: { status },
         })
       ).cards,
+    getCard: (conversationId, cardId) =>
+      json('GET', `/api/conversations/${segment(conversationId)}/cards/${segment(cardId)}`),
     getPlanboard: (conversationId) => json('GET', `/api/conversations/${segment(conversationId)}/planboard`),
     addTodo: (conversationId, text) =>
       json('POST', `/api/conversations/${segment(conversationId)}/todos`, { body: { text } }),
@@ -582,89 +516,5 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
       }),
     removeTodo: (conversationId, todoId) =>
       json('DELETE', `/api/conversations/${segment(conversationId)}/todos/${segment(todoId)}`),
-    listConversationDocuments: async (conversationId, status) =>
-      (
-        await json<{ documents: DocumentView[] }>(
-          'GET',
-          `/api/conversations/${segment(conversationId)}/documents`,
-          { query: status === undefined ? {} : { status } },
-        )
-      ).documents,
-    listProjectDocuments: async (projectId, status) =>
-      (
-        await json<{ documents: DocumentView[] }>('GET', `/api/projects/${segment(projectId)}/documents`, {
-          query: status === undefined ? {} : { status },
-        })
-      ).documents,
-    getDocument: (documentId) => json('GET', `/api/documents/${segment(documentId)}`),
-    getUploadDocument: (uploadId) => json('GET', `/api/uploads/${segment(uploadId)}/document`),
-    getDocumentBlocks: (documentId, range = {}) =>
-      json('GET', `/api/documents/${segment(documentId)}/blocks`, { query: range }),
-    setDocumentKnowledgeScope: (documentId, scope) =>
-      json('PATCH', `/api/documents/${segment(documentId)}`, { body: { knowledge_scope: scope } }),
-    retryDocument: (documentId) => json('POST', `/api/documents/${segment(documentId)}/retry`),
-    getParsePolicy: (projectId) => json('GET', `/api/projects/${segment(projectId)}/parse-policy`),
-    setParsePolicy: (projectId, policy) =>
-      json('PUT', `/api/projects/${segment(projectId)}/parse-policy`, { body: policy }),
-    listParsers: async (projectId) =>
-      (await json<{ parsers: ParserInfo[] }>('GET', '/api/parsers', { query: projectQuery(projectId) }))
-        .parsers,
-    toolCalls: async (conversationId, calls = {}) =>
-      (
-        await json<{ calls: ToolAuditRecord[] }>(
-          'GET',
-          `/api/conversations/${segment(conversationId)}/tool-calls`,
-          {
-            query: { call_id: calls.callId },
-          },
-        )
-      ).calls,
-    allToolCalls: async (calls = {}) =>
-      (
-        await json<{ calls: ToolAuditRecord[] }>('GET', '/api/tool-calls', {
-          query: { tool_name: calls.toolName, limit: calls.limit, before: calls.before },
-        })
-      ).calls,
-    listTools: async () => (await json<{ tools: ToolInfo[] }>('GET', '/api/tools')).tools,
-    updateTool: (name, patch) => json('PUT', `/api/tools/${segment(name)}`, { body: patch }),
-    setTimeZone: async (timeZone) => {
-      await json('PUT', '/api/time-zone', { body: { time_zone: timeZone } });
-    },
-    listMcpServers: async () => (await json<{ servers: McpServer[] }>('GET', '/api/mcp/servers')).servers,
-    createMcpServer: (input) => json('POST', '/api/mcp/servers', { body: input }),
-    updateMcpServer: (id, changes) => json('PATCH', `/api/mcp/servers/${segment(id)}`, { body: changes }),
-    deleteMcpServer: async (id) => {
-      await json('DELETE', `/api/mcp/servers/${segment(id)}`);
-    },
-    connectMcpServer: (id) => json('POST', `/api/mcp/servers/${segment(id)}/connect`),
-    getMcpPrompt: (serverId, name, args) =>
-      json('POST', `/api/mcp/servers/${segment(serverId)}/prompts/${segment(name)}`, {
-        body: { arguments: args },
-      }),
-    listExtensions: async () =>
-      (await json<{ extensions: InstalledExtension[] }>('GET', '/api/extensions')).extensions,
-    previewExtension: (path) => json('POST', '/api/extensions/preview', { body: { path } }),
-    uploadExtension: async (file) => {
-      const form = new FormData();
-      form.set('file', file, file.name);
-      const response = await connection.fetch(connection.url('/api/extensions/upload'), {
-        method: 'POST',
-        body: form,
-      });
-      if (!response.ok) throw await ApiError.fromResponse(response);
-      return (await response.json()) as ExtensionPreview;
-    },
-    installExtension: (request) => json('POST', '/api/extensions', { body: request }),
-    setExtensionEnabled: (id, enabled) =>
-      json('PATCH', `/api/extensions/${segment(id)}`, { body: { enabled } }),
-    uninstallExtension: async (id) => {
-      await json('DELETE', `/api/extensions/${segment(id)}`);
-    },
-    reloadExtension: (id) => json('POST', `/api/extensions/${segment(id)}/reload`),
-    extensionUi: async () =>
-      (await json<{ entries: ExtensionUiEntry[] }>('GET', '/api/extensions/ui')).entries,
-    registry: () => json('GET', '/api/registry'),
-    setRegistrySource: (source, enabled) =>
-      json('PUT', `/api/registry/sources/${segment(source)}`, { body: { enabled } }),
   };
 }

@@ -1,6 +1,5 @@
 import type { ChatEvent } from '@youyou/agent';
-import { SseParser } from '../sse/index.ts';
-import type { SseVisitor } from '../sse/index.ts';
+import { ServerSentEventParser, type ServerSentEventVisitor } from '@youyou/agent/sse';
 import { coalesceDeltas } from './coalesce-deltas.ts';
 import { ErrorLineScanner } from './error-lines.ts';
 import type { StreamDecoder } from './stream-decoder.ts';
@@ -20,11 +19,11 @@ export async function* decodeBody(
   body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   decoder: StreamDecoder,
 ): AsyncGenerator<ChatEvent[]> {
-  const parser = new SseParser();
+  const parser = new ServerSentEventParser();
   const text = new TextDecoder('utf-8');
   let out: ChatEvent[] = [];
   const errorLines = new ErrorLineScanner();
-  const visit: SseVisitor = (event, data) => {
+  const visit: ServerSentEventVisitor = (event, data) => {
     if (!decoder.finished) decoder.decode(event, data, out);
   };
   const visitErrorLine = (data: string): void => visit('error', data);

@@ -1,27 +1,17 @@
-import { createParser } from 'eventsource-parser';
-
-/** One server-sent event (WHATWG HTML §9.2). */
-export interface ServerSentEvent {
-  /** The `event:` field, or `'message'` when the event named none. */
-  event: string;
-  /** The `data:` lines joined with `\n`. */
-  data: string;
-  /** The last event ID the stream set, up to and including this event (the spec's `lastEventId`). */
-  lastEventId: string | undefined;
-}
+import { ServerSentEventParser, type ServerSentEvent } from './server-sent-event-parser.ts';
 
 export interface ServerSentEventsOptions {
   /** Called when the stream sets a reconnection time (`retry:`), in milliseconds. */
   onRetry?: (milliseconds: number) => void;
+  /** Stops reading: the body is cancelled, which closes its connection. */
   signal?: AbortSignal;
 }
 
 /**
- * Reads a byte stream as server-sent events with `eventsource-parser`, the one SSE parser of the
- * codebase: LF, CR and CRLF line ends, a byte-order mark, comments (heartbeats) skipped, multi-line
- * data, `id` carried forward as the last event ID, `retry` reported. UTF-8 characters split across
- * chunks decode whole; an event cut off by the end of the stream is never dispatched, as the
- * specification says, which is how a dropped stream shows itself.
+ * Reads a byte stream as server-sent events through `ServerSentEventParser`. UTF-8 characters
+ * split across chunks decode whole; the events one chunk completed are yielded together, before
+ * the next chunk is read. Only web-platform globals (`TextDecoder`, streams): it runs in browsers,
+ * Node and Deno.
  *
  * @example
  * const response = await fetch(url, { headers: { accept: 'text/event-stream' } });
@@ -31,26 +21,13 @@ export async function* readServerSentEvents(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   options: ServerSentEventsOptions = {},
 ): AsyncGenerator<ServerSentEvent> {
-  let lastEventId: string | undefined;
-  let ready: ServerSentEvent[] = [];
-  const parser = createParser({
-    onEvent: (message) => {
-      if (message.id !== undefined) lastEventId = message.id;
-      ready.push({ event: message.event ?? 'message', data: message.data, lastEventId });
-    },
-    ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
-  });
-  // The decoder drops a leading byte-order mark and keeps a character split across chunks whole.
+  const parser = new ServerSentEventParser(options.onRetry === undefined ? {} : { onRetry: options.onRetry });
+  // The decoder keeps a character split across chunks whole (and drops a leading byte-order mark).
   const decoder = new TextDecoder('utf-8');
   for await (const chunk of iterate(body, options.signal)) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (ready.length === 0) continue;
-    const batch = ready;
-    ready = [];
-    yield* batch;
+    yield* parser.push(decoder.decode(chunk, { stream: true }));
   }
-  parser.feed(decoder.decode());
-  yield* ready;
+  yield* parser.push(decoder.decode());
 }
 
 /** A ReadableStream as an async iterable, in runtimes whose streams are not iterable yet. */

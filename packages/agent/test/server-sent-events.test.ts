@@ -1,15 +1,11 @@
-// The one SSE parser (eventsource-parser) through both of its paths: the providers' SseParser
-// (model streams) and the client's readServerSentEvents (workbench event streams). Every case runs
-// against both, so the edge cases are specified once.
-import { SseParser, readSseBatches } from '@youyou/providers';
+// The one SSE parser (eventsource-parser) of the codebase through both of its entries: the
+// incremental ServerSentEventParser (the providers' model streams) and readServerSentEvents over a
+// byte stream (@youyou/client's workbench event streams). Every case runs against both, so the edge
+// cases are specified once.
+import { ServerSentEventParser, readServerSentEvents, type ServerSentEvent } from '@youyou/agent/sse';
 import { describe, expect, it } from 'vitest';
-import { readServerSentEvents } from '@youyou/client';
 
-interface Parsed {
-  event: string;
-  data: string;
-  id?: string;
-}
+type Parsed = ServerSentEvent;
 
 interface ParserPath {
   name: string;
@@ -25,46 +21,39 @@ async function* chunksOf(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Arr
 
 const encoder = new TextEncoder();
 
-const providerPath: ParserPath = {
-  name: 'the providers’ SseParser',
+const parserPath: ParserPath = {
+  name: 'the incremental parser (text pieces)',
   text: (pieces) => {
-    const parser = new SseParser();
+    const parser = new ServerSentEventParser();
     const events = pieces.flatMap((piece) => parser.push(piece));
-    return Promise.resolve({
-      events: events.map(({ retry: _retry, ...event }) => event),
-      retry: parser.retry,
-    });
+    return Promise.resolve({ events, retry: parser.retry });
   },
-  bytes: async (chunks) => {
-    const events: Parsed[] = [];
-    for await (const batch of readSseBatches(chunksOf(chunks))) events.push(...batch);
-    return events;
+  bytes: (chunks) => {
+    const decoder = new TextDecoder('utf-8');
+    const parser = new ServerSentEventParser();
+    const events = chunks.flatMap((chunk) => parser.push(decoder.decode(chunk, { stream: true })));
+    return Promise.resolve([...events, ...parser.push(decoder.decode())]);
   },
 };
 
-async function clientEvents(
+async function readerEvents(
   chunks: readonly Uint8Array[],
   onRetry?: (milliseconds: number) => void,
-): Promise<Parsed[]> {
-  const events: Parsed[] = [];
+): Promise<ServerSentEvent[]> {
+  const events: ServerSentEvent[] = [];
   for await (const message of readServerSentEvents(
     chunksOf(chunks),
     onRetry === undefined ? {} : { onRetry },
-  )) {
-    events.push({
-      event: message.event,
-      data: message.data,
-      ...(message.lastEventId === undefined ? {} : { id: message.lastEventId }),
-    });
-  }
+  ))
+    events.push(message);
   return events;
 }
 
-const clientPath: ParserPath = {
-  name: 'the client’s readServerSentEvents',
+const readerPath: ParserPath = {
+  name: 'readServerSentEvents (byte streams)',
   text: async (pieces) => {
     let retry: number | undefined;
-    const events = await clientEvents(
+    const events = await readerEvents(
       pieces.map((piece) => encoder.encode(piece)),
       (milliseconds) => {
         retry = milliseconds;
@@ -72,10 +61,10 @@ const clientPath: ParserPath = {
     );
     return { events, retry };
   },
-  bytes: (chunks) => clientEvents(chunks),
+  bytes: (chunks) => readerEvents(chunks),
 };
 
-describe.each([providerPath, clientPath])('server-sent events through $name', (path) => {
+describe.each([parserPath, readerPath])('server-sent events through $name', (path) => {
   const parse = async (...pieces: string[]): Promise<Parsed[]> => (await path.text(pieces)).events;
 
   it('dispatches an event at each blank line, named by its event field or "message"', async () => {
@@ -120,9 +109,9 @@ describe.each([providerPath, clientPath])('server-sent events through $name', (p
   it('carries the last event id forward and reads retry', async () => {
     const parsed = await path.text(['id: 7\nretry: 1500\ndata: a\n\ndata: b\n\nid: 8\ndata: c\n\n']);
     expect(parsed.events).toEqual([
-      { event: 'message', data: 'a', id: '7' },
-      { event: 'message', data: 'b', id: '7' },
-      { event: 'message', data: 'c', id: '8' },
+      { event: 'message', data: 'a', lastEventId: '7' },
+      { event: 'message', data: 'b', lastEventId: '7' },
+      { event: 'message', data: 'c', lastEventId: '8' },
     ]);
     expect(parsed.retry).toBe(1500);
   });
@@ -154,7 +143,7 @@ describe.each([providerPath, clientPath])('server-sent events through $name', (p
   const bytes = encoder.encode(stream);
   const expected: Parsed[] = [
     { event: 'delta', data: '{"text":"你好，世界 🎉"}' },
-    { event: 'message', data: 'naïve café\n二行目', id: '9' },
+    { event: 'message', data: 'naïve café\n二行目', lastEventId: '9' },
   ];
 
   it('decodes a byte stream split at every byte offset, multi-byte characters and BOM included', async () => {
