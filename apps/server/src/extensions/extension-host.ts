@@ -16,7 +16,6 @@ import {
   type ExtensionsChangedPayload,
   type ExtensionUiEntry,
   type FormField,
-  type IntentMatch,
   type InstalledExtension,
 } from '@youyou/contracts';
 import pino from 'pino';
@@ -36,7 +35,7 @@ import { PackageError, removeFolder, stageFromPath, unpackArchive } from './exte
 import { countsOf, loadExtension, type LoadedExtension, type LoadOptions } from './extension-loader.ts';
 import { ExtensionRepository, type ExtensionRecord } from './extension-repository.ts';
 import { httpToolHandler, type LiveHttpTool } from './http-tool.ts';
-import { matchIntent } from './intent-router.ts';
+import { IntentGate } from './intent-gate.ts';
 import { processParser } from './process-parser.ts';
 import { workflowToolHandler, workflowToolName, type WorkflowServices } from './workflow-tool.ts';
 
@@ -158,6 +157,8 @@ export class ExtensionHost {
   #parsers: ParserRegistry | undefined;
   readonly #surfaceRemovers = new Map<string, () => void>();
   #generation = 0;
+  /** The intent gate over the active extensions' intents (spec §4.6 intentgate). */
+  readonly intents = new IntentGate(() => this.activeExtensions());
   /** Runs a workflow command of an extension (set by the workflow runner). */
   #commandRunner: WorkflowCommandRunner | undefined;
   #closed = false;
@@ -940,36 +941,6 @@ export class ExtensionHost {
     if (enabled) this.#disabledSources.delete(source);
     else this.#disabledSources.add(source);
     this.#generation++;
-  }
-
-  /**
-   * The installed intent free input asks for, and the request that starts it (its workflow's tool
-   * with the slots found, or its command's template); undefined with no intent matching (T0).
-   */
-  intentRequest(text: string): { match: IntentMatch; request: string } | undefined {
-    const intents = this.activeExtensions().flatMap((extension) =>
-      extension.intents.map((intent) => ({ source: extensionSource(extension.manifest.id), intent })),
-    );
-    if (intents.length === 0) return undefined;
-    const match = matchIntent(intents, text);
-    if (match === undefined) return undefined;
-    const extension = this.activeExtensions().find(
-      (item) => extensionSource(item.manifest.id) === match.source,
-    );
-    const intent = extension?.intents.find((item) => item.id === match.intent_id);
-    if (extension === undefined || intent === undefined) return undefined;
-    const slots = Object.entries(match.slots).map(([name, value]) => `${name} = ${value}`);
-    if (intent.workflow !== undefined) {
-      const workflow = extension.workflows.find((item) => item.id === intent.workflow);
-      if (workflow === undefined) return undefined;
-      return {
-        match,
-        request: `${text}\n\n(The intent “${intent.title}” of ${match.source}: run the workflow “${workflow.title}” (call ${workflowToolName(workflow.id)})${slots.length === 0 ? '' : ` with ${slots.join(', ')}`}.)`,
-      };
-    }
-    const command = extension.commands.find((item) => item.name === intent.command);
-    if (command?.template === undefined) return undefined;
-    return { match, request: fillTemplate(command.template, match.slots) };
   }
 
   /**

@@ -7,7 +7,7 @@ import type { RunAssembly } from '../context/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
 import { referenceBlocks } from '../knowledge/index.ts';
 import { RunRepository, UploadRepository, type RunRow } from '../storage/index.ts';
-import { createRunBinding, type ToolDecision } from '../tools/index.ts';
+import { createRunBinding, type RunBinding, type ToolDecision } from '../tools/index.ts';
 import {
   AgentEventRecorder,
   failureOf,
@@ -21,6 +21,7 @@ import { titleFromText } from '../models/index.ts';
 import type { RunContext } from './run-context.ts';
 import { RunBudgetGuard } from './run-budget.ts';
 import { sessionConfigOf, type RunPlan } from './run-plan.ts';
+import { messageIntentRequest } from './message-intent.ts';
 import { workflowCommandReply, type WorkflowCommandCall } from './workflow-command.ts';
 
 /**
@@ -90,6 +91,7 @@ export class RunExecution {
   readonly #assembly: RunAssembly | undefined;
   /** Set when the message is a workflow command: the run calls the workflow, not the model. */
   readonly #workflow: WorkflowCommandCall | undefined;
+  #binding: RunBinding | undefined;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
@@ -112,8 +114,18 @@ export class RunExecution {
     const assembly = this.#assembly;
     const { shaping } = this.#budget;
     const workflow = this.#workflow;
+    const gate = this.#options.context.messageIntent;
     return {
       ...shaping,
+      // The installed intents, so that the model can start one the user described in their own words.
+      ...(gate === undefined
+        ? {}
+        : {
+            promptSections: () => {
+              const catalog = gate.catalog();
+              return catalog === '' ? [] : [catalog];
+            },
+          }),
       ...(assembly === undefined ? {} : { assemble: (...args) => assembly.assemble(...args) }),
       ...(workflow === undefined
         ? {}
@@ -156,21 +168,20 @@ export class RunExecution {
       decisions: this.#decisions,
     });
     this.#recorder = recorder;
-    const unbind = context.bindings.register(
-      createRunBinding({
-        run,
-        messageRunId: run.id,
-        cwd: this.#options.cwd,
-        uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
-        signal: this.#controller.signal,
-        interrupted: () =>
-          this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
-        writer,
-        eventLog: context.eventLog,
-        decisions: this.#decisions,
-        hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
-      }),
-    );
+    this.#binding = createRunBinding({
+      run,
+      messageRunId: run.id,
+      cwd: this.#options.cwd,
+      uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
+      signal: this.#controller.signal,
+      interrupted: () =>
+        this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
+      writer,
+      eventLog: context.eventLog,
+      decisions: this.#decisions,
+      hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
+    });
+    const unbind = context.bindings.register(this.#binding);
     let lease: AgentLease | undefined;
     let session: Session | undefined;
     let outcome: Outcome;
@@ -280,7 +291,7 @@ export class RunExecution {
     // A workflow command is not a skill's `/name`: the history says which command ran.
     const intended =
       this.#workflow === undefined
-        ? slashRequest(input, context.slashIntent)
+        ? (slashRequest(input, context.slashIntent) ?? (await this.#intentRequest()))
         : `(The command ${input.text.trim()} starts its workflow, ${this.#workflow.toolName}.)`;
     if (intended !== undefined) {
       const typed = agentInput.findIndex((block) => block.type === 'text' && block.text === input.text);
@@ -300,6 +311,27 @@ export class RunExecution {
     return (this.#recorder as AgentEventRecorder).drive(
       session.send(agentInput, { signal: this.#controller.signal }),
     );
+  }
+
+  /** An ordinary message (no `/`, no skill) through the intent gate: the request of the intent it asks for. */
+  async #intentRequest(): Promise<string | undefined> {
+    const { context, input, run } = this.#options;
+    const gate = context.messageIntent;
+    const binding = this.#binding;
+    if (gate === undefined || binding === undefined || input.skills.length > 0) return undefined;
+    if (input.text.trim() === '' || input.text.trimStart().startsWith('/')) return undefined;
+    return messageIntentRequest({
+      gate,
+      hitl: context.hitl,
+      binding,
+      text: input.text,
+      signal: this.#controller.signal,
+      onModelFailure: (error) =>
+        context.logger.warn(
+          { err: error, runId: run.id },
+          'the intent gate could not ask the lightweight model',
+        ),
+    });
   }
 
   async #stillUntitled(): Promise<boolean> {

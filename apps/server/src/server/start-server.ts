@@ -12,7 +12,7 @@ import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } 
 import { DocumentService, parseWithPolicy } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
 import { ExtensionHost } from '../extensions/index.ts';
-import { HitlService, lightweightClassifier } from '../hitl/index.ts';
+import { HitlService, lightweightClassifier, type LightweightModel } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { ApiError } from '../errors/index.ts';
@@ -338,12 +338,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return profile.tools;
     });
     const routing = new ModelRouting(providers, settingsService);
-    hitl.setClassifier(
-      lightweightClassifier({
-        isSet: (context) => routing.lightweightAvailable(context),
-        complete: (request, context) => routing.complete('lightweight', request, context),
-      }),
-    );
+    const lightweight: LightweightModel = {
+      isSet: (context) => routing.lightweightAvailable(context),
+      complete: (request, context) => routing.complete('lightweight', request, context),
+    };
+    hitl.setClassifier(lightweightClassifier(lightweight));
+    // An ordinary message the rules do not recognise goes to the lightweight model with the intent
+    // catalog, where that is turned on (one model call more per message).
+    extensions.intents.setModel({
+      isSet: async (context) =>
+        (await settingsService.value<boolean>('models.intent_gate', context)) === true &&
+        (await lightweight.isSet(context)),
+      complete: lightweight.complete,
+    });
     // Memory (spec §4.13, off by default) and context assembly (spec §4.10).
     const memory = new MemoryService({
       database,
@@ -388,7 +395,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       memory,
       documents,
       // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
-      slashIntent: (text) => extensions.intentRequest(text)?.request,
+      slashIntent: (text) => extensions.intents.ruleRequest(text)?.request,
+      // An ordinary message: the entry gate (rules, then the lightweight model) and the catalog.
+      messageIntent: extensions.intents,
       // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
       workflowCommand: (text) => extensions.workflowCommand(text),
     };
@@ -423,7 +432,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // A card only shows what the model already wrote: no confirmation by default.
     toolset.register([cardTool], { internal: true });
     hitl.setIntentRouter((text) => {
-      const found = extensions.intentRequest(text);
+      const found = extensions.intents.ruleRequest(text);
       return found === undefined
         ? undefined
         : `matches the intent '${found.match.intent_id}' of ${found.match.source}`;
@@ -434,7 +443,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       for (let attempt = 0; ; attempt++) {
         try {
           // Free input an extension's intent asks for starts that intent (its workflow, its command).
-          const request = extensions.intentRequest(text)?.request ?? text;
+          const request = extensions.intents.ruleRequest(text)?.request ?? text;
           return (await runs.send(conversationId, { text: request })).run.id;
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
