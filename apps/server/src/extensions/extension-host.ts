@@ -5,10 +5,12 @@ import { join, relative, sep } from 'node:path';
 import type { ComponentSource, LoadedComponents, ToolHandler } from '@youyou/agent';
 import { FileComponentSource } from '@youyou/agent/files';
 import {
+  COMMAND_NAME_PATTERN,
   ExtensionPermissionsSchema,
   extensionSettingKey,
   extensionSource,
   fillTemplate,
+  templateVariables,
   type ExtensionInstallRequest,
   type ExtensionPermissions,
   type ExtensionPreview,
@@ -62,6 +64,12 @@ function commandArguments(names: readonly string[], text: string): Record<string
   }
   const first = names[0];
   return first === undefined ? {} : { [first]: trimmed };
+}
+
+/** A prompt's `/` menu line: its first line, cut short. */
+function promptSummary(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 /** A staged preview is kept this long for the install that follows it. */
@@ -503,6 +511,31 @@ export class ExtensionHost {
         this.#logger.warn(
           { err: error, extension: id, command: command.name },
           'an extension command is not registered',
+        );
+      }
+    }
+    // A prompt is applied from `/` like a macro: its text fills the composer (spec §4.6 prompts).
+    for (const prompt of extension.prompts) {
+      if (!COMMAND_NAME_PATTERN.test(prompt.id)) continue;
+      try {
+        commands.register({
+          name: prompt.id,
+          source: 'extension',
+          action: 'macro',
+          description: { en: promptSummary(prompt.text), 'zh-CN': promptSummary(prompt.text) },
+          parameters: templateVariables(prompt.text).map((variable) => ({
+            name: variable,
+            label: variable,
+            type: 'text' as const,
+            required: true,
+          })),
+          source_id: id,
+          template: prompt.text.trim(),
+        });
+      } catch (error) {
+        this.#logger.warn(
+          { err: error, extension: id, prompt: prompt.id },
+          'an extension prompt is not registered as a command',
         );
       }
     }

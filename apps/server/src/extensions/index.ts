@@ -16,3 +16,5 @@ export { callHttpTool, capText, hostAllowed, httpToolHandler } from './http-tool
 export type { LiveHttpTool } from './http-tool.ts';
 export { parseSelection, select } from './json-path.ts';
 export { registryList } from './registry-list.ts';
+export { documentTemplatesOf, profileTemplatesOf } from './template-catalog.ts';
+export type { DocumentTemplate } from './template-catalog.ts';

@@ -13,8 +13,6 @@ export interface MessageIntentGate {
   >;
   /** The request that starts the intent with its slots (undefined: it went away). */
   request(match: IntentMatch, typed: string): string | undefined;
-  /** The installed intents for the chat model's system prompt; '' with none. */
-  catalog(): string;
 }
 
 function fieldOf(slot: IntentSlot): FormField {

@@ -59,9 +59,19 @@ export interface RunContext {
   slashIntent?: (text: string) => string | undefined;
   /**
    * The entry gate for ordinary messages (spec §4.6): the installed intent a message asks for
-   * (rules, then the lightweight model) and the intent catalog the chat model gets. Absent: T0.
+   * (rules, then the lightweight model). Absent: T0.
    */
   messageIntent?: MessageIntentGate;
+  /**
+   * Sections for the system prompt's "Additional context" as a run starts: what installed
+   * extensions offer the model (the intent catalog, the document templates); none: T0.
+   */
+  promptSections?: () => string[];
+  /**
+   * False for a workbench tool that has nothing to work on now (`create_from_template` with no
+   * template installed): the model does not see it, so T0 requests stay as they were.
+   */
+  toolAvailable?: (toolName: string) => boolean;
   /**
    * An installed extension's workflow command (`/city-report city=Oslo`): the workflow's tool and
    * its arguments, which the run calls without asking the model; undefined for any other text.

@@ -114,18 +114,14 @@ export class RunExecution {
     const assembly = this.#assembly;
     const { shaping } = this.#budget;
     const workflow = this.#workflow;
-    const gate = this.#options.context.messageIntent;
+    const { promptSections: sections, toolAvailable } = this.#options.context;
     return {
       ...shaping,
-      // The installed intents, so that the model can start one the user described in their own words.
-      ...(gate === undefined
+      ...(toolAvailable === undefined
         ? {}
-        : {
-            promptSections: () => {
-              const catalog = gate.catalog();
-              return catalog === '' ? [] : [catalog];
-            },
-          }),
+        : { toolVisible: (name: string) => shaping.toolVisible(name) && toolAvailable(name) }),
+      // What installed extensions offer, so that the model can use it from the user's own words.
+      ...(sections === undefined ? {} : { promptSections: sections }),
       ...(assembly === undefined ? {} : { assemble: (...args) => assembly.assemble(...args) }),
       ...(workflow === undefined
         ? {}

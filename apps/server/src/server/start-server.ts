@@ -6,12 +6,19 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { AgentPool } from '../agents/index.ts';
-import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
+import {
+  ArtifactService,
+  artifactTools,
+  documentTemplateCatalog,
+  overflowPlugin,
+  TEMPLATE_TOOL_NAME,
+  templateTool,
+} from '../artifacts/index.ts';
 import { Cluster, lockDataDirectory } from '../cluster/index.ts';
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { DocumentService, parseWithPolicy } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
-import { ExtensionHost } from '../extensions/index.ts';
+import { documentTemplatesOf, ExtensionHost } from '../extensions/index.ts';
 import { HitlService, lightweightClassifier, type LightweightModel } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
@@ -396,8 +403,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       documents,
       // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
       slashIntent: (text) => extensions.intents.ruleRequest(text)?.request,
-      // An ordinary message: the entry gate (rules, then the lightweight model) and the catalog.
+      // An ordinary message: the entry gate (rules, then the lightweight model).
       messageIntent: extensions.intents,
+      // The intent catalog and the document templates, for the chat model.
+      toolAvailable: (name) =>
+        name !== TEMPLATE_TOOL_NAME || documentTemplatesOf(extensions.activeExtensions()).length > 0,
+      promptSections: () =>
+        [
+          extensions.intents.catalog(),
+          documentTemplateCatalog(documentTemplatesOf(extensions.activeExtensions())),
+        ].filter((section) => section !== ''),
       // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
       workflowCommand: (text) => extensions.workflowCommand(text),
     };
@@ -421,6 +436,30 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         hitlTimeoutSec: profile.hitl.timeoutSec,
       };
     });
+    // Documents from the installed extensions' templates: Markdown artifacts, or Word files kept
+    // as files of the conversation (they list with its artifacts).
+    const fromTemplate = templateTool({
+      artifacts,
+      templates: () => documentTemplatesOf(extensions.activeExtensions()),
+      saveFile: async (scope, file) => {
+        const id = randomUUID();
+        await new UploadRepository(database.db).insert({
+          id,
+          owner: null,
+          project_id: scope.projectId,
+          conversation_id: scope.conversationId,
+          name: file.name,
+          media_type: file.mediaType,
+          size: file.bytes.byteLength,
+          sha256: createHash('sha256').update(file.bytes).digest('hex'),
+          storage_path: await objects.put('uploads', id, file.bytes),
+          created_at: Date.now(),
+        });
+        return { id };
+      },
+    });
+    workbenchTools.push(fromTemplate);
+    toolset.register([fromTemplate], { internal: true });
     const spawnTool = subagents.spawnTool();
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.

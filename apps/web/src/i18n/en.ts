@@ -417,6 +417,7 @@ export const en = {
   'extensions.kind.knowledge': 'Knowledge',
   'extensions.kind.prompt': 'Prompt',
   'extensions.kind.profile_template': 'Profile template',
+  'extensions.kind.document_template': 'Document template',
   'extensions.kind.macro': 'Macro',
   'extensions.kind.parser': 'Parser',
   'extensions.kind.setting': 'Setting',

@@ -414,6 +414,7 @@ export const zhCn: Record<MessageKey, string> = {
   'extensions.kind.knowledge': '知识',
   'extensions.kind.prompt': '提示词',
   'extensions.kind.profile_template': '画像模板',
+  'extensions.kind.document_template': '文档模板',
   'extensions.kind.macro': '宏',
   'extensions.kind.parser': '解析器',
   'extensions.kind.setting': '设置',
