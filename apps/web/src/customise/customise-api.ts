@@ -6,6 +6,7 @@ import type {
   MacroInput,
   ProfileInput,
   ProfilePatch,
+  ProfileTemplate,
   SettingsSchemaResponse,
   SettingsWriteResult,
   Snippet,
@@ -68,6 +69,10 @@ export const customiseApi = {
     request<AgentProfile>('PATCH', `/api/profiles/${encodeURIComponent(id)}`, patch),
   duplicateProfile: (id: string) =>
     request<AgentProfile>('POST', `/api/profiles/${encodeURIComponent(id)}/duplicate`, {}),
+  profileTemplates: async () =>
+    (await request<{ templates: ProfileTemplate[] }>('GET', '/api/profile-templates')).templates,
+  profileFromTemplate: (templateId: string) =>
+    request<AgentProfile>('POST', '/api/profiles/from-template', { template_id: templateId }),
   deleteProfile: (id: string) => request<void>('DELETE', `/api/profiles/${encodeURIComponent(id)}`),
   importProfiles: async (text: string) =>
     (await request<{ profiles: AgentProfile[] }>('POST', '/api/profiles/import', text, true)).profiles,

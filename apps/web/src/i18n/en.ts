@@ -662,6 +662,8 @@ export const en = {
   'profiles.imported': 'Imported {count} profile(s).',
   'profiles.usual': 'The usual profile (Preferences)',
   'profiles.new': 'New profile',
+  'profiles.template': 'Profile template',
+  'profiles.fromTemplate': 'New from template',
   'profiles.picker': 'Profile of this conversation',
   'profiles.pickerHint': 'The agent profile; a change applies from the next run.',
   'library.intro':

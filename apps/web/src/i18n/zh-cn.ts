@@ -654,6 +654,8 @@ export const zhCn: Record<MessageKey, string> = {
   'profiles.imported': '已导入 {count} 个画像。',
   'profiles.usual': '默认画像（偏好设置）',
   'profiles.new': '新建画像',
+  'profiles.template': '画像模板',
+  'profiles.fromTemplate': '从模板新建',
   'profiles.picker': '本会话的画像',
   'profiles.pickerHint': '智能体画像；修改从下一次运行起生效。',
   'library.intro':
