@@ -1,20 +1,11 @@
-import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
+import type { Paragraph as ParagraphType, TextRun as TextRunType } from 'docx';
 
 /** The media type of a Word document. */
 export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-const HEADINGS = [
-  HeadingLevel.HEADING_1,
-  HeadingLevel.HEADING_2,
-  HeadingLevel.HEADING_3,
-  HeadingLevel.HEADING_4,
-  HeadingLevel.HEADING_5,
-  HeadingLevel.HEADING_6,
-] as const;
-
 /** `**bold**` and `*italic*` spans of one line as runs; everything else is plain text. */
-function runsOf(text: string): TextRun[] {
-  const runs: TextRun[] = [];
+function runsOf(TextRun: typeof TextRunType, text: string): TextRunType[] {
+  const runs: TextRunType[] = [];
   const pattern = /\*\*([^*]+)\*\*|\*([^*]+)\*/g;
   let last = 0;
   for (const match of text.matchAll(pattern)) {
@@ -37,10 +28,21 @@ function runsOf(text: string): TextRun[] {
  * const bytes = await markdownToDocx('# Trip to Oslo\n\nPack a **warm** coat.', 'Trip to Oslo');
  */
 export async function markdownToDocx(markdown: string, title: string): Promise<Uint8Array> {
-  const paragraphs: Paragraph[] = [];
+  // Loaded on first use, as mammoth is: the writer is not on the server's start-up path (decision 0025).
+  const { Document, HeadingLevel, Packer, Paragraph, TextRun } = await import('docx');
+  const headings = [
+    HeadingLevel.HEADING_1,
+    HeadingLevel.HEADING_2,
+    HeadingLevel.HEADING_3,
+    HeadingLevel.HEADING_4,
+    HeadingLevel.HEADING_5,
+    HeadingLevel.HEADING_6,
+  ] as const;
+  const runs = (text: string): TextRunType[] => runsOf(TextRun, text);
+  const paragraphs: ParagraphType[] = [];
   let pending: string[] = [];
   const flush = (): void => {
-    if (pending.length > 0) paragraphs.push(new Paragraph({ children: runsOf(pending.join(' ')) }));
+    if (pending.length > 0) paragraphs.push(new Paragraph({ children: runs(pending.join(' ')) }));
     pending = [];
   };
   for (const line of markdown.split(/\r?\n/)) {
@@ -51,15 +53,15 @@ export async function markdownToDocx(markdown: string, title: string): Promise<U
     if (trimmed === '') flush();
     else if (heading !== null) {
       flush();
-      const level = HEADINGS[(heading[1]?.length ?? 1) - 1] ?? HeadingLevel.HEADING_1;
-      paragraphs.push(new Paragraph({ children: runsOf(heading[2] ?? ''), heading: level }));
+      const level = headings[(heading[1]?.length ?? 1) - 1] ?? HeadingLevel.HEADING_1;
+      paragraphs.push(new Paragraph({ children: runs(heading[2] ?? ''), heading: level }));
     } else if (bullet !== null) {
       flush();
-      paragraphs.push(new Paragraph({ children: runsOf(bullet[1] ?? ''), bullet: { level: 0 } }));
+      paragraphs.push(new Paragraph({ children: runs(bullet[1] ?? ''), bullet: { level: 0 } }));
     } else if (numbered !== null) {
       flush();
       // Word numbering needs a numbering definition; the number written out reads the same.
-      paragraphs.push(new Paragraph({ children: runsOf(`${numbered[1]}. ${numbered[2] ?? ''}`) }));
+      paragraphs.push(new Paragraph({ children: runs(`${numbered[1]}. ${numbered[2] ?? ''}`) }));
     } else pending.push(trimmed);
   }
   flush();
