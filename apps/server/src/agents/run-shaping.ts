@@ -21,6 +21,8 @@ export interface RunShaping {
    * one); undefined lets the model answer this request.
    */
   respond?(request: ChatRequest): AsyncIterable<ChatEvent> | undefined;
+  /** Sections the run adds to the system prompt's "Additional context" (the installed intents' catalog). */
+  promptSections?(): string[];
 }
 
 /** The run an agent of the pool is executing now (one at a time per agent). */
@@ -66,7 +68,8 @@ export function shapedProvider(provider: ModelProvider, slot: RunShapingSlot): M
 
 /**
  * The plugin that refuses a tool call the run may not make (BeforeToolUse → abort): a denied tool
- * the model named although it never saw it, or a call past the run's budget.
+ * the model named although it never saw it, or a call past the run's budget; and that adds the
+ * run's own sections to the system prompt as its turn starts (TurnStart → dynamic sections).
  */
 export function runShapingPlugin(slot: RunShapingSlot): Plugin {
   return {
@@ -77,6 +80,12 @@ export function runShapingPlugin(slot: RunShapingSlot): Plugin {
       hooks.tap('BeforeToolUse', (payload) => {
         const reason = slot.current?.beforeTool(payload.toolName);
         return reason === undefined ? undefined : { action: 'abort', reason };
+      });
+      hooks.tap('TurnStart', (payload) => {
+        const sections = slot.current?.promptSections?.() ?? [];
+        return sections.length === 0
+          ? undefined
+          : { action: 'continue_with', data: { dynamicSections: [...payload.dynamicSections, ...sections] } };
       });
     },
   };

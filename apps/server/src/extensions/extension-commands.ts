@@ -1,3 +1,4 @@
+import { COMMAND_NAME_PATTERN, templateVariables } from '@youyou/contracts';
 import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { LoadedExtension } from './extension-loader.ts';
@@ -46,6 +47,37 @@ export function registerExtensionCommands(
       );
     }
   }
+  // A prompt is applied from `/` like a macro: its text fills the composer (spec §4.6 prompts).
+  for (const prompt of extension.prompts) {
+    if (!COMMAND_NAME_PATTERN.test(prompt.id)) continue;
+    try {
+      commands.register({
+        name: prompt.id,
+        source: 'extension',
+        action: 'macro',
+        description: { en: promptSummary(prompt.text), 'zh-CN': promptSummary(prompt.text) },
+        parameters: templateVariables(prompt.text).map((variable) => ({
+          name: variable,
+          label: variable,
+          type: 'text' as const,
+          required: true,
+        })),
+        source_id: id,
+        template: prompt.text.trim(),
+      });
+    } catch (error) {
+      options.logger.warn(
+        { err: error, extension: id, prompt: prompt.id },
+        'an extension prompt is not registered as a command',
+      );
+    }
+  }
+}
+
+/** A prompt's `/` menu line: its first line, cut short. */
+function promptSummary(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
 export function unregisterExtensionCommands(commands: CommandRegistry, id: string): void {

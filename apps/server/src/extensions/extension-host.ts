@@ -10,7 +10,6 @@ import {
   type ExtensionProblem,
   type ExtensionsChangedPayload,
   type ExtensionUiEntry,
-  type IntentMatch,
   type InstalledExtension,
 } from '@youyou/contracts';
 import pino from 'pino';
@@ -18,6 +17,7 @@ import type { WorkbenchDatabase } from '../database/index.ts';
 import type { ParserRegistry } from '../documents/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CommandRegistry } from '../library/index.ts';
+import type { LightweightModel } from '../hitl/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsRegistry, SettingsService } from '../settings/index.ts';
 import type { ToolCatalog } from '../tools/index.ts';
@@ -30,7 +30,7 @@ import {
 } from './extension-commands.ts';
 import { extensionComponentSource } from './extension-components.ts';
 import { removeFolder, stageFromPath, unpackArchive } from './extension-files.ts';
-import { intentRequest } from './extension-intents.ts';
+import { IntentGate } from './intent-gate.ts';
 import {
   forgetExtensionKnowledge,
   indexExtensionKnowledge,
@@ -83,6 +83,8 @@ export interface ExtensionHostOptions {
    * every enabled extension is one provider, removed when it is disabled.
    */
   surfaces?: UiSurfaceRegistry;
+  /** The intent gate's second step after its rules (spec §4.6 intentgate); absent: rules only. */
+  intentModel?: LightweightModel;
   /** Hot reload of declarative assets (default on); the delay gathers an editor's several writes. */
   watch?: boolean;
   reloadDelayMs?: number;
@@ -116,10 +118,13 @@ export class ExtensionHost {
   readonly #surfaceRemovers = new Map<string, () => void>();
   readonly #tools: ToolRegistration;
   #generation = 0;
+  /** The intent gate over the active extensions' intents (spec §4.6 intentgate). */
+  readonly intents: IntentGate;
   #closed = false;
 
   constructor(options: ExtensionHostOptions) {
     this.#options = options;
+    this.intents = new IntentGate(() => this.activeExtensions(), options.intentModel);
     this.#repository = new ExtensionRepository(options.database.db);
     this.#logger = options.logger ?? pino({ level: 'silent' });
     this.#staging = new ExtensionStaging(join(options.dataDirectory, 'extensions', 'staging'));
@@ -539,14 +544,6 @@ export class ExtensionHost {
     if (enabled) this.#disabledSources.delete(source);
     else this.#disabledSources.add(source);
     this.#generation++;
-  }
-
-  /**
-   * The installed intent free input asks for, and the request that starts it (its workflow's tool
-   * with the slots found, or its command's template); undefined with no intent matching (T0).
-   */
-  intentRequest(text: string): { match: IntentMatch; request: string } | undefined {
-    return intentRequest(this.activeExtensions(), text);
   }
 
   /**

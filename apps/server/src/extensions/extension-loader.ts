@@ -3,6 +3,7 @@ import { basename, join, resolve, sep } from 'node:path';
 import {
   apiVersionSupported,
   DeclarativeHttpToolSchema,
+  DocumentTemplateFrontMatterSchema,
   EXTENSION_API_VERSION,
   ExtensionCommandSchema,
   ExtensionManifestSchema,
@@ -15,6 +16,7 @@ import {
   uiDocumentProblems,
   WorkflowSchema,
   type DeclarativeHttpTool,
+  type DocumentTemplateInfo,
   type ExtensionCommand,
   type ExtensionManifest,
   type ExtensionParser,
@@ -27,6 +29,7 @@ import {
   type Workflow,
 } from '@youyou/contracts';
 import { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { hostAllowed } from './http-tool.ts';
 import { parseSelection } from './json-path.ts';
@@ -62,7 +65,13 @@ export interface LoadedExtension {
   /** Document parsers, each with its script's absolute path. */
   parsers: (ExtensionParser & { scriptPath: string })[];
   prompts: { id: string; text: string }[];
-  profileTemplates: ProfileInput[];
+  /** Profile templates by id (the file name without `.json`). */
+  profileTemplates: { id: string; profile: ProfileInput }[];
+  /** Document templates: the front matter's fields and the Markdown body with its placeholders. */
+  documentTemplates: (Omit<DocumentTemplateInfo, 'id' | 'source' | 'variables'> & {
+    id: string;
+    body: string;
+  })[];
   macros: MacroInput[];
   /** The agent-framework folder (absolute), when the extension ships one. */
   agentDirectory: string | undefined;
@@ -86,6 +95,7 @@ export function countsOf(extension: LoadedExtension): Record<string, number> {
     parsers: extension.parsers.length,
     prompts: extension.prompts.length,
     profile_templates: extension.profileTemplates.length,
+    templates: extension.documentTemplates.length,
     macros: extension.macros.length,
     settings: extension.manifest.settings.length,
     agent: extension.agentDirectory === undefined ? 0 : 1,
@@ -385,7 +395,44 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
     }
   }
   const profileTemplates = (await loadAll(provides.profile_templates, ProfileInputSchema)).map(
-    ({ value }) => value,
+    ({ path, value }) => ({ id: basename(path, '.json'), profile: value }),
+  );
+  const documentTemplates: LoadedExtension['documentTemplates'] = [];
+  for (const path of provides.templates) {
+    const absolute = inside(path);
+    if (!path.endsWith('.md')) problem(path, 'a document template is a .md file');
+    let text: string;
+    try {
+      if (absolute === undefined) throw new Error('outside');
+      text = await readFile(absolute, 'utf8');
+    } catch {
+      problem(path, 'the file is missing');
+      continue;
+    }
+    // Front matter between `---` lines says the title, the description and the format.
+    const framed = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+    let front: unknown;
+    try {
+      front = framed === null ? {} : (parseYaml(framed[1] ?? '') ?? {});
+    } catch {
+      problem(path, 'the front matter is not YAML');
+      continue;
+    }
+    const meta = parse(path, DocumentTemplateFrontMatterSchema, front);
+    if (meta === undefined) continue;
+    const id = basename(path, '.md');
+    documentTemplates.push({
+      id,
+      title: meta.title ?? id,
+      description: meta.description ?? '',
+      format: meta.format,
+      body: framed === null ? text : (framed[2] ?? ''),
+    });
+  }
+  unique(
+    'document template',
+    documentTemplates.map((template) => ({ path: template.id, value: template })),
+    (template) => template.id,
   );
   const macros = await loadAll(provides.macros, MacroInputSchema);
   unique('macro', macros, (macro) => macro.name);
@@ -435,6 +482,7 @@ export async function loadExtension(directory: string, options: LoadOptions = {}
       parsers,
       prompts,
       profileTemplates,
+      documentTemplates,
       macros: macros.map(({ value }) => value),
       agentDirectory,
     },

@@ -55,7 +55,8 @@ export async function registryList(parts: {
     for (const intent of loaded.intents) add('intent', intent.id, intent.title);
     for (const pack of loaded.knowledge) add('knowledge', pack.id, pack.title);
     for (const prompt of loaded.prompts) add('prompt', prompt.id);
-    for (const template of loaded.profileTemplates) add('profile_template', template.name);
+    for (const template of loaded.profileTemplates) add('profile_template', template.profile.name);
+    for (const template of loaded.documentTemplates) add('document_template', template.id);
     for (const macro of loaded.macros) add('macro', macro.name, macro.description);
     for (const item of loaded.manifest.settings)
       add('setting', `${id.replaceAll('-', '_')}.${item.key}`, item.label.en);

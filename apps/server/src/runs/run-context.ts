@@ -14,6 +14,7 @@ import type { HitlService } from '../hitl/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import type { ObjectStore, SettingsRepository, WorkbenchSessionStorage } from '../storage/index.ts';
 import type { RunBindings } from '../tools/index.ts';
+import type { MessageIntentGate } from './message-intent.ts';
 import type { WorkflowCommandCall } from './workflow-command.ts';
 
 /** What runs need from the server. */
@@ -56,6 +57,21 @@ export interface RunContext {
    * no skill took, the request an intent makes of it, or undefined (T0: the text goes as typed).
    */
   slashIntent?: (text: string) => string | undefined;
+  /**
+   * The entry gate for ordinary messages (spec §4.6): the installed intent a message asks for
+   * (rules, then the lightweight model). Absent: T0.
+   */
+  messageIntent?: MessageIntentGate;
+  /**
+   * Sections for the system prompt's "Additional context" as a run starts: what installed
+   * extensions offer the model (the intent catalog, the document templates); none: T0.
+   */
+  promptSections?: () => string[];
+  /**
+   * False for a workbench tool that has nothing to work on now (`create_from_template` with no
+   * template installed): the model does not see it, so T0 requests stay as they were.
+   */
+  toolAvailable?: (toolName: string) => boolean;
   /**
    * An installed extension's workflow command (`/city-report city=Oslo`): the workflow's tool and
    * its arguments, which the run calls without asking the model; undefined for any other text.

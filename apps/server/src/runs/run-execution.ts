@@ -7,7 +7,7 @@ import type { RunAssembly } from '../context/index.ts';
 import { artifactReferenceBlocks } from '../artifacts/index.ts';
 import { referenceBlocks } from '../knowledge/index.ts';
 import { UploadRepository, type RunRow } from '../storage/index.ts';
-import { createRunBinding, type ToolDecision } from '../tools/index.ts';
+import { createRunBinding, type RunBinding, type ToolDecision } from '../tools/index.ts';
 import {
   rollUpUsage,
   storeRunEnd,
@@ -21,6 +21,7 @@ import type { RunContext } from './run-context.ts';
 import { RunBudgetGuard } from './run-budget.ts';
 import { runLifecycle } from './run-lifecycle.ts';
 import { sessionConfigOf, type RunPlan } from './run-plan.ts';
+import { messageIntentRequest } from './message-intent.ts';
 import { workflowCommandReply, type WorkflowCommandCall } from './workflow-command.ts';
 
 /**
@@ -88,6 +89,7 @@ export class RunExecution {
   readonly #assembly: RunAssembly | undefined;
   /** Set when the message is a workflow command: the run calls the workflow, not the model. */
   readonly #workflow: WorkflowCommandCall | undefined;
+  #binding: RunBinding | undefined;
 
   constructor(options: RunExecutionOptions) {
     this.#options = options;
@@ -110,8 +112,14 @@ export class RunExecution {
     const assembly = this.#assembly;
     const { shaping } = this.#budget;
     const workflow = this.#workflow;
+    const { promptSections: sections, toolAvailable } = this.#options.context;
     return {
       ...shaping,
+      ...(toolAvailable === undefined
+        ? {}
+        : { toolVisible: (name: string) => shaping.toolVisible(name) && toolAvailable(name) }),
+      // What installed extensions offer, so that the model can use it from the user's own words.
+      ...(sections === undefined ? {} : { promptSections: sections }),
       ...(assembly === undefined ? {} : { assemble: (...args) => assembly.assemble(...args) }),
       ...(workflow === undefined
         ? {}
@@ -155,21 +163,20 @@ export class RunExecution {
       },
       {
         drive: async (recorder, writer) => {
-          unbind = context.bindings.register(
-            createRunBinding({
-              run,
-              messageRunId: run.id,
-              cwd: this.#options.cwd,
-              uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
-              signal: this.#controller.signal,
-              interrupted: () =>
-                this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
-              writer,
-              eventLog: context.eventLog,
-              decisions: this.#decisions,
-              hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
-            }),
-          );
+          this.#binding = createRunBinding({
+            run,
+            messageRunId: run.id,
+            cwd: this.#options.cwd,
+            uploadFiles: () => uploadFilesOf(context, run.conversation_id, this.#options.storagePaths),
+            signal: this.#controller.signal,
+            interrupted: () =>
+              this.#controller.signal.aborted && stopKindOf(this.#controller.signal.reason) === 'interrupt',
+            writer,
+            eventLog: context.eventLog,
+            decisions: this.#decisions,
+            hitlTimeoutSec: this.#options.plan.profile.hitl.timeoutSec,
+          });
+          unbind = context.bindings.register(this.#binding);
           context.logger.info(
             { runId: run.id, conversationId: run.conversation_id, status: 'running' },
             'run started',
@@ -249,7 +256,7 @@ export class RunExecution {
     // A workflow command is not a skill's `/name`: the history says which command ran.
     const intended =
       this.#workflow === undefined
-        ? slashRequest(input, context.slashIntent)
+        ? (slashRequest(input, context.slashIntent) ?? (await this.#intentRequest()))
         : `(The command ${input.text.trim()} starts its workflow, ${this.#workflow.toolName}.)`;
     if (intended !== undefined) {
       const typed = agentInput.findIndex((block) => block.type === 'text' && block.text === input.text);
@@ -267,6 +274,27 @@ export class RunExecution {
         })),
       );
     return recorder.drive(session.send(agentInput, { signal: this.#controller.signal }));
+  }
+
+  /** An ordinary message (no `/`, no skill) through the intent gate: the request of the intent it asks for. */
+  async #intentRequest(): Promise<string | undefined> {
+    const { context, input, run } = this.#options;
+    const gate = context.messageIntent;
+    const binding = this.#binding;
+    if (gate === undefined || binding === undefined || input.skills.length > 0) return undefined;
+    if (input.text.trim() === '' || input.text.trimStart().startsWith('/')) return undefined;
+    return messageIntentRequest({
+      gate,
+      hitl: context.hitl,
+      binding,
+      text: input.text,
+      signal: this.#controller.signal,
+      onModelFailure: (error) =>
+        context.logger.warn(
+          { err: error, runId: run.id },
+          'the intent gate could not ask the lightweight model',
+        ),
+    });
   }
 
   async #stillUntitled(): Promise<boolean> {

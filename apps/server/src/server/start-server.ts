@@ -6,7 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { AgentPool } from '../agents/index.ts';
-import { ArtifactService, artifactTools, overflowPlugin } from '../artifacts/index.ts';
+import {
+  ArtifactService,
+  artifactTools,
+  documentTemplateCatalog,
+  overflowPlugin,
+  TEMPLATE_TOOL_NAME,
+  templateTool,
+} from '../artifacts/index.ts';
 import {
   Cluster,
   liveInstancesOf,
@@ -17,8 +24,8 @@ import {
 import { isPostgresUrl, migrateToLatest, openDatabase, type WorkbenchDatabase } from '../database/index.ts';
 import { DocumentService, parseWithPolicy } from '../documents/index.ts';
 import { EventHub, EventLog } from '../events/index.ts';
-import { ExtensionHost } from '../extensions/index.ts';
-import { HitlService, lightweightClassifier } from '../hitl/index.ts';
+import { documentTemplatesOf, ExtensionHost } from '../extensions/index.ts';
+import { HitlService, lightweightClassifier, type LightweightModel } from '../hitl/index.ts';
 import { PlanboardRepository } from '../planboard/index.ts';
 import { createApp, type ServerServices } from '../http/index.ts';
 import { ApiError } from '../errors/index.ts';
@@ -200,17 +207,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Two true cycles are closed by functions that reach an object built below: a card's free
     // input may start an extension's intent or a new run (extensions and runs need HITL first).
     // Both are called only once the server serves requests.
+    const lightweight: LightweightModel = {
+      isSet: (context) => routing.lightweightAvailable(context),
+      complete: (request, context) => routing.complete('lightweight', request, context),
+    };
     const hitl: HitlService = new HitlService({
       database,
       eventLog,
       logger,
-      classifier: lightweightClassifier({
-        isSet: (context) => routing.lightweightAvailable(context),
-        complete: (request, context) => routing.complete('lightweight', request, context),
-      }),
+      classifier: lightweightClassifier(lightweight),
       notifyRemote: (runId, cardId) => sendControl({ type: 'hitl_resolved', run_id: runId, card_id: cardId }),
       intentRouter: (text) => {
-        const found = extensions.intentRequest(text);
+        const found = extensions.intents.ruleRequest(text);
         return found === undefined
           ? undefined
           : `matches the intent '${found.match.intent_id}' of ${found.match.source}`;
@@ -221,7 +229,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         for (let attempt = 0; ; attempt++) {
           try {
             // Free input an extension's intent asks for starts that intent (its workflow, its command).
-            const request = extensions.intentRequest(text)?.request ?? text;
+            const request = extensions.intents.ruleRequest(text)?.request ?? text;
             return (await runs.send(conversationId, { text: request })).run.id;
           } catch (error) {
             if (!(error instanceof ApiError && error.code === 'CONVERSATION_BUSY') || attempt >= 100)
@@ -319,6 +327,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const commands = new CommandRegistry();
     const extensions: ExtensionHost = new ExtensionHost({
       database,
+      // An ordinary message the rules do not recognise goes to the lightweight model with the
+      // intent catalog, where that is turned on (one model call more per message).
+      intentModel: {
+        isSet: async (context) =>
+          (await settingsService.value<boolean>('models.intent_gate', context)) === true &&
+          (await lightweight.isSet(context)),
+        complete: lightweight.complete,
+      },
       dataDirectory: settings.dataDirectory,
       knowledge,
       settingsRegistry,
@@ -436,7 +452,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       memory,
       documents,
       // `/weather report for Oslo` with no such skill: an installed intent's request, if one matches.
-      slashIntent: (text) => extensions.intentRequest(text)?.request,
+      slashIntent: (text) => extensions.intents.ruleRequest(text)?.request,
+      // An ordinary message: the entry gate (rules, then the lightweight model).
+      messageIntent: extensions.intents,
+      // The intent catalog and the document templates, for the chat model.
+      toolAvailable: (name) =>
+        name !== TEMPLATE_TOOL_NAME || documentTemplatesOf(extensions.activeExtensions()).length > 0,
+      promptSections: () =>
+        [
+          extensions.intents.catalog(),
+          documentTemplateCatalog(documentTemplatesOf(extensions.activeExtensions())),
+        ].filter((section) => section !== ''),
       // `/city-report city=Oslo`: an extension's workflow command starts its workflow directly.
       workflowCommand: (text) => extensions.workflowCommand(text),
       // The run manager and the sub-agent manager are each other's: a run records its tools with
@@ -467,6 +493,30 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         };
       },
     });
+    // Documents from the installed extensions' templates: Markdown artifacts, or Word files kept
+    // as files of the conversation (they list with its artifacts).
+    const fromTemplate = templateTool({
+      artifacts,
+      templates: () => documentTemplatesOf(extensions.activeExtensions()),
+      saveFile: async (scope, file) => {
+        const id = randomUUID();
+        await new UploadRepository(database.db).insert({
+          id,
+          owner: null,
+          project_id: scope.projectId,
+          conversation_id: scope.conversationId,
+          name: file.name,
+          media_type: file.mediaType,
+          size: file.bytes.byteLength,
+          sha256: createHash('sha256').update(file.bytes).digest('hex'),
+          storage_path: await objects.put('uploads', id, file.bytes),
+          created_at: Date.now(),
+        });
+        return { id };
+      },
+    });
+    workbenchTools.push(fromTemplate);
+    toolset.register([fromTemplate], { internal: true });
     const spawnTool = subagents.spawnTool();
     workbenchTools.push(spawnTool);
     // A sub-agent's own tool calls pass the confirmation policy in its agent: spawning needs none.

@@ -77,6 +77,22 @@ export function registerBuiltinSettings(registry: SettingsRegistry): void {
   });
   registry.register({
     ...builtin,
+    key: 'models.intent_gate',
+    section: 'models',
+    // After the fallback (2.5): another use of the lightweight model.
+    order: 2.7,
+    schema: { type: 'boolean', default: false },
+    effect: 'hot',
+    layers: [...USER_AND_PROJECT],
+    label: { en: 'Recognise intents with the lightweight model', 'zh-CN': '用轻量模型识别意图' },
+    help: {
+      en: "Each message that no installed extension's intent rules recognise is shown to the lightweight model with the list of intents, so an intent starts from the user's own words. Off: the rules alone (one model call less per message).",
+      'zh-CN':
+        '已安装扩展的意图规则未识别的消息，交给轻量模型对照意图清单判断，用户用自己的话即可启动意图。关闭时只按规则判断（每条消息少一次模型调用）。',
+    },
+  });
+  registry.register({
+    ...builtin,
     key: 'models.lightweight_parameters',
     section: 'models',
     order: 3,

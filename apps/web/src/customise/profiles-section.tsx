@@ -7,6 +7,7 @@ import { useModels } from '../queries/index.ts';
 import { ContextSlotsEditor } from './context-slots-editor.tsx';
 import { useServices } from '../services/index.ts';
 import { PROFILES_KEY, useProfiles } from './customise-queries.ts';
+import { ProfileTemplatePicker } from './profile-template-picker.tsx';
 
 const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 
@@ -314,7 +315,7 @@ const BLANK: AgentProfile = {
 /**
  * Settings → Profiles (spec §4.7): the built-in baseline and your own profiles — system prompt,
  * model, parameters, tool lists, context and HITL policy, budget — created, edited, duplicated,
- * deleted, imported and exported as JSON files.
+ * deleted, imported and exported as JSON files, or made from an installed extension's template.
  */
 export function ProfilesSection(): ReactElement {
   const t = useTranslation();
@@ -408,6 +409,14 @@ export function ProfilesSection(): ReactElement {
                 }}
               />
             </label>
+            <ProfileTemplatePicker
+              onCreate={(create) =>
+                void act(async () => {
+                  // A template is a starting point: the new profile opens for fine-tuning.
+                  setEditing(await create());
+                })
+              }
+            />
             <button type="button" className="button primary" onClick={() => setEditing({ ...BLANK })}>
               {t('profiles.new')}
             </button>

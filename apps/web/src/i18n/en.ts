@@ -417,6 +417,7 @@ export const en = {
   'extensions.kind.knowledge': 'Knowledge',
   'extensions.kind.prompt': 'Prompt',
   'extensions.kind.profile_template': 'Profile template',
+  'extensions.kind.document_template': 'Document template',
   'extensions.kind.macro': 'Macro',
   'extensions.kind.parser': 'Parser',
   'extensions.kind.setting': 'Setting',
@@ -665,6 +666,8 @@ export const en = {
   'profiles.imported': 'Imported {count} profile(s).',
   'profiles.usual': 'The usual profile (Preferences)',
   'profiles.new': 'New profile',
+  'profiles.template': 'Profile template',
+  'profiles.fromTemplate': 'New from template',
   'profiles.picker': 'Profile of this conversation',
   'profiles.pickerHint': 'The agent profile; a change applies from the next run.',
   'library.intro':

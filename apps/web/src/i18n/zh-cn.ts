@@ -414,6 +414,7 @@ export const zhCn: Record<MessageKey, string> = {
   'extensions.kind.knowledge': '知识',
   'extensions.kind.prompt': '提示词',
   'extensions.kind.profile_template': '画像模板',
+  'extensions.kind.document_template': '文档模板',
   'extensions.kind.macro': '宏',
   'extensions.kind.parser': '解析器',
   'extensions.kind.setting': '设置',
@@ -657,6 +658,8 @@ export const zhCn: Record<MessageKey, string> = {
   'profiles.imported': '已导入 {count} 个画像。',
   'profiles.usual': '默认画像（偏好设置）',
   'profiles.new': '新建画像',
+  'profiles.template': '画像模板',
+  'profiles.fromTemplate': '从模板新建',
   'profiles.picker': '本会话的画像',
   'profiles.pickerHint': '智能体画像；修改从下一次运行起生效。',
   'library.intro':

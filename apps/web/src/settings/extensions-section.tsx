@@ -26,6 +26,7 @@ const KIND_LABELS: Record<RegistryEntry['kind'], MessageKey> = {
   knowledge: 'extensions.kind.knowledge',
   prompt: 'extensions.kind.prompt',
   profile_template: 'extensions.kind.profile_template',
+  document_template: 'extensions.kind.document_template',
   macro: 'extensions.kind.macro',
   parser: 'extensions.kind.parser',
   setting: 'extensions.kind.setting',

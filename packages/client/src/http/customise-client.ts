@@ -1,6 +1,7 @@
 import type {
   AgentProfile,
   CommandDescriptor,
+  DocumentTemplateInfo,
   EffectiveSettingsResponse,
   LibraryFile,
   Macro,
@@ -8,6 +9,7 @@ import type {
   ProfileFile,
   ProfileInput,
   ProfilePatch,
+  ProfileTemplate,
   Settings,
   SettingScope,
   SettingsSchemaResponse,
@@ -54,6 +56,12 @@ export interface CustomiseClientMethods {
   /** A copy of a profile (the built-in one included), named `name` when given. */
   duplicateProfile(id: string, name?: string): Promise<AgentProfile>;
   deleteProfile(id: string): Promise<void>;
+  /** The installed extensions' profile templates (spec §4.7). */
+  listProfileTemplates(): Promise<ProfileTemplate[]>;
+  /** A profile of yours made from a template, named `name` when given; an unknown template is NOT_FOUND. */
+  createProfileFromTemplate(templateId: string, name?: string): Promise<AgentProfile>;
+  /** The installed extensions' document templates, which the agent fills into artifacts. */
+  listDocumentTemplates(): Promise<DocumentTemplateInfo[]>;
   /** Imports a `youyou.profile` file's text; a bad file imports nothing. */
   importProfiles(text: string): Promise<AgentProfile[]>;
   /** The `youyou.profile` file of some profiles (every one when `ids` is absent). */
@@ -119,6 +127,14 @@ export function customiseClientMethods(connection: Connection): CustomiseClientM
     deleteProfile: async (id) => {
       await json('DELETE', `/api/profiles/${segment(id)}`);
     },
+    listProfileTemplates: async () =>
+      (await json<{ templates: ProfileTemplate[] }>('GET', '/api/profile-templates')).templates,
+    createProfileFromTemplate: (templateId, name) =>
+      json('POST', '/api/profiles/from-template', {
+        body: name === undefined ? { template_id: templateId } : { template_id: templateId, name },
+      }),
+    listDocumentTemplates: async () =>
+      (await json<{ templates: DocumentTemplateInfo[] }>('GET', '/api/document-templates')).templates,
     importProfiles: async (text) =>
       (await postText<{ profiles: AgentProfile[] }>('/api/profiles/import', text)).profiles,
     exportProfiles: (ids) => {

@@ -61,6 +61,14 @@ export {
 } from './workflow.ts';
 export type { Workflow, WorkflowErrorCode, WorkflowStep } from './workflow.ts';
 export { IntentMatchSchema, IntentSchema, IntentSlotSchema } from './intent.ts';
+export {
+  DOCUMENT_TEMPLATE_FORMATS,
+  DocumentTemplateFrontMatterSchema,
+  DocumentTemplateInfoSchema,
+  ProfileFromTemplateRequestSchema,
+  ProfileTemplateSchema,
+} from './templates.ts';
+export type { DocumentTemplateInfo, ProfileFromTemplateRequest, ProfileTemplate } from './templates.ts';
 export type { Intent, IntentMatch, IntentSlot } from './intent.ts';
 export {
   extensionSource,

@@ -105,8 +105,13 @@ export const ExtensionProvidesSchema = z
     parsers: z.array(AssetPathSchema).default([]),
     /** Prompt templates (`.md`, the file name without `.md` is the prompt's id). */
     prompts: z.array(AssetPathSchema).default([]),
-    /** Agent profile templates (`ProfileInput` JSON). */
+    /** Agent profile templates (`ProfileInput` JSON; the file name without `.json` is the template's id). */
     profile_templates: z.array(AssetPathSchema).default([]),
+    /**
+     * Document templates (`.md` with `{{name}}` placeholders and optional front matter `title`,
+     * `description`, `format: markdown | docx`): the agent creates an artifact from one.
+     */
+    templates: z.array(AssetPathSchema).default([]),
     /** Macros (`MacroInput` JSON). */
     macros: z.array(AssetPathSchema).default([]),
     /**

@@ -12,6 +12,7 @@ export const REGISTRY_KINDS = [
   'knowledge',
   'prompt',
   'profile_template',
+  'document_template',
   'macro',
   'parser',
   'setting',

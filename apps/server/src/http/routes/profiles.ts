@@ -1,10 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   AgentProfileSchema,
+  DocumentTemplateInfoSchema,
   ProfileFileSchema,
+  ProfileFromTemplateRequestSchema,
+  ProfileTemplateSchema,
   ProfileInputSchema,
   ProfilePatchSchema,
 } from '@youyou/contracts';
+import { ApiError } from '../../errors/index.ts';
+import { documentTemplatesOf, profileTemplatesOf } from '../../extensions/index.ts';
 import { planRun } from '../../runs/index.ts';
 import { errorResponses, IdParameter, json, jsonBody } from '../schemas/index.ts';
 import type { ServerServices } from '../../services/index.ts';
@@ -79,6 +84,33 @@ const importProfiles = createRoute({
     'Import a youyou.profile file (or one exported profile). Checked whole first: a bad file is INVALID_INPUT with details.problems and imports nothing',
   responses: { 201: json(ProfileList, 'Imported'), ...errorResponses() },
 });
+const listProfileTemplates = createRoute({
+  method: 'get',
+  path: '/profile-templates',
+  tags,
+  summary: "The installed extensions' profile templates (spec §4.7), each with the profile it makes",
+  responses: { 200: json(z.object({ templates: z.array(ProfileTemplateSchema) })), ...errorResponses() },
+});
+const profileFromTemplate = createRoute({
+  method: 'post',
+  path: '/profiles/from-template',
+  tags,
+  summary:
+    'Create a profile from a profile template (under another name if given): an ordinary profile of yours from then on. An unknown template is NOT_FOUND',
+  request: { body: jsonBody(ProfileFromTemplateRequestSchema) },
+  responses: { 201: json(AgentProfileSchema, 'Created'), ...errorResponses(404) },
+});
+const listDocumentTemplates = createRoute({
+  method: 'get',
+  path: '/document-templates',
+  tags: ['extensions'],
+  summary:
+    "The installed extensions' document templates: what the agent's create_from_template tool can make (Markdown or Word)",
+  responses: {
+    200: json(z.object({ templates: z.array(DocumentTemplateInfoSchema) })),
+    ...errorResponses(),
+  },
+});
 const conversationPlan = createRoute({
   method: 'get',
   path: '/conversations/{id}/run-plan',
@@ -118,6 +150,33 @@ export function profileRoutes(services: ServerServices) {
     })
     .openapi(importProfiles, async (c) =>
       c.json({ profiles: await profiles.import(await c.req.text()) }, 201),
+    )
+    .openapi(listProfileTemplates, (c) =>
+      c.json({ templates: profileTemplatesOf(services.extensions.activeExtensions()) }, 200),
+    )
+    .openapi(profileFromTemplate, async (c) => {
+      const { template_id: templateId, name } = c.req.valid('json');
+      const template = profileTemplatesOf(services.extensions.activeExtensions()).find(
+        (item) => item.id === templateId,
+      );
+      if (template === undefined)
+        throw new ApiError('NOT_FOUND', `No profile template has id '${templateId}'.`, {
+          details: { resource: 'profile template', id: templateId },
+        });
+      return c.json(
+        await profiles.create({ ...template.profile, ...(name === undefined ? {} : { name }) }),
+        201,
+      );
+    })
+    .openapi(listDocumentTemplates, (c) =>
+      c.json(
+        {
+          templates: documentTemplatesOf(services.extensions.activeExtensions()).map(
+            ({ body: _body, ...info }) => info,
+          ),
+        },
+        200,
+      ),
     )
     .openapi(getProfile, async (c) => c.json(await profiles.get(c.req.valid('param').id), 200))
     .openapi(createProfile, async (c) => c.json(await profiles.create(c.req.valid('json')), 201))
