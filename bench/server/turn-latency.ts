@@ -10,7 +10,7 @@
  *   less the second model call's direct cost).
  * The fake model runs in this process (so both sides pay the same loopback and event loop); the
  * workbench is the server bundle in its own process on SQLite.
- *   node --conditions=@youyou/source --import tsx bench/server/turn-latency.ts [--turns 40]
+ *   node --conditions=@youyou/source --import tsx bench/server/turn-latency.ts [--turns 40] [--cpu-prof-dir <dir>] [--sources]
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -24,8 +24,18 @@ import { BUNDLE_FILE, buildServerBundle } from '@youyou/server';
 import { startFakeOpenAI, type RecordedRequest } from '@youyou/testing';
 import { format, median, startServerChild, temporaryFolder, type ServerChild } from './support.ts';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: {
+    turns: { type: 'string', default: '40' },
+    'cpu-prof-dir': { type: 'string' },
+    sources: { type: 'boolean', default: false },
+  },
+});
 const turns = Number(values.turns);
+// `--cpu-prof-dir <dir>` runs the workbench child under `node --cpu-prof` (written when it stops);
+// `--sources` runs it from the TypeScript sources instead of the bundle (readable profile frames).
+const profile =
+  values['cpu-prof-dir'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof-dir']];
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(
   dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
@@ -112,7 +122,7 @@ const folder = await temporaryFolder('turn-latency');
 await buildServerBundle();
 const fake = await startFakeOpenAI({ fallback: reply });
 const server = await startServerChild({
-  entry: [BUNDLE_FILE],
+  entry: [...profile, values.sources ? 'apps/server/src/main.ts' : BUNDLE_FILE],
   dataDirectory: join(folder.path, 'data'),
   home: join(folder.path, 'home'),
 });

@@ -175,7 +175,7 @@ export class RunExecution {
     let session: Session | undefined;
     let outcome: Outcome;
     try {
-      await writer.append(
+      const running = writer.append(
         [recorder.event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
         (transaction) =>
           new RunRepository(transaction).setState(
@@ -189,15 +189,26 @@ export class RunExecution {
             transaction,
           ),
       );
+      this.#budget.start();
+      // The agent is leased (built, for a new conversation) while the run's start commits: neither
+      // waits for the other, and the session's records queue behind it in the conversation's writer.
+      const [stored, leased] = await Promise.allSettled([
+        running,
+        context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
+          retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
+          shaping: this.#shaping(),
+        }),
+      ]);
+      if (leased.status === 'rejected') {
+        if (stored.status === 'rejected') throw stored.reason;
+        throw leased.reason;
+      }
+      lease = leased.value;
+      if (stored.status === 'rejected') throw stored.reason;
       context.logger.info(
         { runId: run.id, conversationId: run.conversation_id, status: 'running' },
         'run started',
       );
-      this.#budget.start();
-      lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
-        retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
-        shaping: this.#shaping(),
-      });
       session = await this.#openSession(lease);
       context.subagents?.registerRun(run.id, runToolsOf(lease));
       outcome = await this.#drive(session);
