@@ -13,6 +13,7 @@
  *   node --conditions=@youyou/source --import tsx bench/server/turn-latency.ts [--turns 40] [--cpu-prof-dir <dir>] [--sources]
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -56,6 +57,13 @@ function reply(request: RecordedRequest) {
       steps: [{ type: 'tool_call' as const, name: 'everything__echo', arguments: { message: 'hi' } }],
     };
   return { type: 'stream' as const, steps: ANSWER.map((text) => ({ type: 'text' as const, text })) };
+}
+
+/** A process's CPU time so far (user + system), ms, from Linux /proc: load on the machine does not inflate it. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 interface Timing {
@@ -176,7 +184,9 @@ try {
     samples.mcpDirect.push(echo);
   };
   for (let index = 0; index < 5; index++) await round(false);
+  const cpuBefore = await cpuMs(server.pid);
   for (let index = 0; index < turns; index++) await round(true);
+  const cpuPerRound = ((await cpuMs(server.pid)) - cpuBefore) / turns;
 
   const first = (timings: Timing[]) => median(timings.map((timing) => timing.firstMs));
   const total = (timings: Timing[]) => median(timings.map((timing) => timing.totalMs));
@@ -234,6 +244,8 @@ try {
       (d) => d * 1.5 + 1,
       '≤ 1.5× + 1 ms',
     ),
+    '',
+    `The workbench process spent ${format(cpuPerRound, 1)} ms of CPU per round (three runs: the OpenAI client's and two AG-UI turns, one of them with the tool step; from /proc, which load on the machine does not inflate: ${format(cpuPerRound / 3, 1)} ms a run).`,
     '',
     `The tool step is an AG-UI turn that calls \`everything__echo\` (${format(total(samples.agUiTool), 2)} ms) less the same turn without it (${format(total(samples.agUi), 2)} ms) less one direct model call (${format(modelTotal, 2)} ms): the call itself plus its events, database writes and the second model request's overhead.`,
   ];
