@@ -10,9 +10,10 @@
  *   less the second model call's direct cost).
  * The fake model runs in this process (so both sides pay the same loopback and event loop); the
  * workbench is the server bundle in its own process on SQLite.
- *   node --conditions=@youyou/source --import tsx bench/server/turn-latency.ts [--turns 40]
+ *   node --conditions=@youyou/source --import tsx bench/server/turn-latency.ts [--turns 40] [--cpu-prof-dir <dir>] [--sources]
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,8 +25,18 @@ import { BUNDLE_FILE, buildServerBundle } from '@youyou/server';
 import { startFakeOpenAI, type RecordedRequest } from '@youyou/testing';
 import { format, median, startServerChild, temporaryFolder, type ServerChild } from './support.ts';
 
-const { values } = parseArgs({ options: { turns: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: {
+    turns: { type: 'string', default: '40' },
+    'cpu-prof-dir': { type: 'string' },
+    sources: { type: 'boolean', default: false },
+  },
+});
 const turns = Number(values.turns);
+// `--cpu-prof-dir <dir>` runs the workbench child under `node --cpu-prof` (written when it stops);
+// `--sources` runs it from the TypeScript sources instead of the bundle (readable profile frames).
+const profile =
+  values['cpu-prof-dir'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof-dir']];
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(
   dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
@@ -46,6 +57,13 @@ function reply(request: RecordedRequest) {
       steps: [{ type: 'tool_call' as const, name: 'everything__echo', arguments: { message: 'hi' } }],
     };
   return { type: 'stream' as const, steps: ANSWER.map((text) => ({ type: 'text' as const, text })) };
+}
+
+/** A process's CPU time so far (user + system), ms, from Linux /proc: load on the machine does not inflate it. */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 interface Timing {
@@ -112,7 +130,7 @@ const folder = await temporaryFolder('turn-latency');
 await buildServerBundle();
 const fake = await startFakeOpenAI({ fallback: reply });
 const server = await startServerChild({
-  entry: [BUNDLE_FILE],
+  entry: [...profile, values.sources ? 'apps/server/src/main.ts' : BUNDLE_FILE],
   dataDirectory: join(folder.path, 'data'),
   home: join(folder.path, 'home'),
 });
@@ -166,7 +184,9 @@ try {
     samples.mcpDirect.push(echo);
   };
   for (let index = 0; index < 5; index++) await round(false);
+  const cpuBefore = await cpuMs(server.pid);
   for (let index = 0; index < turns; index++) await round(true);
+  const cpuPerRound = ((await cpuMs(server.pid)) - cpuBefore) / turns;
 
   const first = (timings: Timing[]) => median(timings.map((timing) => timing.firstMs));
   const total = (timings: Timing[]) => median(timings.map((timing) => timing.totalMs));
@@ -224,6 +244,8 @@ try {
       (d) => d * 1.5 + 1,
       '≤ 1.5× + 1 ms',
     ),
+    '',
+    `The workbench process spent ${format(cpuPerRound, 1)} ms of CPU per round (three runs: the OpenAI client's and two AG-UI turns, one of them with the tool step; from /proc, which load on the machine does not inflate: ${format(cpuPerRound / 3, 1)} ms a run).`,
     '',
     `The tool step is an AG-UI turn that calls \`everything__echo\` (${format(total(samples.agUiTool), 2)} ms) less the same turn without it (${format(total(samples.agUi), 2)} ms) less one direct model call (${format(modelTotal, 2)} ms): the call itself plus its events, database writes and the second model request's overhead.`,
   ];

@@ -117,6 +117,33 @@ describe('component management over HTTP', () => {
     });
   });
 
+  it('a tool added between two runs of one conversation is offered in the second', async () => {
+    server.fake.push(fakeTextReply('one'));
+    const first = await sendFirstMessage(server, 'before the tool');
+    await server.settled(first.conversationId, first.runId);
+    expect(JSON.stringify(server.fake.chatRequests.at(-1)?.body)).not.toContain('between_runs');
+
+    await server.call('POST', '/api/components', {
+      kind: 'tool',
+      name: 'between_runs',
+      layer: 'global',
+      front_matter: {
+        parameters: [{ name: 'text', type: 'string', required: true }],
+        execution: { command: './between.sh' },
+      },
+      body: 'Added between two runs.',
+      files: [{ path: 'between.sh', content: '#!/bin/sh\nread input\necho done\n' }],
+    });
+    server.fake.push(fakeTextReply('two'));
+    const second = await server.call<{ run: { id: string } }>(
+      'POST',
+      `/api/conversations/${first.conversationId}/messages`,
+      { text: 'after the tool' },
+    );
+    await server.settled(first.conversationId, second.run.id);
+    expect(JSON.stringify(server.fake.chatRequests.at(-1)?.body)).toContain('between_runs');
+  });
+
   it('an invalid entry is refused before anything is written', async () => {
     const response = await server.request('POST', '/api/components', {
       body: {

@@ -2,6 +2,7 @@ import {
   AgentBuilder,
   type Agent,
   type ComponentSource,
+  type LoadedComponents,
   type ModelProvider,
   type Plugin,
   type SessionStorage,
@@ -75,6 +76,35 @@ export interface DetachedAgentOptions {
   allowTool: (name: string) => boolean;
   /** Wraps each provider, e.g. to count tokens as they stream. */
   wrapProvider?: (provider: ModelProvider) => ModelProvider;
+}
+
+/** How long the load made at build stays good for the first session's start. */
+const BUILD_LOAD_REUSE_MS = 5_000;
+
+/**
+ * The component folders as read for building the agent, handed once more to the session the run
+ * opens right after (issue 28: the core reads every source again when a session starts, so a new
+ * conversation scanned `~/.youyou` and the project's `.youyou` twice before its first model call).
+ * A file change takes effect from the next run, which this keeps: every later session of the
+ * pooled agent reads the folders afresh, and so does a first session that comes late.
+ */
+function sharedWithFirstSession(source: ComponentSource): ComponentSource {
+  let kept: { loaded: Promise<LoadedComponents>; at: number } | undefined;
+  let loads = 0;
+  return {
+    load(options) {
+      loads += 1;
+      if (loads === 2 && kept !== undefined && performance.now() - kept.at < BUILD_LOAD_REUSE_MS) {
+        const { loaded } = kept;
+        kept = undefined;
+        return loaded;
+      }
+      kept = undefined;
+      const loaded = source.load(options);
+      if (loads === 1) kept = { loaded, at: performance.now() };
+      return loaded;
+    },
+  };
 }
 
 /** A component source that keeps only the tools `allow` passes (each name once per layer). */
@@ -224,7 +254,7 @@ export class AgentPool {
     const builder = new AgentBuilder({ cwd, home, fileComponents: false })
       .setLogger(agentLogger)
       .setSessionStorage(sessionStorage)
-      .addComponentSource(restrict(files));
+      .addComponentSource(restrict(sharedWithFirstSession(files)));
     for (const source of componentSources?.({ projectId, cwd }) ?? [])
       builder.addComponentSource(restrict(source));
     if (slot !== undefined) builder.addPlugin(runShapingPlugin(slot));

@@ -154,26 +154,27 @@ export class ContextService {
       signal: AbortSignal,
     ): Promise<{ injections: ContextInjections; off: ContextSlot[] }> => {
       const query = queryOf(request, attachmentOf);
-      const off: ContextSlot[] = [];
-      let memoryItems: SlotItem[] = [];
-      if (memory === undefined) off.push('memory');
-      else {
+      let memoryOff = memory === undefined;
+      const knowledgeOff = knowledge === undefined || query.trim() === '';
+      // The two lookups are independent: they run side by side, before the first model call.
+      const memoryLookup = async (): Promise<SlotItem[]> => {
+        if (memory === undefined) return [];
         try {
           const found = await memory.forInjection(query, run.projectId);
-          if (!found.enabled) off.push('memory');
-          memoryItems = found.items;
+          if (!found.enabled) memoryOff = true;
+          return found.items;
         } catch (error) {
           logger.warn(
             { err: error, runId: run.runId },
             'memories could not be loaded; the request goes without them',
           );
+          return [];
         }
-      }
-      let knowledgeItems: SlotItem[] = [];
-      if (knowledge === undefined || query.trim() === '') off.push('knowledge');
-      else {
+      };
+      const knowledgeLookup = async (): Promise<SlotItem[]> => {
+        if (knowledge === undefined || knowledgeOff) return [];
         try {
-          knowledgeItems = await knowledge.passages(
+          return await knowledge.passages(
             query,
             { projectId: run.projectId, conversationId: run.conversationId },
             signal,
@@ -183,8 +184,13 @@ export class ContextService {
             { err: error, runId: run.runId },
             'knowledge search failed; the request goes without it',
           );
+          return [];
         }
-      }
+      };
+      const [memoryItems, knowledgeItems] = await Promise.all([memoryLookup(), knowledgeLookup()]);
+      const off: ContextSlot[] = [];
+      if (memoryOff) off.push('memory');
+      if (knowledgeOff) off.push('knowledge');
       return { injections: { memory: memoryItems, knowledge: knowledgeItems }, off };
     };
 

@@ -169,20 +169,30 @@ export class HitlService {
       }
       const resolution = await settled;
       if (!binding.signal.aborted && resolution.status !== 'superseded') {
-        await binding.append(
-          [
-            {
-              run_id: binding.messageRunId,
-              type: 'run.phase',
-              payload: { phase: 'acting', status: 'running' },
+        // Not awaited (issue 28: the card → next model request path): the conversation's writer
+        // commits it before anything the run appends after it, the tool's result among them, in
+        // one transaction when they meet, and no event is sent to a client before its commit.
+        binding
+          .append(
+            [
+              {
+                run_id: binding.messageRunId,
+                type: 'run.phase',
+                payload: { phase: 'acting', status: 'running' },
+              },
+            ],
+            async (transaction) => {
+              for (const runId of new Set([binding.runId, binding.messageRunId])) {
+                await new RunRepository(transaction).setState(runId, { status: 'running' }, transaction);
+              }
             },
-          ],
-          async (transaction) => {
-            for (const runId of new Set([binding.runId, binding.messageRunId])) {
-              await new RunRepository(transaction).setState(runId, { status: 'running' }, transaction);
-            }
-          },
-        );
+          )
+          .catch((error: unknown) =>
+            this.#options.logger.warn(
+              { err: error, runId: binding.runId, cardId: id },
+              'the run could not be stored as running again after its card',
+            ),
+          );
       }
       return resolution;
     } finally {

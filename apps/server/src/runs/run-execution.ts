@@ -162,7 +162,17 @@ export class RunExecution {
         assembly: this.#assembly,
       },
       {
+        // The agent is leased (built, for a new conversation) while the run's start commits:
+        // neither waits for the other, and the session's records queue behind it in the writer.
+        prepare: async () => {
+          this.#budget.start();
+          lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
+            retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
+            shaping: this.#shaping(),
+          });
+        },
         drive: async (recorder, writer) => {
+          if (lease === undefined) throw new Error('the run has no agent lease');
           this.#binding = createRunBinding({
             run,
             messageRunId: run.id,
@@ -181,11 +191,6 @@ export class RunExecution {
             { runId: run.id, conversationId: run.conversation_id, status: 'running' },
             'run started',
           );
-          this.#budget.start();
-          lease = await context.pool.acquire(run.conversation_id, this.#options.cwd, run.project_id, {
-            retryBudget: this.#options.plan.parameters.retry_budget ?? undefined,
-            shaping: this.#shaping(),
-          });
           session = await this.#openSession(lease);
           context.subagents?.registerRun(run.id, runToolsOf(lease));
           return this.#drive(recorder, session);

@@ -7,6 +7,8 @@ import type { RunContext } from './run-context.ts';
 
 /** What a top-level run and a sub-agent run do differently; `runLifecycle` does the rest. */
 export interface RunLifecycleSteps<End> {
+  /** Work that need not wait for the run's start to commit (building the agent): runs beside it. */
+  prepare?(): Promise<void>;
   /** Opens the agent and its session and drives the turn (the run is `running` by then). */
   drive(recorder: AgentEventRecorder, writer: ConversationWriter): Promise<Outcome>;
   /** Releases what `drive` opened, whether it finished, failed or was aborted. */
@@ -63,7 +65,7 @@ export async function runLifecycle<End>(
   });
   let outcome: Outcome;
   try {
-    await writer.append(
+    const running = writer.append(
       [recorder.event({ type: 'run.phase', payload: { phase: 'thinking', status: 'running' } })],
       (transaction) =>
         new RunRepository(transaction).setState(
@@ -77,6 +79,10 @@ export async function runLifecycle<End>(
           transaction,
         ),
     );
+    const [stored, prepared] = await Promise.allSettled([running, steps.prepare?.()]);
+    // A failed start write explains a failed preparation (its cancel aborted it): it wins.
+    if (stored.status === 'rejected') throw stored.reason;
+    if (prepared.status === 'rejected') throw prepared.reason;
     outcome = await steps.drive(recorder, writer);
   } catch (error) {
     outcome = options.signal.aborted
