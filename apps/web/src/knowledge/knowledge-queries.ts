@@ -57,31 +57,32 @@ export interface ViewerDocument {
  */
 export function useKnowledgeDocument(documentId: string | undefined): UseQueryResult<ViewerDocument> {
   const { api } = useServices();
-  const uploadOf = async (id: string | null): Promise<DocumentView | undefined> => {
-    if (id === null) return undefined;
-    const document = await api.getDocument(id);
-    return document.upload_id !== null && document.project_id !== null ? document : undefined;
-  };
+  // Only a project's uploads can move between their conversation and the project's knowledge.
+  const projectUpload = (document: DocumentView): DocumentView | undefined =>
+    document.upload_id !== null && document.project_id !== null ? document : undefined;
   return useQuery({
     queryKey: [KNOWLEDGE_KEY, 'document', documentId],
     queryFn: async (): Promise<ViewerDocument> => {
       const id = documentId ?? '';
       try {
         const page = await api.readKnowledgeDocument(id);
-        const upload = page.item.source === 'upload' ? await uploadOf(page.item.document_id) : undefined;
+        const documentOf = page.item.source === 'upload' ? page.item.document_id : null;
+        const upload = documentOf === null ? undefined : projectUpload(await api.getDocument(documentOf));
         return { title: page.item.title, total: page.total, blocks: page.blocks, upload };
       } catch (error) {
         if (!isApiError(error, 'NOT_FOUND')) throw error;
         const document = await api.getDocument(id).catch(() => {
           throw error;
         });
-        const page = await api.getDocumentBlocks(document.id);
-        return {
-          title: document.name,
-          total: page.total,
-          blocks: page.blocks,
-          upload: document.upload_id !== null && document.project_id !== null ? document : undefined,
-        };
+        // The document's blocks come in pages (at most 500 each).
+        const first = await api.getDocumentBlocks(document.id);
+        const blocks = [...first.blocks];
+        while (blocks.length < first.total) {
+          const page = await api.getDocumentBlocks(document.id, { from: blocks.length });
+          if (page.blocks.length === 0) break;
+          blocks.push(...page.blocks);
+        }
+        return { title: document.name, total: first.total, blocks, upload: projectUpload(document) };
       }
     },
     enabled: documentId !== undefined,
