@@ -38,17 +38,39 @@ async function youyou(fixture: ScaledFixture): Promise<string> {
   return blocksToText(result.document.blocks);
 }
 
-/** The median time of `runs` runs after one warm-up, and the text of the last. */
-async function measure(parse: () => Promise<string>): Promise<{ ms: number; text: string }> {
-  let text = await parse();
-  const times: number[] = [];
+interface Measured {
+  ms: number;
+  text: string;
+}
+
+/**
+ * The median times of `runs` runs each after one warm-up, and the text of the last. The two
+ * parsers take turns run by run (who goes first alternates), so a change in the machine's load
+ * while a format is measured hits both alike; one after the other, the ratio moved up to 3x
+ * between runs on a shared machine.
+ */
+async function measurePair(
+  ours: () => Promise<string>,
+  theirs: (() => Promise<string>) | undefined,
+): Promise<{ ours: Measured; theirs: Measured | undefined }> {
+  const sides = [ours, ...(theirs === undefined ? [] : [theirs])];
+  const texts = await Promise.all(sides.map((parse) => parse()));
+  const times: number[][] = sides.map(() => []);
   for (let run = 0; run < runs; run++) {
-    const started = performance.now();
-    text = await parse();
-    times.push(performance.now() - started);
+    const order = run % 2 === 0 ? sides.keys() : [...sides.keys()].reverse();
+    for (const side of order) {
+      const started = performance.now();
+      texts[side] = await (sides[side] as () => Promise<string>)();
+      times[side]?.push(performance.now() - started);
+    }
   }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)] ?? 0, text };
+  const median = (values: number[]): number =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const measured = sides.map((_side, side) => ({
+    ms: median(times[side] ?? []),
+    text: texts[side] ?? '',
+  }));
+  return { ours: measured[0] as Measured, theirs: measured[1] };
 }
 
 const megabytes = (bytes: number): number => bytes / 1024 / 1024;
@@ -60,9 +82,11 @@ const fixtures = await scaledFixtures(sections);
 const rows: string[] = [];
 const misses: string[] = [];
 for (const fixture of fixtures) {
-  const ours = await measure(() => youyou(fixture));
   const loader = LANGCHAIN_LOADERS[fixture.format];
-  const theirs = loader === undefined ? undefined : await measure(() => loader(fixture.bytes));
+  const { ours, theirs } = await measurePair(
+    () => youyou(fixture),
+    loader === undefined ? undefined : () => loader(fixture.bytes),
+  );
   const ratio = theirs === undefined ? '—' : `${(theirs.ms / ours.ms).toFixed(2)}×`;
   rows.push(
     `| ${fixture.format} | ${megabytes(fixture.bytes.length).toFixed(2)} | ${ours.ms.toFixed(1)} | ${
@@ -80,7 +104,7 @@ for (const fixture of fixtures) {
 
 process.stdout.write(
   [
-    `${sections} sections per document (pdf: ${sections} pages, pptx: ${sections} slides with notes, xlsx: ${sections * 20} rows), median of ${runs} runs after a warm-up; Node ${process.version}.`,
+    `${sections} sections per document (pdf: ${sections} pages, pptx: ${sections} slides with notes, xlsx: ${sections * 20} rows), median of ${runs} runs after a warm-up, YouYou and LangChain taking turns; Node ${process.version}.`,
     '',
     '| format | MB | YouYou ms | LangChain ms | YouYou MB/s | LangChain MB/s | YouYou speed ÷ LangChain | phrases (YouYou) | phrases (LangChain) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -271,6 +271,9 @@ describe.each(DATABASE_KINDS)('settings layers and schema (%s)', (kind) => {
     await server.restart();
     const applied = await server.call<EffectiveSettingsResponse>('GET', '/api/settings/effective');
     expect(setting(applied, 'server.max_upload_mb').pending_restart).toBe(false);
+    // The web UI checks files against the limit the server reports, so both refuse the same size.
+    const health = await server.call<{ max_upload_bytes: number }>('GET', '/api/health');
+    expect(health.max_upload_bytes).toBe(1024 * 1024);
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(1_200_000)], { type: 'text/plain' }), 'big.txt');
     const upload = await fetch(`${server.url}/api/uploads`, {

@@ -54,8 +54,13 @@ export async function parseSafely(parser: ParserRef, body: () => Promise<ParseRe
   }
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * One unit of `wordCount`: a CJK character, or a run of other letters and digits. One pass with
+ * no arrays: matching CJK and then words separately built a string per character and per word
+ * (profiled on a 20 KB Word file, that was the parse's costliest function of ours).
+ */
+const CJK_CHAR = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const WORD_UNIT = new RegExp(`[${CJK_CHAR}]|(?:(?![${CJK_CHAR}])[\\p{L}\\p{N}])+`, 'gu');
 
 /**
  * Words in text, counting each CJK character as one word (they are written without spaces).
@@ -64,9 +69,10 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * wordCount('Hello world 你好'); // 4
  */
 export function wordCount(text: string): number {
-  const cjk = text.match(CJK)?.length ?? 0;
-  const rest = text.replace(CJK, ' ');
-  return cjk + (rest.match(WORD)?.length ?? 0);
+  let count = 0;
+  WORD_UNIT.lastIndex = 0;
+  while (WORD_UNIT.exec(text) !== null) count++;
+  return count;
 }
 
 const ENGLISH_WORDS = new Set([

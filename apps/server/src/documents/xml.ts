@@ -1,30 +1,67 @@
-import { DOMParser, type Element as XmlElement, type Node as XmlNode } from '@xmldom/xmldom';
+import { SaxesParser } from 'saxes';
 import { ParseFailedError } from './document-builder.ts';
 
-export type { XmlElement };
+/** One attribute: its local name, namespace URI (empty when none) and value. */
+export interface XmlAttribute {
+  local: string;
+  name: string;
+  uri: string;
+  value: string;
+}
 
-const ELEMENT_NODE = 1;
+/** An element of a parsed part: its local name, attributes and children (elements and text). */
+export interface XmlElement {
+  localName: string;
+  attributes: XmlAttribute[];
+  children: (XmlElement | string)[];
+}
 
 /**
- * Parses an OOXML part; a part that is not well-formed XML fails `corrupt`.
+ * Parses an OOXML part into a light element tree, read with saxes (the DOM of xmldom it replaced
+ * spent most of a deck's parse compiling a regular expression per end tag); a part that is not
+ * well-formed XML fails `corrupt`.
  *
  * @example
  * const root = parseXml(text, 'ppt/slides/slide1.xml');
  */
 export function parseXml(text: string, part: string): XmlElement {
+  const parser = new SaxesParser({ xmlns: true });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  parser.on('opentag', (tag) => {
+    const attributes: XmlAttribute[] = [];
+    for (const attribute of Object.values(tag.attributes))
+      attributes.push({
+        local: attribute.local,
+        name: attribute.name,
+        uri: attribute.uri,
+        value: attribute.value,
+      });
+    const element: XmlElement = { localName: tag.local, attributes, children: [] };
+    const parent = stack.at(-1);
+    if (parent === undefined) root ??= element;
+    else parent.children.push(element);
+    if (!tag.isSelfClosing) stack.push(element);
+  });
+  const addText = (value: string): void => {
+    stack.at(-1)?.children.push(value);
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', (tag) => {
+    if (!tag.isSelfClosing) stack.pop();
+  });
   let failed: string | undefined;
-  let root: XmlElement | null = null;
+  parser.on('error', (error) => {
+    failed ??= error.message;
+    throw error;
+  });
   try {
-    const parser = new DOMParser({
-      onError: (level, message) => {
-        if (level === 'fatalError') failed ??= message;
-      },
-    });
-    root = parser.parseFromString(text, 'text/xml').documentElement;
+    parser.write(text).close();
   } catch (error) {
     failed ??= error instanceof Error ? error.message : String(error);
   }
-  if (failed !== undefined || root === null) {
+  if (failed !== undefined || root === undefined) {
     throw new ParseFailedError(
       'corrupt',
       `The part ${part} is not well-formed XML${failed === undefined ? '' : `: ${failed}`}.`,
@@ -34,30 +71,29 @@ export function parseXml(text: string, part: string): XmlElement {
 }
 
 /** The element children of `node` named `localName` (any namespace prefix), or all when omitted. */
-export function childElements(node: XmlNode, localName?: string): XmlElement[] {
+export function childElements(node: XmlElement, localName?: string): XmlElement[] {
   const out: XmlElement[] = [];
-  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType !== ELEMENT_NODE) continue;
-    const element = child as XmlElement;
-    if (localName === undefined || element.localName === localName) out.push(element);
-  }
+  for (const child of node.children)
+    if (typeof child !== 'string' && (localName === undefined || child.localName === localName))
+      out.push(child);
   return out;
 }
 
 /** The first element child named `localName`. */
-export function firstChild(node: XmlNode, localName: string): XmlElement | undefined {
-  return childElements(node, localName)[0];
+export function firstChild(node: XmlElement, localName: string): XmlElement | undefined {
+  for (const child of node.children)
+    if (typeof child !== 'string' && child.localName === localName) return child;
+  return undefined;
 }
 
 /** Every descendant element named `localName`, in document order. */
-export function descendants(node: XmlNode, localName: string): XmlElement[] {
+export function descendants(node: XmlElement, localName: string): XmlElement[] {
   const out: XmlElement[] = [];
-  const walk = (parent: XmlNode): void => {
-    for (let child = parent.firstChild; child !== null; child = child.nextSibling) {
-      if (child.nodeType !== ELEMENT_NODE) continue;
-      const element = child as XmlElement;
-      if (element.localName === localName) out.push(element);
-      walk(element);
+  const walk = (parent: XmlElement): void => {
+    for (const child of parent.children) {
+      if (typeof child === 'string') continue;
+      if (child.localName === localName) out.push(child);
+      walk(child);
     }
   };
   walk(node);
@@ -66,11 +102,8 @@ export function descendants(node: XmlNode, localName: string): XmlElement[] {
 
 /** The attribute `localName` of `element` whatever its prefix (`r:id`, `id`), or undefined. */
 export function attribute(element: XmlElement, localName: string): string | undefined {
-  const attributes = element.attributes;
-  for (let index = 0; index < attributes.length; index++) {
-    const attr = attributes.item(index);
-    if (attr !== null && (attr.localName === localName || attr.name === localName)) return attr.value;
-  }
+  for (const attr of element.attributes)
+    if (attr.local === localName || attr.name === localName) return attr.value;
   return undefined;
 }
 
@@ -78,14 +111,19 @@ const RELATIONSHIPS_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/
 
 /** The relationship id (`r:id`) of an element, told apart from a plain `id` attribute. */
 export function relationshipId(element: XmlElement): string | undefined {
-  return element.getAttributeNS(RELATIONSHIPS_NS, 'id') ?? undefined;
+  return element.attributes.find((attr) => attr.uri === RELATIONSHIPS_NS && attr.local === 'id')?.value;
+}
+
+/** All the text inside an element, as the DOM's `textContent`. */
+export function textContent(node: XmlElement): string {
+  let out = '';
+  for (const child of node.children) out += typeof child === 'string' ? child : textContent(child);
+  return out;
 }
 
 /** The text of every descendant named `localName` (`t` for OOXML runs), joined. */
-export function textOf(node: XmlNode, localName = 't'): string {
-  return descendants(node, localName)
-    .map((element) => element.textContent ?? '')
-    .join('');
+export function textOf(node: XmlElement, localName = 't'): string {
+  return descendants(node, localName).map(textContent).join('');
 }
 
 /**
@@ -124,7 +162,11 @@ export function coreProperties(text: string | undefined): { title: string | null
   if (text === undefined) return { title: null, author: null };
   const root = parseXml(text, 'docProps/core.xml');
   return {
-    title: descendants(root, 'title')[0]?.textContent ?? null,
-    author: descendants(root, 'creator')[0]?.textContent ?? null,
+    title: firstText(descendants(root, 'title')[0]),
+    author: firstText(descendants(root, 'creator')[0]),
   };
+}
+
+function firstText(element: XmlElement | undefined): string | null {
+  return element === undefined ? null : textContent(element);
 }

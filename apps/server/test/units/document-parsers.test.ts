@@ -9,7 +9,13 @@ import {
   type ParseResult,
 } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_PARSERS, ParserRegistry, parseWithPolicy, decodeText } from '../../src/documents/index.ts';
+import {
+  BUILTIN_PARSERS,
+  ParserRegistry,
+  parseWithPolicy,
+  decodeText,
+  wordCount,
+} from '../../src/documents/index.ts';
 import { documentFixtures, type Fixture } from '@youyou/testing/documents';
 import { startFakeParseService, type FakeParseService } from '../support/fake-parse-service.ts';
 
@@ -413,5 +419,15 @@ describe('built-in parsers load with their first file', () => {
     ];
     const summary = ({ id, version, source, formats }: ParserProvider) => ({ id, version, source, formats });
     expect(BUILTIN_PARSERS.map(summary)).toEqual(modules.map(summary));
+  });
+});
+
+describe('word counts', () => {
+  it('count each CJK character as a word and every other run of letters or digits as one', () => {
+    expect(wordCount('Hello world 你好')).toBe(4);
+    expect(wordCount('abc你def')).toBe(3);
+    expect(wordCount('こんにちは 한국어 text')).toBe(9);
+    expect(wordCount('café naïve 1,234.5 — ok.')).toBe(6);
+    expect(wordCount('  \n\t ')).toBe(0);
   });
 });

@@ -137,7 +137,8 @@ export function Composer(props: ComposerProps): ReactElement {
   const mentionOpen = mention !== undefined && mentionDismissed !== mention.start;
   const candidates = useReferenceCandidates({
     enabled: mentionOpen,
-    projectId: projectId ?? undefined,
+    // The conversation's project: `@` offers its knowledge also when the left column selects none.
+    projectId: uploadProject ?? undefined,
     conversationId: conversationId ?? undefined,
     query: mention?.query ?? '',
   });

@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactElement } from 'react';
-import type { DocumentBlock } from '@youyou/contracts';
+import type { DocumentBlock, DocumentView } from '@youyou/contracts';
 import { useTranslation } from '../i18n/index.ts';
 import { useDocumentViewer } from './document-viewer-store.ts';
-import { useKnowledgeDocument } from './knowledge-queries.ts';
+import { useDocumentScope, useKnowledgeDocument } from './knowledge-queries.ts';
 import { ProjectDocumentsList } from './project-documents-list.tsx';
 import './knowledge.css';
 
@@ -71,6 +71,33 @@ function locationOf(block: DocumentBlock): string {
 }
 
 /**
+ * The viewer's "only this conversation" box for an uploaded document of a project: it follows the
+ * server (checked once the change is answered), and the viewer then shows the document by its own
+ * id, since one kept to its conversation has no knowledge item to be read through.
+ */
+function ScopeToggle({ upload }: { upload: DocumentView }): ReactElement {
+  const t = useTranslation();
+  const scope = useDocumentScope(upload.project_id);
+  return (
+    <label className="attachment-scope document-viewer-scope">
+      <input
+        type="checkbox"
+        data-testid="viewer-scope"
+        checked={upload.knowledge_scope === 'conversation'}
+        disabled={scope.isPending}
+        onChange={(event) =>
+          scope.mutate(
+            { documentId: upload.id, scope: event.target.checked ? 'conversation' : 'project' },
+            { onSuccess: () => useDocumentViewer.setState({ documentId: upload.id }) },
+          )
+        }
+      />
+      {t('composer.keepToConversation')}
+    </label>
+  );
+}
+
+/**
  * The right column's Documents tab: the project's documents, and once one is opened (from the
  * list or a citation) the document viewer (spec §4.4 "文档查看器"): the parsed blocks of a knowledge
  * item's document, scrolled to and marking the block a citation named. Text only: nothing in a
@@ -99,12 +126,13 @@ export function DocumentTab(): ReactElement {
   return (
     <div className="document-viewer" ref={container} data-testid="document-viewer">
       <div className="document-viewer-head">
-        <strong>{page.item.title}</strong>
+        <strong>{page.title}</strong>
         <span className="badge">{t('knowledge.blocks', { count: page.total })}</span>
         <button type="button" className="button" onClick={close}>
           {t('knowledge.backToDocuments')}
         </button>
       </div>
+      {page.upload !== undefined && <ScopeToggle upload={page.upload} />}
       {page.blocks.map((entry) => (
         <div
           key={entry.index}

@@ -1,16 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { KnowledgeScope } from '@youyou/contracts';
 import type { ReactElement } from 'react';
 import { useTranslation } from '../i18n/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { useConversationQuery } from '../queries/index.ts';
 import { useServices } from '../services/index.ts';
 import { useDocumentViewer } from './document-viewer-store.ts';
-import { useKnowledge } from './knowledge-queries.ts';
+import { PROJECT_DOCUMENTS_KEY, useDocumentScope, useKnowledge } from './knowledge-queries.ts';
 import { projectDocumentRows } from './project-documents.ts';
-
-/** The query key of a project's documents (refreshed by `document.status` events, see syncDocuments). */
-export const PROJECT_DOCUMENTS_KEY = 'project-documents';
 
 /**
  * The project's Documents (the right column's Documents tab when no document is open): each
@@ -51,11 +47,7 @@ export function ProjectDocumentsList(): ReactElement {
     },
     onSettled: refresh,
   });
-  const scope = useMutation({
-    mutationFn: (change: { documentId: string; scope: KnowledgeScope }) =>
-      api.setDocumentKnowledgeScope(change.documentId, change.scope),
-    onSettled: refresh,
-  });
+  const scope = useDocumentScope(projectId ?? null);
 
   if (projectId === undefined) return <p className="workbench-empty">{t('knowledge.documentsNoProject')}</p>;
   if (documents.isPending || knowledge.isPending)

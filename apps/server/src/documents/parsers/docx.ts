@@ -1,7 +1,7 @@
 import type { DocumentBlock, ParserProvider, ParserRef } from '@youyou/contracts';
 import { finishDocument, ParseFailedError, parseSafely, squash } from '../document-builder.ts';
 import { entryText } from '../safe-zip.ts';
-import { coreProperties, descendants, parseXml } from '../xml.ts';
+import { coreProperties, descendants, parseXml, textContent } from '../xml.ts';
 import { notesOf, numberingFormats, paragraphStyles } from './docx-parts.ts';
 import { openOoxml } from './ooxml.ts';
 import { streamXml } from './sax.ts';
@@ -251,11 +251,9 @@ export const docxParser: ParserProvider = {
       if (context.signal.aborted) throw new ParseFailedError('timeout', 'The parse ran out of time.');
       const core = coreProperties(entryText(entries, 'docProps/core.xml'));
       const app = entryText(entries, 'docProps/app.xml');
-      const pagesText =
-        app === undefined
-          ? undefined
-          : descendants(parseXml(app, 'docProps/app.xml'), 'Pages')[0]?.textContent;
-      const pages = pagesText === undefined || pagesText === null ? null : Number.parseInt(pagesText, 10);
+      const pagesElement =
+        app === undefined ? undefined : descendants(parseXml(app, 'docProps/app.xml'), 'Pages')[0];
+      const pages = pagesElement === undefined ? null : Number.parseInt(textContent(pagesElement), 10);
       const blocks = bodyBlocks(
         entryText(entries, 'word/document.xml') ?? '',
         paragraphStyles(entryText(entries, 'word/styles.xml')),
