@@ -21,6 +21,7 @@ import { MemoryCandidateCards } from '../memory/memory-candidate-cards.tsx';
 import { MessageMemoryActions } from '../memory/message-memory-actions.tsx';
 import { Parts } from '../parts/index.ts';
 import { usePreferences } from '../preferences/index.ts';
+import { ReplayButton } from '../replay/index.ts';
 import { BranchSwitcher } from './branch-switcher.tsx';
 import { useConversationUi } from './conversation-ui-store.ts';
 import { textOfMessage } from './user-message.tsx';
@@ -190,6 +191,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
             {copied ? <CheckIcon size={15} /> : <CopyIcon size={15} />}
           </button>
           <MessageMemoryActions runId={run.run.id} conversationId={run.run.conversation_id} text={text} />
+          <ReplayButton runId={run.run.id} />
           {message.usage !== undefined && (
             <span className="message-meta">{usageText(t, message.model_id, message.usage)}</span>
           )}

@@ -1,4 +1,4 @@
-export { ContextReportDialog, trimText } from './context-report-dialog.tsx';
+export { ContextReportDialog, ContextReportView, trimText } from './context-report-dialog.tsx';
 export { MemoryCandidateCards } from './memory-candidate-cards.tsx';
 export { MemorySection } from './memory-section.tsx';
 export { MessageMemoryActions, memoryErrorText } from './message-memory-actions.tsx';

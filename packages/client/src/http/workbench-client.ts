@@ -52,6 +52,7 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
+  RunReplay,
   McpPromptResult,
   McpServer,
   McpServerCreate,
@@ -176,6 +177,8 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
   agentTree(conversationId: string): Promise<AgentTree>;
   /** Stored events of one run (a sub-agent's process, replayed). */
   runEvents(runId: string): Promise<WorkbenchEvent[]>;
+  /** A run's events with each model call's assembly report placed among them (any answer's replay). */
+  runReplay(runId: string): Promise<RunReplay>;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
   updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
@@ -440,6 +443,7 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     agentTree: (conversationId) => json('GET', `/api/conversations/${segment(conversationId)}/agents`),
     runEvents: async (runId) =>
       (await json<{ events: WorkbenchEvent[] }>('GET', `/api/runs/${segment(runId)}/events`)).events,
+    runReplay: (runId) => json('GET', `/api/runs/${segment(runId)}/replay`),
     listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
     createProvider: (input) => json('POST', '/api/providers', { body: input }),
     updateProvider: (id, changes) => json('PATCH', `/api/providers/${segment(id)}`, { body: changes }),
