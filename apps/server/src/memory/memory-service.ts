@@ -206,6 +206,14 @@ export class MemoryService {
     });
   }
 
+  /**
+   * A memory a setup bundle brings (the user's own data moving with them): stored whether memory
+   * is on or off here — switching it on is the user's choice — and within `memory.capacity`.
+   */
+  importMemory(memory: NewMemory): Promise<MemoryCreated> {
+    return this.#store(memory);
+  }
+
   list(filter: MemoryFilter): Promise<{ memories: MemoryItem[]; total: number }> {
     return this.repository.list(filter);
   }

@@ -53,6 +53,8 @@ import type {
   UserPreferences,
   WorkbenchEvent,
   RunReplay,
+  SetupBundle,
+  SetupImportPlan,
   McpPromptResult,
   McpServer,
   McpServerCreate,
@@ -179,6 +181,11 @@ export interface WorkbenchClient extends MemoryClientMethods, KnowledgeClientMet
   runEvents(runId: string): Promise<WorkbenchEvent[]>;
   /** A run's events with each model call's assembly report placed among them (any answer's replay). */
   runReplay(runId: string): Promise<RunReplay>;
+  /** The user's whole setup in one file, without secrets (spec §4.16). */
+  exportSetupBundle(): Promise<SetupBundle>;
+  /** What importing a setup bundle would create, overwrite or skip; writes nothing. */
+  previewSetupBundle(bundle: SetupBundle): Promise<SetupImportPlan>;
+  importSetupBundle(bundle: SetupBundle): Promise<SetupImportPlan>;
   listProviders(): Promise<Provider[]>;
   createProvider(input: ProviderCreate): Promise<Provider>;
   updateProvider(id: string, changes: ProviderUpdate): Promise<Provider>;
@@ -444,6 +451,9 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     runEvents: async (runId) =>
       (await json<{ events: WorkbenchEvent[] }>('GET', `/api/runs/${segment(runId)}/events`)).events,
     runReplay: (runId) => json('GET', `/api/runs/${segment(runId)}/replay`),
+    exportSetupBundle: () => json('GET', '/api/setup-bundle'),
+    previewSetupBundle: (bundle) => json('POST', '/api/setup-bundle/preview', { body: bundle }),
+    importSetupBundle: (bundle) => json('POST', '/api/setup-bundle/import', { body: bundle }),
     listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
     createProvider: (input) => json('POST', '/api/providers', { body: input }),
     updateProvider: (id, changes) => json('PATCH', `/api/providers/${segment(id)}`, { body: changes }),
