@@ -2,6 +2,7 @@ import type { MessageKey } from './en.ts';
 import { contextZhCn } from './context-messages.ts';
 import { knowledgeZhCn } from './knowledge-messages.ts';
 import { replayZhCn } from './replay-messages.ts';
+import { setupBundleZhCn } from './setup-bundle-messages.ts';
 import { memoryZhCn } from './memory-messages.ts';
 
 /** 简体中文. Every key of English must be here (the type checks it). */
@@ -10,6 +11,7 @@ export const zhCn: Record<MessageKey, string> = {
   ...knowledgeZhCn,
   ...contextZhCn,
   ...replayZhCn,
+  ...setupBundleZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',
