@@ -184,7 +184,7 @@ describe('context and memory in a browser', () => {
     await dialog.getByRole('button', { name: 'Close settings' }).click();
   }, 60_000);
 
-  it('/remember stores at once; a proposed memory is stored only when its card is accepted', async () => {
+  it('/remember stores at once; a proposed memory is a HITL card and is stored only when that card is answered "remember"', async () => {
     await stack.client.updateMemorySettings({ enabled: true, propose_candidates: true });
     await page.getByRole('button', { name: 'New conversation', exact: true }).click();
     const composer = page.getByTestId('composer-input');
@@ -202,16 +202,21 @@ describe('context and memory in a browser', () => {
     await composer.fill('I water the garden at dawn. PROPOSE');
     await composer.press('Enter');
     await answerEnds();
-    const card = lastAnswer().getByTestId('memory-candidate');
+    // The candidate's confirmation is a HITL card like any other (spec §4.13): a form on the answer.
+    const card = lastAnswer().getByTestId('hitl-card');
     await card.waitFor({ timeout: STEP_TIMEOUT });
-    expect(await card.textContent()).toContain('Remember for later?');
+    expect(await card.textContent()).toContain('Remember this (procedure)? Waters the garden at dawn');
+    expect(await card.getAttribute('data-card-kind')).toBe('form');
     expect((await stack.client.listMemories()).total).toBe(1);
+    await card.getByLabel('What to remember').fill('Waters the garden at dawn, before work');
     await page.screenshot({ path: join(SCREENSHOTS, 'memory-candidate-card.png') });
-    await card.getByRole('button', { name: 'Remember', exact: true }).click();
-    await expect.poll(() => card.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('accepted');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    await expect
+      .poll(() => card.getAttribute('data-card-status'), { timeout: STEP_TIMEOUT })
+      .toBe('answered');
     const contents = (await stack.client.listMemories()).memories.map((memory) => memory.content);
     expect(contents).toEqual(
-      expect.arrayContaining(['Waters the garden at dawn', 'Grows tomatoes on the balcony']),
+      expect.arrayContaining(['Waters the garden at dawn, before work', 'Grows tomatoes on the balcony']),
     );
     await stack.client.clearMemories();
     await stack.client.updateMemorySettings({ enabled: false });

@@ -38,6 +38,17 @@ export interface HitlServiceOptions {
   classifier?: FreeInputClassifier;
 }
 
+/**
+ * Decides a detached card's subject with its answer (a memory candidate stored or dropped); runs
+ * before the answer is stored, so an error (memory switched off, decided already) leaves the card
+ * pending and reaches the person who answered.
+ */
+export type CardSubjectHandler = (
+  subject: NonNullable<HitlCard['subject']>,
+  answer: HitlAnswer,
+  card: HitlCard,
+) => Promise<void>;
+
 interface Waiter {
   resolve: (resolution: HitlResolvedPayload) => void;
 }
@@ -65,6 +76,7 @@ export class HitlService {
   readonly #waiters = new Map<string, Waiter>();
   #startNewRequest: StartNewRequest | undefined;
   #intentRouter: ((text: string) => string | undefined) | undefined;
+  #subjectHandler: CardSubjectHandler | undefined;
 
   constructor(options: HitlServiceOptions) {
     this.#options = options;
@@ -87,6 +99,11 @@ export class HitlService {
   /** Set by the server once it has joined the cluster. */
   setRemoteNotifier(notify: (runId: string, cardId: string) => Promise<void>): void {
     this.#options.notifyRemote = notify;
+  }
+
+  /** Set by the server: what answering a detached card's subject does. */
+  setSubjectHandler(handler: CardSubjectHandler): void {
+    this.#subjectHandler = handler;
   }
 
   /** Set by the server once the run manager exists (it starts superseding turns). */
@@ -209,6 +226,67 @@ export class HitlService {
     }
   }
 
+  /**
+   * Shows a card no tool call waits on, for a message whose run has ended (a memory candidate):
+   * the same pending-card store, `hitl.request` event and answer route as every card, but the run
+   * keeps its status and the answer goes to the subject handler. Free input is off — typed text has
+   * no run to go back to.
+   *
+   * @example
+   * await hitl.raiseDetached({ conversationId, messageId: runId, draft, subject: { type: 'memory.candidate', id } });
+   */
+  async raiseDetached(options: {
+    conversationId: string;
+    messageId: string;
+    draft: Omit<HitlCardDraft, 'allowFreeInput' | 'freeInputHint' | 'timeoutSec'>;
+    subject: NonNullable<HitlCard['subject']>;
+  }): Promise<HitlCard> {
+    const now = Date.now();
+    const card: HitlCard = {
+      id: randomUUID(),
+      run_id: options.messageId,
+      question: options.draft.question,
+      kind: options.draft.kind,
+      choices: options.draft.choices ?? [],
+      allowFreeInput: false,
+      timeoutSec: null,
+      ...(options.draft.fields === undefined ? {} : { fields: options.draft.fields }),
+      subject: options.subject,
+      created_at: new Date(now).toISOString(),
+    };
+    // No tool call waits: the call id names the subject, so the card's row and event still say why.
+    const callId = `${options.subject.type}:${options.subject.id}`;
+    await this.#options.eventLog.transact(options.conversationId, async (transaction, insert) => {
+      await this.#cards.insert(
+        {
+          id: card.id,
+          conversation_id: options.conversationId,
+          run_id: options.messageId,
+          message_id: options.messageId,
+          call_id: callId,
+          kind: card.kind,
+          card: JSON.stringify(card),
+          status: 'pending',
+          resolution: null,
+          client_key: null,
+          instance_id: null,
+          created_at: now,
+          expires_at: null,
+          resolved_at: null,
+        },
+        transaction,
+      );
+      await insert([
+        {
+          run_id: options.messageId,
+          type: 'hitl.request',
+          payload: { message_id: options.messageId, call_id: callId, card },
+        },
+      ]);
+    });
+    return card;
+  }
+
   async list(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]> {
     return (await this.#cards.list(conversationId, status)).map(cardViewOfRow);
   }
@@ -236,6 +314,7 @@ export class HitlService {
       resolution = await this.#routeText(card, row, answer.text);
     } else {
       this.#validate(card, answer);
+      if (card.subject !== undefined) await this.#decideSubject(row, card, answer, clientKey);
       resolution = {
         message_id: row.message_id,
         card_id: row.id,
@@ -326,6 +405,28 @@ export class HitlService {
       }
     }
     return events;
+  }
+
+  async #decideSubject(
+    row: HitlCardRow,
+    card: HitlCard,
+    answer: HitlAnswer,
+    clientKey: string | null,
+  ): Promise<void> {
+    const handler = this.#subjectHandler;
+    if (handler === undefined || card.subject === undefined)
+      throw new ApiError('INVALID_ANSWER', 'Nothing here can take the answer to this card.', {
+        details: { card_id: card.id },
+      });
+    try {
+      await handler(card.subject, answer, card);
+    } catch (error) {
+      // Another tab decided the subject first: this answer lost, as a second answer to a card does.
+      if (error instanceof ApiError && error.code === 'CONFLICT') {
+        this.#alreadyResolved((await this.#cards.find(row.id)) ?? row, clientKey);
+      }
+      throw error;
+    }
   }
 
   async #cardOf(conversationId: string, cardId: string): Promise<HitlCardRow> {

@@ -17,7 +17,6 @@ import {
   ToolIcon,
 } from '../icons/index.ts';
 import { useCopy } from '../markdown/index.ts';
-import { MemoryCandidateCards } from '../memory/memory-candidate-cards.tsx';
 import { MessageMemoryActions } from '../memory/message-memory-actions.tsx';
 import { Parts } from '../parts/index.ts';
 import { usePreferences } from '../preferences/index.ts';
@@ -160,7 +159,6 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           <span className="visually-hidden">{t('conversation.waiting')}</span>
         </div>
       )}
-      {settled && <MemoryCandidateCards conversationId={run.run.conversation_id} runId={run.run.id} />}
       {ended && (
         <div className={`run-mark ${message.status}`} role="status">
           <AlertIcon size={15} />
