@@ -19,6 +19,7 @@ import type { ServerLogger } from '../logging/index.ts';
 import { RunRepository } from '../storage/index.ts';
 import type { RunBinding } from '../run-bindings/index.ts';
 import { cardViewOfRow, HitlCardRepository, type HitlCardRow } from './card-repository.ts';
+import { detachedCard, type CardSubjectHandler, type DetachedCardOptions } from './detached-card.ts';
 import type { FreeInputClassifier } from './free-input-classifier.ts';
 import { routeByRules, type RouteDecision } from './free-input-rules.ts';
 
@@ -37,17 +38,6 @@ export interface HitlServiceOptions {
   notifyRemote?: (runId: string, cardId: string) => Promise<void>;
   classifier?: FreeInputClassifier;
 }
-
-/**
- * Decides a detached card's subject with its answer (a memory candidate stored or dropped); runs
- * before the answer is stored, so an error (memory switched off, decided already) leaves the card
- * pending and reaches the person who answered.
- */
-export type CardSubjectHandler = (
-  subject: NonNullable<HitlCard['subject']>,
-  answer: HitlAnswer,
-  card: HitlCard,
-) => Promise<void>;
 
 interface Waiter {
   resolve: (resolution: HitlResolvedPayload) => void;
@@ -229,58 +219,20 @@ export class HitlService {
   /**
    * Shows a card no tool call waits on, for a message whose run has ended (a memory candidate):
    * the same pending-card store, `hitl.request` event and answer route as every card, but the run
-   * keeps its status and the answer goes to the subject handler. Free input is off — typed text has
-   * no run to go back to.
+   * keeps its status and the answer goes to the subject handler.
    *
    * @example
    * await hitl.raiseDetached({ conversationId, messageId: runId, draft, subject: { type: 'memory.candidate', id } });
    */
-  async raiseDetached(options: {
-    conversationId: string;
-    messageId: string;
-    draft: Omit<HitlCardDraft, 'allowFreeInput' | 'freeInputHint' | 'timeoutSec'>;
-    subject: NonNullable<HitlCard['subject']>;
-  }): Promise<HitlCard> {
-    const now = Date.now();
-    const card: HitlCard = {
-      id: randomUUID(),
-      run_id: options.messageId,
-      question: options.draft.question,
-      kind: options.draft.kind,
-      choices: options.draft.choices ?? [],
-      allowFreeInput: false,
-      timeoutSec: null,
-      ...(options.draft.fields === undefined ? {} : { fields: options.draft.fields }),
-      subject: options.subject,
-      created_at: new Date(now).toISOString(),
-    };
-    // No tool call waits: the call id names the subject, so the card's row and event still say why.
-    const callId = `${options.subject.type}:${options.subject.id}`;
+  async raiseDetached(options: DetachedCardOptions): Promise<HitlCard> {
+    const { card, row } = detachedCard(options, Date.now());
     await this.#options.eventLog.transact(options.conversationId, async (transaction, insert) => {
-      await this.#cards.insert(
-        {
-          id: card.id,
-          conversation_id: options.conversationId,
-          run_id: options.messageId,
-          message_id: options.messageId,
-          call_id: callId,
-          kind: card.kind,
-          card: JSON.stringify(card),
-          status: 'pending',
-          resolution: null,
-          client_key: null,
-          instance_id: null,
-          created_at: now,
-          expires_at: null,
-          resolved_at: null,
-        },
-        transaction,
-      );
+      await this.#cards.insert(row, transaction);
       await insert([
         {
-          run_id: options.messageId,
+          run_id: row.run_id,
           type: 'hitl.request',
-          payload: { message_id: options.messageId, call_id: callId, card },
+          payload: { message_id: row.message_id, call_id: row.call_id, card },
         },
       ]);
     });

@@ -6,4 +6,5 @@ export type { ClassifyContext, FreeInputClassifier, LightweightModel } from './f
 export { ordinalOf, routeByRules } from './free-input-rules.ts';
 export type { RouteDecision } from './free-input-rules.ts';
 export { HitlService } from './hitl-service.ts';
-export type { AskOptions, CardSubjectHandler, HitlServiceOptions, StartNewRequest } from './hitl-service.ts';
+export type { AskOptions, HitlServiceOptions, StartNewRequest } from './hitl-service.ts';
+export type { CardSubjectHandler, DetachedCardOptions } from './detached-card.ts';
