@@ -19,7 +19,7 @@ const exportBundle = createRoute({
   tags,
   summary:
     "The user's whole setup in one file to move to another workbench: user settings (config.yaml values included), profiles, macros, snippets, memories, MCP servers, extensions and projects — never a secret",
-  responses: { 200: json(SetupBundleSchema) },
+  responses: { 200: json(SetupBundleSchema), ...errorResponses() },
 });
 
 const previewBundle = createRoute({
