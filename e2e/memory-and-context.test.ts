@@ -147,7 +147,7 @@ describe('context and memory in a browser', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   }, 90_000);
 
-  it('the memory page: off by default, turned on, a memory added, found, edited and deleted', async () => {
+  it('the memory page: off by default, turned on, a memory added, found, edited and deleted; past the capacity cap the least recently used is evicted', async () => {
     const dialog = await openMemorySettings();
     const enabled = dialog.getByTestId('memory-enabled');
     expect(await enabled.isChecked()).toBe(false);
@@ -181,6 +181,24 @@ describe('context and memory in a browser', () => {
     await dialog.getByRole('searchbox', { name: 'Search memories' }).fill('');
     await dialog.getByText('No memories yet.').waitFor({ timeout: STEP_TIMEOUT });
     expect((await stack.client.listMemories()).total).toBe(0);
+
+    // The capacity cap is a setting of the page; one memory past it evicts the least recently used.
+    await dialog.getByTestId('memory-capacity').fill('1');
+    await expect.poll(async () => (await stack.client.memorySettings()).capacity).toBe(1);
+    for (const content of ['Cycles to work', 'Reads before bed']) {
+      await dialog.getByRole('button', { name: 'Add memory' }).click();
+      await dialog.locator('.memory-form').getByLabel('What to remember').fill(content);
+      await dialog.locator('.memory-form').getByRole('button', { name: 'Save' }).click();
+      await dialog.getByTestId('memory-item').filter({ hasText: content }).waitFor({ timeout: STEP_TIMEOUT });
+    }
+    await dialog
+      .getByText('Saved; 1 least recently used memories were removed to stay within the capacity.')
+      .waitFor({ timeout: STEP_TIMEOUT });
+    expect((await stack.client.listMemories()).memories.map((memory) => memory.content)).toEqual([
+      'Reads before bed',
+    ]);
+    await stack.client.clearMemories();
+    await stack.client.updateMemorySettings({ capacity: 500 });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
   }, 60_000);
 
