@@ -147,7 +147,7 @@ describe('context and memory in a browser', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   }, 90_000);
 
-  it('the memory page: off by default, turned on, a memory added, found, edited and deleted', async () => {
+  it('the memory page: off by default, turned on, a memory added, found, edited and deleted; past the capacity cap the least recently used is evicted', async () => {
     const dialog = await openMemorySettings();
     const enabled = dialog.getByTestId('memory-enabled');
     expect(await enabled.isChecked()).toBe(false);
@@ -181,10 +181,28 @@ describe('context and memory in a browser', () => {
     await dialog.getByRole('searchbox', { name: 'Search memories' }).fill('');
     await dialog.getByText('No memories yet.').waitFor({ timeout: STEP_TIMEOUT });
     expect((await stack.client.listMemories()).total).toBe(0);
+
+    // The capacity cap is a setting of the page; one memory past it evicts the least recently used.
+    await dialog.getByTestId('memory-capacity').fill('1');
+    await expect.poll(async () => (await stack.client.memorySettings()).capacity).toBe(1);
+    for (const content of ['Cycles to work', 'Reads before bed']) {
+      await dialog.getByRole('button', { name: 'Add memory' }).click();
+      await dialog.locator('.memory-form').getByLabel('What to remember').fill(content);
+      await dialog.locator('.memory-form').getByRole('button', { name: 'Save' }).click();
+      await dialog.getByTestId('memory-item').filter({ hasText: content }).waitFor({ timeout: STEP_TIMEOUT });
+    }
+    await dialog
+      .getByText('Saved; 1 least recently used memories were removed to stay within the capacity.')
+      .waitFor({ timeout: STEP_TIMEOUT });
+    expect((await stack.client.listMemories()).memories.map((memory) => memory.content)).toEqual([
+      'Reads before bed',
+    ]);
+    await stack.client.clearMemories();
+    await stack.client.updateMemorySettings({ capacity: 500 });
     await dialog.getByRole('button', { name: 'Close settings' }).click();
   }, 60_000);
 
-  it('/remember stores at once; a proposed memory is stored only when its card is accepted', async () => {
+  it('/remember stores at once; a proposed memory is a HITL card and is stored only when that card is answered "remember"', async () => {
     await stack.client.updateMemorySettings({ enabled: true, propose_candidates: true });
     await page.getByRole('button', { name: 'New conversation', exact: true }).click();
     const composer = page.getByTestId('composer-input');
@@ -202,16 +220,21 @@ describe('context and memory in a browser', () => {
     await composer.fill('I water the garden at dawn. PROPOSE');
     await composer.press('Enter');
     await answerEnds();
-    const card = lastAnswer().getByTestId('memory-candidate');
+    // The candidate's confirmation is a HITL card like any other (spec §4.13): a form on the answer.
+    const card = lastAnswer().getByTestId('hitl-card');
     await card.waitFor({ timeout: STEP_TIMEOUT });
-    expect(await card.textContent()).toContain('Remember for later?');
+    expect(await card.textContent()).toContain('Remember this (procedure)? Waters the garden at dawn');
+    expect(await card.getAttribute('data-card-kind')).toBe('form');
     expect((await stack.client.listMemories()).total).toBe(1);
+    await card.getByLabel('What to remember').fill('Waters the garden at dawn, before work');
     await page.screenshot({ path: join(SCREENSHOTS, 'memory-candidate-card.png') });
-    await card.getByRole('button', { name: 'Remember', exact: true }).click();
-    await expect.poll(() => card.getAttribute('data-status'), { timeout: STEP_TIMEOUT }).toBe('accepted');
+    await card.getByRole('button', { name: 'Submit' }).click();
+    await expect
+      .poll(() => card.getAttribute('data-card-status'), { timeout: STEP_TIMEOUT })
+      .toBe('answered');
     const contents = (await stack.client.listMemories()).memories.map((memory) => memory.content);
     expect(contents).toEqual(
-      expect.arrayContaining(['Waters the garden at dawn', 'Grows tomatoes on the balcony']),
+      expect.arrayContaining(['Waters the garden at dawn, before work', 'Grows tomatoes on the balcony']),
     );
     await stack.client.clearMemories();
     await stack.client.updateMemorySettings({ enabled: false });

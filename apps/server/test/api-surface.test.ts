@@ -57,6 +57,10 @@ describe('the OpenAPI document and the typed client', () => {
         'GET /api/uploads/{id}/content',
         'GET /api/health',
         'GET /api/usage',
+        'GET /api/runs/{id}/replay',
+        'GET /api/setup-bundle',
+        'POST /api/setup-bundle/preview',
+        'POST /api/setup-bundle/import',
       ]),
     );
     for (const methods of Object.values(document.paths)) {

@@ -138,7 +138,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
         confidence: 0.5,
       },
     ]);
-    await server.call('POST', `/api/memory-candidates/${candidate?.id}/decision`, { accept: true });
+    await server.server.services.memory.decide(candidate?.id ?? '', { accept: true });
     // A conversation outside the project, which a project archive leaves out.
     await server.call('POST', '/api/conversations', {});
     const response = await fetch(`${server.url}/api/projects/${projectId}/archive`, {
@@ -323,10 +323,7 @@ describe.each(DATABASE_KINDS)('export and import archives on %s', (kind) => {
       copyRuns[0],
     );
     // The accepted candidate names the imported memory it became.
-    const { candidates } = await server.call<{ candidates: MemoryCandidate[] }>(
-      'GET',
-      `/api/conversations/${copy}/memory-candidates`,
-    );
+    const candidates: MemoryCandidate[] = await server.server.services.memory.repository.candidatesOf(copy);
     const accepted = memories.find((memory) => memory.content === 'The plan lists the venue');
     expect(candidates).toMatchObject([
       { status: 'accepted', run_id: copyRuns[1], project_id: newProject, memory_id: accepted?.id },

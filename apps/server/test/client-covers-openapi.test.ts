@@ -1,5 +1,5 @@
 import { createWorkbenchClient, type WorkbenchClient } from '@youyou/client';
-import type { ProfileInput } from '@youyou/contracts';
+import type { ProfileInput, SetupBundle } from '@youyou/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -21,6 +21,7 @@ const NOT_FOR_THE_CLIENT: Readonly<Record<string, string>> = {
 type Call = (client: WorkbenchClient) => unknown;
 
 const ID = 'id-1';
+const BUNDLE = { format: 'youyou-setup-bundle', version: 1 } as unknown as SetupBundle;
 // A whole profile is long; only the request it makes matters here.
 const PROFILE = { name: 'Writer' } as ProfileInput;
 const file = () => new File(['hello'], 'hello.txt', { type: 'text/plain' });
@@ -139,8 +140,10 @@ const CALLS: { readonly [Name in keyof WorkbenchClient]: readonly Call[] } = {
   exportMemories: [(c) => c.exportMemories()],
   memoryExportUrl: [(c) => c.memoryExportUrl()],
   clearMemories: [(c) => c.clearMemories()],
-  memoryCandidates: [(c) => c.memoryCandidates(ID)],
-  decideMemoryCandidate: [(c) => c.decideMemoryCandidate(ID, { accept: false })],
+  runReplay: [(c) => c.runReplay(ID)],
+  exportSetupBundle: [(c) => c.exportSetupBundle()],
+  previewSetupBundle: [(c) => c.previewSetupBundle(BUNDLE)],
+  importSetupBundle: [(c) => c.importSetupBundle(BUNDLE)],
   listKnowledge: [(c) => c.listKnowledge(ID), (c) => c.listKnowledge(null)],
   getKnowledgeItem: [(c) => c.getKnowledgeItem(ID)],
   retryKnowledge: [(c) => c.retryKnowledge(ID)],

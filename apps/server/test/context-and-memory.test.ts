@@ -1,7 +1,7 @@
 import type {
   CommandDescriptor,
   ContextAssemblyReport,
-  MemoryCandidate,
+  HitlCardView,
   MemoryExport,
   MemoryItem,
   MemoryList,
@@ -213,12 +213,7 @@ for (const kind of DATABASE_KINDS) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(server.fake.chatRequests.filter(isCandidateCall).length).toBe(before);
       expect(
-        (
-          await server.call<{ candidates: MemoryCandidate[] }>(
-            'GET',
-            `/api/conversations/${id}/memory-candidates`,
-          )
-        ).candidates,
+        (await server.call<{ cards: HitlCardView[] }>('GET', `/api/conversations/${id}/cards`)).cards,
       ).toEqual([]);
     });
 
@@ -328,66 +323,71 @@ for (const kind of DATABASE_KINDS) {
       await server.call('DELETE', `/api/memories/${remembered.id}`);
     });
 
-    it('after a run the lightweight model proposes candidates; an accepted one is stored, a rejected one is not', async () => {
+    it('after a run the lightweight model proposes candidates as HITL cards; one answered "remember" is stored, one answered "do not remember" is not', async () => {
       await setMemory({ enabled: true, propose_candidates: true });
       const id = await conversation();
       const runId = await send(id, 'I deploy on Fridays, PROPOSE something');
-      let candidates: MemoryCandidate[] = [];
-      for (let attempt = 0; attempt < 100 && candidates.length < 2; attempt++) {
+      let cards: HitlCardView[] = [];
+      for (let attempt = 0; attempt < 100 && cards.length < 2; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        candidates = (
-          await server.call<{ candidates: MemoryCandidate[] }>(
-            'GET',
-            `/api/conversations/${id}/memory-candidates`,
-          )
-        ).candidates;
+        cards = (
+          await server.call<{ cards: HitlCardView[] }>('GET', `/api/conversations/${id}/cards?status=pending`)
+        ).cards;
       }
-      expect(candidates).toMatchObject([
-        { run_id: runId, status: 'pending', content: 'Deploys on Fridays', type: 'procedure', scope: 'user' },
-        { run_id: runId, status: 'pending', content: 'Likes long answers' },
+      // The same pending-card store as every card: a form card on the message, its subject the candidate.
+      expect(cards).toMatchObject([
+        { message_id: runId, status: 'pending', card: { kind: 'form', allowFreeInput: false } },
+        { message_id: runId, status: 'pending', card: { kind: 'form' } },
       ]);
-      // Nothing is stored before the user says yes.
+      const [keep, drop] = cards as [HitlCardView, HitlCardView];
+      expect(keep.card.subject?.type).toBe('memory.candidate');
+      expect(keep.card.question).toContain('Deploys on Fridays');
+      expect(keep.card.fields?.find((field) => field.id === 'content')?.default).toBe('Deploys on Fridays');
+      // Nothing is stored before the user says yes; the run stays completed while its cards wait.
       expect((await server.call<MemoryList>('GET', '/api/memories')).total).toBe(0);
+      expect((await server.call<{ status: string }>('GET', `/api/runs/${runId}`)).status).toBe('completed');
       const log = JSON.stringify(await server.call('GET', `/api/conversations/${id}/event-log`));
-      expect(log).toContain('memory.proposed');
+      expect(log).toContain('hitl.request');
+      expect(log).not.toContain('memory.proposed');
 
-      const [keep, drop] = candidates as [MemoryCandidate, MemoryCandidate];
-      const accepted = await server.call<MemoryCandidate>(
-        'POST',
-        `/api/memory-candidates/${keep.id}/decision`,
-        {
-          accept: true,
-          content: 'Deploys on Fridays after 3 pm',
-        },
-      );
-      expect(accepted.status).toBe('accepted');
-      const stored = await server.call<MemoryItem>('GET', `/api/memories/${accepted.memory_id}`);
-      expect(stored).toMatchObject({
-        content: 'Deploys on Fridays after 3 pm',
-        source: 'run',
-        source_run_id: runId,
-        confidence: 0.8,
-      });
-      const rejected = await server.call<MemoryCandidate>(
-        'POST',
-        `/api/memory-candidates/${drop.id}/decision`,
-        {
-          accept: false,
-        },
-      );
-      expect(rejected).toMatchObject({ status: 'rejected', memory_id: null });
+      const answer = (cardId: string, values: Record<string, string>) =>
+        server.request<{ error?: { code: string } }>(
+          'POST',
+          `/api/conversations/${id}/cards/${cardId}/answer`,
+          {
+            body: { answer: { type: 'form', values } },
+          },
+        );
+      // Memory switched off meanwhile: the answer is refused and the card keeps waiting.
+      await setMemory({ enabled: false });
+      const refused = await answer(keep.card.id, { decision: 'remember', content: 'Deploys on Fridays' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error?.code).toBe('MEMORY_DISABLED');
+      expect(
+        (await server.call<HitlCardView>('GET', `/api/conversations/${id}/cards/${keep.card.id}`)).status,
+      ).toBe('pending');
+      await setMemory({ enabled: true });
+
+      expect(
+        (await answer(keep.card.id, { decision: 'remember', content: 'Deploys on Fridays after 3 pm' }))
+          .status,
+      ).toBe(200);
       const memories = await server.call<MemoryList>('GET', '/api/memories');
-      expect(memories.memories.map((memory) => memory.content)).toEqual(['Deploys on Fridays after 3 pm']);
-      const again = await server.request<{ error: { code: string } }>(
-        'POST',
-        `/api/memory-candidates/${drop.id}/decision`,
-        { body: { accept: true } },
+      expect(memories.memories).toMatchObject([
+        { content: 'Deploys on Fridays after 3 pm', source: 'run', source_run_id: runId, confidence: 0.8 },
+      ]);
+      expect((await answer(drop.card.id, { decision: 'forget', content: 'Likes long answers' })).status).toBe(
+        200,
       );
+      expect((await server.call<MemoryList>('GET', '/api/memories')).total).toBe(1);
+      const again = await answer(drop.card.id, { decision: 'remember', content: 'Likes long answers' });
       expect(again.status).toBe(409);
-      expect(again.body.error.code).toBe('CONFLICT');
+      expect(again.body.error?.code).toBe('CARD_ALREADY_RESOLVED');
       expect(JSON.stringify(await server.call('GET', `/api/conversations/${id}/event-log`))).toContain(
-        'memory.resolved',
+        'hitl.resolved',
       );
+      // The separate candidate resource is gone.
+      expect((await server.request('GET', `/api/conversations/${id}/memory-candidates`)).status).toBe(404);
       await server.call('POST', '/api/memories/clear', {});
       await setMemory({ enabled: false });
     });

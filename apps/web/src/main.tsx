@@ -10,7 +10,7 @@ import { createServices } from './services/index.ts';
 import { holdUntilFirstScreen } from './first-screen/index.ts';
 import { syncNavigationWithLocation, useNavigation } from './navigation/index.ts';
 import { syncPlanboards } from './workbench/planboard-sync.ts';
-import { syncMemoryCandidates } from './memory/memory-queries.ts';
+import { syncMemoryOnCards } from './memory/memory-queries.ts';
 import './theme/tokens.css';
 import './theme/base.css';
 import './app/app.css';
@@ -43,8 +43,8 @@ syncPlanboards(services.live, services.queryClient);
 // Attachment chips follow document.status (queued → parsing → parsed / failed).
 syncDocuments(services.live, services.queryClient);
 watchQuestions(services.live);
-// Memory candidate cards follow memory.proposed / memory.resolved.
-syncMemoryCandidates(services.live, services.queryClient);
+// A memory candidate's card stores a memory when answered: the memory list follows hitl.resolved.
+syncMemoryOnCards(services.live, services.queryClient);
 window.addEventListener('pagehide', () => services.live.dispose());
 
 const root = document.getElementById('root');

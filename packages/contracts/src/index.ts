@@ -35,3 +35,4 @@ export * from './extensions/index.ts';
 export * from './context/index.ts';
 export * from './memory/index.ts';
 export * from './retrieval/index.ts';
+export * from './setup-bundle/index.ts';

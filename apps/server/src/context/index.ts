@@ -17,3 +17,4 @@ export {
 } from './context-service.ts';
 export { knowledgeSlotOf, passageOf } from './knowledge-slot.ts';
 export { assembledProvider, modelLookup } from './assembled-provider.ts';
+export { placeModelCalls } from './run-replay.ts';

@@ -19,6 +19,7 @@ import type { ServerLogger } from '../logging/index.ts';
 import { RunRepository } from '../storage/index.ts';
 import type { RunBinding } from '../run-bindings/index.ts';
 import { cardViewOfRow, HitlCardRepository, type HitlCardRow } from './card-repository.ts';
+import { detachedCard, type CardSubjectHandler, type DetachedCardOptions } from './detached-card.ts';
 import type { FreeInputClassifier } from './free-input-classifier.ts';
 import { routeByRules, type RouteDecision } from './free-input-rules.ts';
 
@@ -43,6 +44,8 @@ export interface HitlServiceOptions {
   intentRouter?: (text: string) => string | undefined;
   /** Starts the new request that supersedes a waiting turn (the run manager). */
   startNewRequest?: StartNewRequest;
+  /** What answering a detached card's subject does (a memory candidate: memory decides it). */
+  subjectHandler?: CardSubjectHandler;
 }
 
 interface Waiter {
@@ -202,6 +205,29 @@ export class HitlService {
     }
   }
 
+  /**
+   * Shows a card no tool call waits on, for a message whose run has ended (a memory candidate):
+   * the same pending-card store, `hitl.request` event and answer route as every card, but the run
+   * keeps its status and the answer goes to the subject handler.
+   *
+   * @example
+   * await hitl.raiseDetached({ conversationId, messageId: runId, draft, subject: { type: 'memory.candidate', id } });
+   */
+  async raiseDetached(options: DetachedCardOptions): Promise<HitlCard> {
+    const { card, row } = detachedCard(options, Date.now());
+    await this.#options.eventLog.transact(options.conversationId, async (transaction, insert) => {
+      await this.#cards.insert(row, transaction);
+      await insert([
+        {
+          run_id: row.run_id,
+          type: 'hitl.request',
+          payload: { message_id: row.message_id, call_id: row.call_id, card },
+        },
+      ]);
+    });
+    return card;
+  }
+
   async list(conversationId: string, status?: HitlCardView['status']): Promise<HitlCardView[]> {
     return (await this.#cards.list(conversationId, status)).map(cardViewOfRow);
   }
@@ -229,6 +255,7 @@ export class HitlService {
       resolution = await this.#routeText(card, row, answer.text);
     } else {
       this.#validate(card, answer);
+      if (card.subject !== undefined) await this.#decideSubject(row, card, answer, clientKey);
       resolution = {
         message_id: row.message_id,
         card_id: row.id,
@@ -352,6 +379,28 @@ export class HitlService {
       }
     }
     return events;
+  }
+
+  async #decideSubject(
+    row: HitlCardRow,
+    card: HitlCard,
+    answer: HitlAnswer,
+    clientKey: string | null,
+  ): Promise<void> {
+    const handler = this.#options.subjectHandler;
+    if (handler === undefined || card.subject === undefined)
+      throw new ApiError('INVALID_ANSWER', 'Nothing here can take the answer to this card.', {
+        details: { card_id: card.id },
+      });
+    try {
+      await handler(card.subject, answer, card);
+    } catch (error) {
+      // Another tab decided the subject first: this answer lost, as a second answer to a card does.
+      if (error instanceof ApiError && error.code === 'CONFLICT') {
+        this.#alreadyResolved((await this.#cards.find(row.id)) ?? row, clientKey);
+      }
+      throw error;
+    }
   }
 
   async #cardOf(conversationId: string, cardId: string): Promise<HitlCardRow> {

@@ -7,3 +7,4 @@ export { ordinalOf, routeByRules } from './free-input-rules.ts';
 export type { RouteDecision } from './free-input-rules.ts';
 export { HitlService } from './hitl-service.ts';
 export type { AskOptions, HitlServiceOptions, StartNewRequest } from './hitl-service.ts';
+export type { CardSubjectHandler, DetachedCardOptions } from './detached-card.ts';

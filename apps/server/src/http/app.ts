@@ -28,6 +28,7 @@ import { createRouter } from './routes/router.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { profileRoutes } from './routes/profiles.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { setupBundleRoutes } from './routes/setup-bundle.ts';
 import { systemRoutes } from './routes/system.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { uploadRoutes } from './routes/uploads.ts';
@@ -51,6 +52,7 @@ export function createApiRoutes(services: ServerServices) {
     .route('/', agentRoutes(services))
     .route('/', componentRoutes(services))
     .route('/', settingsRoutes(services))
+    .route('/', setupBundleRoutes(services))
     .route('/', profileRoutes(services))
     .route('/', libraryRoutes(services))
     .route('/', mcpRoutes(services))

@@ -2,7 +2,10 @@ export {
   MemoryService,
   MEMORY_CANDIDATE_PROMPT,
   MEMORY_SETTING_KEYS,
+  candidateCard,
+  decisionOfAnswer,
   parseCandidates,
+  type CandidateCardRaiser,
   type MemoryServiceOptions,
 } from './memory-service.ts';
 export { MemoryRepository, memoryItemOf, namespaceOf, scopeOfNamespace } from './memory-repository.ts';

@@ -4,6 +4,8 @@ import {
   MEMORY_EXPORT_FORMAT,
   MEMORY_TYPES,
   type MemoryCandidate,
+  type FormField,
+  type HitlAnswer,
   type MemoryCandidateDecision,
   type MemoryCreate,
   type MemoryCreated,
@@ -16,7 +18,6 @@ import {
 } from '@youyou/contracts';
 import type { WorkbenchDatabase } from '../database/index.ts';
 import { ApiError, notFound } from '../errors/index.ts';
-import type { EventLog } from '../events/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
 import type { SettingsService } from '../settings/index.ts';
 import { MemoryRepository, type MemoryFilter, type NewMemory } from './memory-repository.ts';
@@ -70,10 +71,71 @@ export function parseCandidates(
   });
 }
 
+/** Shows a candidate's confirmation card (the HITL service's detached card). */
+export type CandidateCardRaiser = (
+  candidate: MemoryCandidate,
+  card: { question: string; fields: FormField[] },
+) => Promise<void>;
+
+/**
+ * The confirmation card of a candidate (spec §4.13 "经 HITL 卡片确认"): a form card — keep it or
+ * not, its text to edit, and for a conversation in a project whose memory it is.
+ */
+export function candidateCard(candidate: MemoryCandidate): { question: string; fields: FormField[] } {
+  const fields: FormField[] = [
+    {
+      id: 'decision',
+      type: 'select',
+      label: 'Remember it?',
+      required: true,
+      options: [
+        { value: 'remember', label: 'Remember' },
+        { value: 'forget', label: 'Do not remember' },
+      ],
+      default: 'remember',
+    },
+    {
+      id: 'content',
+      type: 'textarea',
+      label: 'What to remember',
+      required: true,
+      maxLength: MEMORY_CONTENT_MAX,
+      default: candidate.content,
+    },
+  ];
+  if (candidate.project_id !== null)
+    fields.push({
+      id: 'scope',
+      type: 'select',
+      label: 'For',
+      required: true,
+      options: [
+        { value: 'user', label: 'Every conversation' },
+        { value: 'project', label: 'This project only' },
+      ],
+      default: candidate.scope,
+    });
+  return { question: `Remember this (${candidate.type})? ${candidate.content}`, fields };
+}
+
+/** A candidate card's form answer as a decision. */
+export function decisionOfAnswer(answer: HitlAnswer): MemoryCandidateDecision {
+  if (answer.type !== 'form')
+    throw new ApiError('INVALID_ANSWER', 'A memory card is answered with its form.', {
+      details: { answer_type: answer.type },
+    });
+  const { decision, content, scope } = answer.values;
+  if (decision === 'forget') return { accept: false };
+  return {
+    accept: true,
+    ...(typeof content === 'string' && content.trim() !== '' ? { content: content.trim() } : {}),
+    ...(scope === 'user' || scope === 'project' ? { scope } : {}),
+  };
+}
+
 export interface MemoryServiceOptions {
   database: WorkbenchDatabase;
   settings: SettingsService;
-  eventLog: EventLog;
   logger: ServerLogger;
   /** The lightweight model's completion (model routing), for candidates. */
   complete?: (
@@ -81,6 +143,8 @@ export interface MemoryServiceOptions {
     context: { conversationId: string },
   ) => Promise<string>;
   now?: () => number;
+  /** Raises a candidate's confirmation card (the HITL service); absent: candidates are only stored. */
+  raiseCard?: CandidateCardRaiser;
 }
 
 /**
@@ -206,6 +270,14 @@ export class MemoryService {
     });
   }
 
+  /**
+   * A memory a setup bundle brings (the user's own data moving with them): stored whether memory
+   * is on or off here — switching it on is the user's choice — and within `memory.capacity`.
+   */
+  importMemory(memory: NewMemory): Promise<MemoryCreated> {
+    return this.#store(memory);
+  }
+
   list(filter: MemoryFilter): Promise<{ memories: MemoryItem[]; total: number }> {
     return this.repository.list(filter);
   }
@@ -245,7 +317,7 @@ export class MemoryService {
 
   /**
    * After a completed run: asks the lightweight model for candidates and, when it proposes any,
-   * stores them pending and emits `memory.proposed` (the confirm card). Nothing happens while
+   * stores them pending and raises a confirmation card for each. Nothing happens while
    * memory or proposals are off. Never throws: a failed proposal is logged.
    */
   async proposeAfterRun(run: {
@@ -291,9 +363,8 @@ export class MemoryService {
           };
         }),
       );
-      await this.#options.eventLog.append(run.conversationId, [
-        { run_id: run.runId, type: 'memory.proposed', payload: { message_id: run.runId, candidates } },
-      ]);
+      for (const candidate of candidates)
+        await this.#options.raiseCard?.(candidate, candidateCard(candidate));
       return candidates;
     } catch (error) {
       this.#options.logger.warn(
@@ -304,14 +375,16 @@ export class MemoryService {
     }
   }
 
-  /** Accepts (stores, optionally edited) or rejects a pending candidate, and tells every tab. */
+  /**
+   * Accepts (stores, optionally edited) or rejects a pending candidate — the answer to its card,
+   * whose `hitl.resolved` tells every tab. CONFLICT when it was decided already.
+   */
   async decide(candidateId: string, decision: MemoryCandidateDecision): Promise<MemoryCandidate> {
     const candidate = await this.repository.candidate(candidateId);
     if (candidate.status !== 'pending')
       throw new ApiError('CONFLICT', `The memory candidate was ${candidate.status} already.`, {
         details: { candidate_id: candidateId, status: candidate.status },
       });
-    let memoryId: string | null = null;
     const scope = decision.scope ?? candidate.scope;
     const projectId = scope === 'project' ? candidate.project_id : null;
     if (scope === 'project' && projectId === null)
@@ -321,7 +394,7 @@ export class MemoryService {
       );
     if (decision.accept) {
       await this.#requireEnabled(projectId);
-      const stored = await this.#store(
+      await this.#store(
         {
           scope,
           project_id: projectId,
@@ -341,24 +414,11 @@ export class MemoryService {
             });
         },
       );
-      memoryId = stored.id;
     } else if (!(await this.repository.resolveCandidate(candidateId, 'rejected', null))) {
       throw new ApiError('CONFLICT', 'The memory candidate was decided already.', {
         details: { candidate_id: candidateId },
       });
     }
-    await this.#options.eventLog.append(candidate.conversation_id, [
-      {
-        run_id: candidate.run_id,
-        type: 'memory.resolved',
-        payload: {
-          message_id: candidate.run_id,
-          candidate_id: candidateId,
-          status: decision.accept ? 'accepted' : 'rejected',
-          memory_id: memoryId,
-        },
-      },
-    ]);
     return this.repository.candidate(candidateId);
   }
 }

@@ -1,5 +1,5 @@
 import { ContextService, knowledgeSlotOf } from '../context/index.ts';
-import { MemoryService, registerMemorySettings } from '../memory/index.ts';
+import { decisionOfAnswer, MemoryService, registerMemorySettings } from '../memory/index.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -223,6 +223,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           ? undefined
           : `matches the intent '${found.match.intent_id}' of ${found.match.source}`;
       },
+      // A memory candidate's card decides it (memory is built below).
+      subjectHandler: async (subject, answer) => {
+        await memory.decide(subject.id, decisionOfAnswer(answer));
+      },
       startNewRequest: async (conversationId, supersededRunId, text) => {
         await runs.cancel(supersededRunId, 'superseded');
         // Another server may still be ending the superseded run: wait for its slot.
@@ -412,9 +416,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const memory = new MemoryService({
       database,
       settings: settingsService,
-      eventLog,
       logger,
       complete: (request, context) => routing.complete('lightweight', request, context),
+      // Memory candidates are confirmed on HITL cards (spec §4.13 reuses the card protocol).
+      raiseCard: async (candidate, card) => {
+        await hitl.raiseDetached({
+          conversationId: candidate.conversation_id,
+          messageId: candidate.run_id,
+          draft: { kind: 'form', question: card.question, fields: card.fields },
+          subject: { type: 'memory.candidate', id: candidate.id },
+        });
+      },
     });
     const contextAssembly = new ContextService({
       db: database.db,

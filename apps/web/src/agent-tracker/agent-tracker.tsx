@@ -7,6 +7,7 @@ import { Markdown } from '../markdown/index.ts';
 import { ContextReportDialog } from '../memory/index.ts';
 import { useNavigation } from '../navigation/index.ts';
 import { Parts } from '../parts/index.ts';
+import { ReplayButton } from '../replay/index.ts';
 import { useServices } from '../services/index.ts';
 import { Dialog } from '../ui/index.ts';
 import { useWorkbenchUi } from '../workbench-ui/index.ts';
@@ -184,6 +185,8 @@ function NodeDetail({
           {t('context.whatModelSaw')}
         </button>
         <ContextReportDialog runId={node.run_id} open={report} onClose={() => setReport(false)} />
+        {/* The same timeline as any answer's, once the sub-agent has ended. */}
+        {!IN_FLIGHT.has(node.status) && <ReplayButton runId={node.run_id} />}
       </header>
       <dl className="agent-facts">
         <dt>{t('agents.phaseLabel')}</dt>

@@ -17,10 +17,10 @@ import {
   ToolIcon,
 } from '../icons/index.ts';
 import { useCopy } from '../markdown/index.ts';
-import { MemoryCandidateCards } from '../memory/memory-candidate-cards.tsx';
 import { MessageMemoryActions } from '../memory/message-memory-actions.tsx';
 import { Parts } from '../parts/index.ts';
 import { usePreferences } from '../preferences/index.ts';
+import { ReplayButton } from '../replay/index.ts';
 import { BranchSwitcher } from './branch-switcher.tsx';
 import { useConversationUi } from './conversation-ui-store.ts';
 import { textOfMessage } from './user-message.tsx';
@@ -159,7 +159,6 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
           <span className="visually-hidden">{t('conversation.waiting')}</span>
         </div>
       )}
-      {settled && <MemoryCandidateCards conversationId={run.run.conversation_id} runId={run.run.id} />}
       {ended && (
         <div className={`run-mark ${message.status}`} role="status">
           <AlertIcon size={15} />
@@ -190,6 +189,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: AssistantM
             {copied ? <CheckIcon size={15} /> : <CopyIcon size={15} />}
           </button>
           <MessageMemoryActions runId={run.run.id} conversationId={run.run.conversation_id} text={text} />
+          <ReplayButton runId={run.run.id} />
           {message.usage !== undefined && (
             <span className="message-meta">{usageText(t, message.model_id, message.usage)}</span>
           )}

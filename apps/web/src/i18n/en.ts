@@ -1,5 +1,7 @@
 import { contextEn } from './context-messages.ts';
 import { knowledgeEn } from './knowledge-messages.ts';
+import { replayEn } from './replay-messages.ts';
+import { setupBundleEn } from './setup-bundle-messages.ts';
 import { memoryEn } from './memory-messages.ts';
 
 /** English, the source of every message key. `{name}` marks a parameter. */
@@ -7,6 +9,8 @@ export const en = {
   ...memoryEn,
   ...knowledgeEn,
   ...contextEn,
+  ...replayEn,
+  ...setupBundleEn,
   'app.name': 'YouYou',
   'app.loading': 'Loading…',
   'app.skipToComposer': 'Skip to message input',

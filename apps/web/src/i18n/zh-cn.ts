@@ -1,6 +1,8 @@
 import type { MessageKey } from './en.ts';
 import { contextZhCn } from './context-messages.ts';
 import { knowledgeZhCn } from './knowledge-messages.ts';
+import { replayZhCn } from './replay-messages.ts';
+import { setupBundleZhCn } from './setup-bundle-messages.ts';
 import { memoryZhCn } from './memory-messages.ts';
 
 /** 简体中文. Every key of English must be here (the type checks it). */
@@ -8,6 +10,8 @@ export const zhCn: Record<MessageKey, string> = {
   ...memoryZhCn,
   ...knowledgeZhCn,
   ...contextZhCn,
+  ...replayZhCn,
+  ...setupBundleZhCn,
   'app.name': 'YouYou',
   'app.loading': '加载中…',
   'app.skipToComposer': '跳到输入框',

@@ -129,3 +129,4 @@ export const TrashIcon = icon(<path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M
 export const SparkIcon = icon(
   <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />,
 );
+export const PlayIcon = icon(<path d="M7 5v14l12-7z" />);

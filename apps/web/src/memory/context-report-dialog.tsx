@@ -27,7 +27,20 @@ export function trimText(t: Translate, trim: ContextTrim): string {
   })}${trim.note === undefined ? '' : ` — ${trim.note}`}`;
 }
 
-function ReportView({ report, t }: { report: ContextAssemblyReport; t: Translate }): ReactElement {
+/**
+ * One model call's assembly report: tokens per slot against the budget and every trim with its
+ * reason (also drawn beside a replay's model calls).
+ *
+ * @example
+ * <ContextReportView report={reports[0]} t={t} />
+ */
+export function ContextReportView({
+  report,
+  t,
+}: {
+  report: ContextAssemblyReport;
+  t: Translate;
+}): ReactElement {
   const off = new Set(report.off ?? []);
   return (
     <div className="context-report" data-testid="context-report">
@@ -147,7 +160,7 @@ export function ContextReportDialog({
               ))}
             </div>
           )}
-          <ReportView report={report} t={t} />
+          <ContextReportView report={report} t={t} />
         </>
       )}
     </Dialog>

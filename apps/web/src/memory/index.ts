@@ -1,15 +1,12 @@
-export { ContextReportDialog, trimText } from './context-report-dialog.tsx';
-export { MemoryCandidateCards } from './memory-candidate-cards.tsx';
+export { ContextReportDialog, ContextReportView, trimText } from './context-report-dialog.tsx';
 export { MemorySection } from './memory-section.tsx';
 export { MessageMemoryActions, memoryErrorText } from './message-memory-actions.tsx';
 export {
   contextReportsKey,
   MEMORY_KEY,
   MEMORY_SETTINGS_KEY,
-  memoryCandidatesKey,
-  syncMemoryCandidates,
+  syncMemoryOnCards,
   useContextReports,
   useMemories,
-  useMemoryCandidates,
   useMemorySettings,
 } from './memory-queries.ts';

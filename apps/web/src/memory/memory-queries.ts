@@ -5,9 +5,6 @@ import { useServices } from '../services/index.ts';
 /** Query keys of memory and context reports. */
 export const MEMORY_KEY = ['memories'] as const;
 export const MEMORY_SETTINGS_KEY = ['memory-settings'] as const;
-export function memoryCandidatesKey(conversationId: string): readonly ['memory-candidates', string] {
-  return ['memory-candidates', conversationId];
-}
 export function contextReportsKey(runId: string): readonly ['context-reports', string] {
   return ['context-reports', runId];
 }
@@ -26,15 +23,6 @@ export function useMemories(search: string) {
   });
 }
 
-/** A conversation's memory candidates (kept current by `syncMemoryCandidates`). */
-export function useMemoryCandidates(conversationId: string) {
-  const { api } = useServices();
-  return useQuery({
-    queryKey: memoryCandidatesKey(conversationId),
-    queryFn: () => api.memoryCandidates(conversationId),
-  });
-}
-
 /** What the model saw in each call of a run; fetched only when asked for. */
 export function useContextReports(runId: string, enabled: boolean) {
   const { api } = useServices();
@@ -46,16 +34,14 @@ export function useContextReports(runId: string, enabled: boolean) {
 }
 
 /**
- * Refetches a conversation's memory candidates when `memory.proposed` or `memory.resolved` arrives
- * (another tab may decide a card), and the memory list when one was accepted.
+ * Refetches the memory list when a card is resolved: a memory candidate's card (spec §4.13) may
+ * have stored one, in this tab or another.
  *
  * @example
- * const stop = syncMemoryCandidates(live, queryClient);
+ * const stop = syncMemoryOnCards(live, queryClient);
  */
-export function syncMemoryCandidates(live: LiveConversations, queryClient: QueryClient): () => void {
-  return live.onEvent((conversationId, event) => {
-    if (event.type !== 'memory.proposed' && event.type !== 'memory.resolved') return;
-    void queryClient.invalidateQueries({ queryKey: memoryCandidatesKey(conversationId) });
-    if (event.type === 'memory.resolved') void queryClient.invalidateQueries({ queryKey: MEMORY_KEY });
+export function syncMemoryOnCards(live: LiveConversations, queryClient: QueryClient): () => void {
+  return live.onEvent((_conversationId, event) => {
+    if (event.type === 'hitl.resolved') void queryClient.invalidateQueries({ queryKey: MEMORY_KEY });
   });
 }

@@ -15,7 +15,8 @@ export type SettingsSection =
   | 'behaviour'
   | 'language'
   | 'usage'
-  | 'data';
+  | 'data'
+  | 'setup-bundle';
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'providers',
   'preferences',
@@ -32,6 +33,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   'language',
   'usage',
   'data',
+  'setup-bundle',
 ];
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */

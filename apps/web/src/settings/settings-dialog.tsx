@@ -14,6 +14,7 @@ import { UsageSection } from './usage-section.tsx';
 import { DataSection } from '../archive/index.ts';
 import { MemorySection } from '../memory/index.ts';
 import { KnowledgeSection } from '../knowledge/index.ts';
+import { SetupBundleSection } from '../setup-bundle/index.ts';
 import './settings.css';
 
 /** Each section's label; exported so the docs' "Settings → …" pointers can be checked against it. */
@@ -33,6 +34,7 @@ export const SECTION_LABELS: Record<SettingsSection, MessageKey> = {
   language: 'settings.language',
   usage: 'settings.usage',
   data: 'settings.data',
+  'setup-bundle': 'settings.setupBundle',
 };
 
 function SectionContent({ section }: { section: SettingsSection }): ReactElement {
@@ -67,6 +69,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactElement
       return <UsageSection />;
     case 'data':
       return <DataSection />;
+    case 'setup-bundle':
+      return <SetupBundleSection />;
   }
 }
 

@@ -1,7 +1,5 @@
 import type {
   ContextAssemblyReport,
-  MemoryCandidate,
-  MemoryCandidateDecision,
   MemoryClearRequest,
   MemoryCreate,
   MemoryCreated,
@@ -40,8 +38,6 @@ export interface MemoryClientMethods {
   /** The URL the export downloads from (for a link). */
   memoryExportUrl(): string;
   clearMemories(request?: MemoryClearRequest): Promise<number>;
-  memoryCandidates(conversationId: string): Promise<MemoryCandidate[]>;
-  decideMemoryCandidate(candidateId: string, decision: MemoryCandidateDecision): Promise<MemoryCandidate>;
 }
 
 const segment = encodeURIComponent;
@@ -75,14 +71,5 @@ export function memoryClientMethods(connection: Connection): MemoryClientMethods
     memoryExportUrl: () => connection.url('/api/memories/export'),
     clearMemories: async (request = {}) =>
       (await json<{ deleted: number }>('POST', '/api/memories/clear', { body: request })).deleted,
-    memoryCandidates: async (conversationId) =>
-      (
-        await json<{ candidates: MemoryCandidate[] }>(
-          'GET',
-          `/api/conversations/${segment(conversationId)}/memory-candidates`,
-        )
-      ).candidates,
-    decideMemoryCandidate: (candidateId, decision) =>
-      json('POST', `/api/memory-candidates/${segment(candidateId)}/decision`, { body: decision }),
   };
 }

@@ -40,6 +40,9 @@ import type {
   Usage,
   UserPreferences,
   WorkbenchEvent,
+  RunReplay,
+  SetupBundle,
+  SetupImportPlan,
 } from '@youyou/contracts';
 import { readConversationEvents, type ConversationEventsOptions } from '../events/index.ts';
 import { ApiError, connect, type ConnectionOptions } from '../connection/index.ts';
@@ -171,6 +174,13 @@ export interface WorkbenchClient
   agentTree(conversationId: string): Promise<AgentTree>;
   /** Stored events of one run (a sub-agent's process, replayed). */
   runEvents(runId: string): Promise<WorkbenchEvent[]>;
+  /** A run's events with each model call's assembly report placed among them (any answer's replay). */
+  runReplay(runId: string): Promise<RunReplay>;
+  /** The user's whole setup in one file, without secrets (spec §4.16). */
+  exportSetupBundle(): Promise<SetupBundle>;
+  /** What importing a setup bundle would create, overwrite or skip; writes nothing. */
+  previewSetupBundle(bundle: SetupBundle): Promise<SetupImportPlan>;
+  importSetupBundle(bundle: SetupBundle): Promise<SetupImportPlan>;
   listProviders(): Promise<Provider[]>;
   getProvider(id: string): Promise<Provider>;
   createProvider(input: ProviderCreate): Promise<Provider>;
@@ -405,6 +415,10 @@ export function createWorkbenchClient(options: ConnectionOptions = {}): Workbenc
     agentTree: (conversationId) => json('GET', `/api/conversations/${segment(conversationId)}/agents`),
     runEvents: async (runId) =>
       (await json<{ events: WorkbenchEvent[] }>('GET', `/api/runs/${segment(runId)}/events`)).events,
+    runReplay: (runId) => json('GET', `/api/runs/${segment(runId)}/replay`),
+    exportSetupBundle: () => json('GET', '/api/setup-bundle'),
+    previewSetupBundle: (bundle) => json('POST', '/api/setup-bundle/preview', { body: bundle }),
+    importSetupBundle: (bundle) => json('POST', '/api/setup-bundle/import', { body: bundle }),
     listProviders: async () => (await json<{ providers: Provider[] }>('GET', '/api/providers')).providers,
     getProvider: (id) => json('GET', `/api/providers/${segment(id)}`),
     createProvider: (input) => json('POST', '/api/providers', { body: input }),

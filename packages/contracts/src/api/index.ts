@@ -116,3 +116,5 @@ export type {
 } from './system.ts';
 export { UploadSchema } from './uploads.ts';
 export type { Upload } from './uploads.ts';
+export { ReplayModelCallSchema, RunReplaySchema } from './replay.ts';
+export type { ReplayModelCall, RunReplay } from './replay.ts';

@@ -75,6 +75,11 @@ export const hitlCardSchema = z.object({
   confirmation: toolConfirmationSchema.optional(),
   /** The sub-agent that asks, when a sub-agent raised the card. */
   subagent: hitlCardRequesterSchema.optional(),
+  /**
+   * What a card raised outside a waiting tool call decides (no run waits on it): a memory
+   * candidate proposed after a run (spec §4.13 — its confirmation is a card like any other).
+   */
+  subject: z.object({ type: z.literal('memory.candidate'), id: z.string() }).optional(),
   /** ISO 8601; set when `timeoutSec` is. */
   expires_at: z.string().optional(),
   created_at: z.string(),

@@ -163,7 +163,7 @@ export const MemoryCandidateSchema = z.object({
 });
 export type MemoryCandidate = z.infer<typeof MemoryCandidateSchema>;
 
-/** `POST /api/memory-candidates/:id/decision`: accept (optionally edited) or reject. */
+/** What the answer to a candidate's card decides: accept (optionally edited) or reject. */
 export const MemoryCandidateDecisionSchema = z.object({
   accept: z.boolean(),
   content: contentSchema.optional(),
@@ -171,11 +171,13 @@ export const MemoryCandidateDecisionSchema = z.object({
 });
 export type MemoryCandidateDecision = z.infer<typeof MemoryCandidateDecisionSchema>;
 
-/** `GET /api/conversations/:id/memory-candidates`. */
-export const MemoryCandidateListSchema = z.object({ candidates: z.array(MemoryCandidateSchema) });
-export type MemoryCandidateList = z.infer<typeof MemoryCandidateListSchema>;
-
-/** `memory.proposed`: candidates for a finished run's message, shown as a confirm card. */
+/**
+ * `memory.proposed` and `memory.resolved` are no longer emitted — a candidate's confirmation is a
+ * HITL card (`hitl.request` / `hitl.resolved` with `card.subject`) — but older event logs hold
+ * them, so they stay readable.
+ *
+ * `memory.proposed`: candidates for a finished run's message.
+ */
 export const memoryProposedPayloadSchema = z.object({
   message_id: z.string(),
   candidates: z.array(MemoryCandidateSchema),

@@ -1,8 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import {
-  MemoryCandidateDecisionSchema,
-  MemoryCandidateListSchema,
-  MemoryCandidateSchema,
   MemoryClearRequestSchema,
   MemoryClearResultSchema,
   MemoryCreateSchema,
@@ -109,27 +106,12 @@ const deleteMemory = createRoute({
   responses: { 204: { description: 'Deleted' }, ...errorResponses(404) },
 });
 
-const listCandidates = createRoute({
-  method: 'get',
-  path: '/conversations/{id}/memory-candidates',
-  tags,
-  summary: 'Memories the lightweight model proposed after runs of this conversation, with their decisions',
-  request: { params: IdParameter },
-  responses: { 200: json(MemoryCandidateListSchema), ...errorResponses(404) },
-});
-
-const decideCandidate = createRoute({
-  method: 'post',
-  path: '/memory-candidates/{id}/decision',
-  tags,
-  summary: 'Accepts (stores, optionally edited) or rejects a proposed memory',
-  request: { params: IdParameter, body: jsonBody(MemoryCandidateDecisionSchema) },
-  responses: { 200: json(MemoryCandidateSchema), ...errorResponses(404, 409) },
-});
-
-/** Memory (spec §4.13): settings, the memory page's list and edits, export, clear, candidates. */
+/**
+ * Memory (spec §4.13): settings, the memory page's list and edits, export, clear. Candidates are
+ * confirmed on HITL cards (`POST /conversations/{id}/cards/{card_id}/answer`), not here.
+ */
 export function memoryRoutes(services: ServerServices) {
-  const { memory, conversations } = services;
+  const { memory } = services;
   return createRouter()
     .openapi(getSettings, async (c) => {
       const { project_id } = c.req.valid('query');
@@ -166,13 +148,5 @@ export function memoryRoutes(services: ServerServices) {
     .openapi(deleteMemory, async (c) => {
       await memory.repository.delete(c.req.valid('param').id);
       return c.body(null, 204);
-    })
-    .openapi(listCandidates, async (c) => {
-      const { id } = c.req.valid('param');
-      await conversations.get(id);
-      return c.json({ candidates: await memory.repository.candidatesOf(id) }, 200);
-    })
-    .openapi(decideCandidate, async (c) =>
-      c.json(await memory.decide(c.req.valid('param').id, c.req.valid('json')), 200),
-    );
+    });
 }

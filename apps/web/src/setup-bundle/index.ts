@@ -1,0 +1,1 @@
+export { SetupBundleSection } from './setup-bundle-section.tsx';
