@@ -25,7 +25,7 @@ import type { ParserRegistry } from '../documents/index.ts';
 import { ApiError } from '../errors/index.ts';
 import type { CommandRegistry } from '../library/index.ts';
 import type { ServerLogger } from '../logging/index.ts';
-import type { SettingsRegistry, SettingsService } from '../settings/index.ts';
+import { DEFAULT_SETTINGS_PAGE, type SettingsRegistry, type SettingsService } from '../settings/index.ts';
 import type { HitlService } from '../hitl/index.ts';
 import type { KnowledgePackFile } from '../knowledge/index.ts';
 import type { PlanboardRepository } from '../planboard/index.ts';
@@ -454,7 +454,12 @@ export class ExtensionHost {
     if (extension === undefined) return;
     const id = extension.manifest.id;
     const { settingsRegistry, commands, catalog } = this.#options;
-    settingsRegistry.registerSection({ id, label: extension.manifest.name, order: 2000 });
+    settingsRegistry.registerSection({
+      id,
+      label: extension.manifest.name,
+      order: 2000,
+      page: DEFAULT_SETTINGS_PAGE,
+    });
     for (const [order, item] of extension.manifest.settings.entries()) {
       settingsRegistry.register({
         order,

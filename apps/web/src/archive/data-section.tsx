@@ -29,8 +29,7 @@ export function DataSection(): ReactElement {
     },
   });
   return (
-    <section aria-labelledby="settings-data">
-      <h2 id="settings-data">{t('settings.data')}</h2>
+    <div className="settings-widget" data-widget="data">
       <p className="settings-intro">{t('archive.intro')}</p>
       <p>
         <button type="button" className="button" onClick={() => download(api.archiveUrl('everything'))}>
@@ -78,6 +77,6 @@ export function DataSection(): ReactElement {
             ` ${t('archive.importedMemories', { memories: String(importing.data.counts['memories']) })}`}
         </p>
       )}
-    </section>
+    </div>
   );
 }

@@ -21,7 +21,13 @@ export const MACROS_KEY = ['macros'] as const;
 export const SNIPPETS_KEY = ['snippets'] as const;
 
 export function useSettingsSchema(): UseQueryResult<SettingsSchemaResponse> {
-  return useQuery({ queryKey: [...SETTINGS_KEY, 'schema'], queryFn: () => customiseApi.settingsSchema() });
+  // Fresh on every mount: an extension installed or a setting registered since shows up when the
+  // settings centre opens, not ten seconds later.
+  return useQuery({
+    queryKey: [...SETTINGS_KEY, 'schema'],
+    queryFn: () => customiseApi.settingsSchema(),
+    staleTime: 0,
+  });
 }
 
 export function useEffectiveSettings(context: {

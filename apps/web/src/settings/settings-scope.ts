@@ -1,0 +1,18 @@
+import { createContext, useContext } from 'react';
+import type { EffectiveSetting, SettingDefinition } from '@youyou/contracts';
+import type { SettingTarget } from '../customise/index.ts';
+
+/** What every setting of a settings page shares: the layer it writes, the schema and the values. */
+export interface SettingsScope {
+  target: SettingTarget;
+  definitions: ReadonlyMap<string, SettingDefinition>;
+  effective: ReadonlyMap<string, EffectiveSetting>;
+}
+
+export const SettingsScopeContext = createContext<SettingsScope | undefined>(undefined);
+
+export function useSettingsScope(): SettingsScope {
+  const scope = useContext(SettingsScopeContext);
+  if (scope === undefined) throw new Error('a setting is drawn outside a settings page');
+  return scope;
+}
