@@ -87,6 +87,9 @@ export function useWorkbenchEvents(): void {
       // An extension installed, turned on or off elsewhere: its panel tabs come and go now.
       if (event.type === 'extensions.changed' || event.type === 'stream.ready')
         void queryClient.invalidateQueries({ queryKey: PANELS_KEY });
+      // A setting or a page registered on the server (an extension's): the settings centre redraws.
+      if (event.type === 'settings.schema_changed')
+        void queryClient.invalidateQueries({ queryKey: [...SETTINGS_KEY, 'schema'] });
       if (event.type === 'settings.changed' || event.type === 'stream.ready') {
         void queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
         void queryClient.invalidateQueries({ queryKey: ['models'] });

@@ -98,7 +98,11 @@ export function SettingRow({ props }: UiWidgetProps): ReactElement {
   };
 
   return (
-    <div className="schema-setting" data-setting-key={key}>
+    <div
+      className="schema-setting"
+      data-setting-key={key}
+      data-json={field.type === 'textarea' && schema.type !== 'string' ? '' : undefined}
+    >
       <div className="schema-setting-head">
         <span
           className={`badge effect-${definition.effect}`}
