@@ -92,7 +92,7 @@ describe('customising without code, in a browser', () => {
       values: { 'example.greeting': 'From elsewhere' },
     });
     await expect.poll(() => input.inputValue(), { timeout: STEP_TIMEOUT }).toBe('From elsewhere');
-    await dialog.locator('[data-section="run"]').scrollIntoViewIfNeeded();
+    await dialog.locator('.ui-section[data-id="run"]').scrollIntoViewIfNeeded();
     await session.page.screenshot({ path: join(SCREENSHOTS, 'settings-preferences.png') });
     await closeSettings();
   }, 60_000);

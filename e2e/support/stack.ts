@@ -79,6 +79,8 @@ export async function startStack(
     reply?: (request: RecordedRequest) => FakeReply;
     /** Titles and card-answer classification by the chat model; default false, as in the server tests. */
     lightweightFallback?: boolean;
+    /** A PostgreSQL database for the server; default: SQLite in the temp data directory. */
+    databaseUrl?: string;
   } = {},
 ): Promise<Stack> {
   ensureWebAppBuilt();
@@ -95,6 +97,7 @@ export async function startStack(
     webRoot: webAppDirectory,
     logLevel: 'warn',
     logDestination: { write: () => undefined },
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
   });
   if (options.lightweightFallback !== true)
     await server.services.settings.set('user', '', 'models.lightweight_fallback', false);

@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import {
+  createTestDatabase,
+  type DatabaseKind,
+  type TestDatabase,
+} from '../../apps/server/test/support/databases.ts';
 import { openBrowser } from './browser.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -20,15 +25,18 @@ export interface WorkbenchSession {
 }
 
 /**
- * Starts the stack and a signed-in browser before the file's tests, stops them after, and opens
- * the workbench's start page before each test.
+ * Starts the stack and a signed-in browser before the file's (or the describe block's) tests, stops
+ * them after, and opens the workbench's start page before each test. `database: 'postgres'` runs the
+ * server on a fresh PostgreSQL schema (as the server tests do) instead of SQLite.
  */
-export function useWorkbenchSession(): WorkbenchSession {
+export function useWorkbenchSession(options: { database?: DatabaseKind } = {}): WorkbenchSession {
   let stack: Stack | undefined;
   let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+  let database: TestDatabase | undefined;
 
   beforeAll(async () => {
-    stack = await startStack();
+    database = await createTestDatabase(options.database ?? 'sqlite');
+    stack = await startStack(database.url === undefined ? {} : { databaseUrl: database.url });
     browser = await openBrowser();
     await browser.page.goto(stack.server.loginUrl);
     await browser.page.getByTestId('composer-input').waitFor({ timeout: STEP_TIMEOUT });
@@ -37,6 +45,7 @@ export function useWorkbenchSession(): WorkbenchSession {
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
+    await database?.drop();
   });
 
   beforeEach(async () => {

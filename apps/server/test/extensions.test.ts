@@ -131,7 +131,11 @@ describe.each(DATABASE_KINDS)('extensions on %s', (kind) => {
       enabled: true,
     });
     const schema = await server.call<SettingsSchemaResponse>('GET', '/api/settings/schema');
-    expect(schema.sections.map((section) => section.id)).toContain('example');
+    // An extension's settings are a section of Preferences, labelled with its name (spec §4.9).
+    expect(schema.sections.find((section) => section.id === 'example')).toMatchObject({
+      page: 'preferences',
+      label: { en: 'Example: city weather' },
+    });
     expect(
       schema.settings.filter((setting) => setting.source_id === 'example').map((setting) => setting.key),
     ).toEqual(['example.endpoint', 'example.api_key', 'example.units']);

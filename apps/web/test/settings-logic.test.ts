@@ -161,7 +161,14 @@ describe('small parsers', () => {
   it('navigation ↔ hash', () => {
     expect(parseHash('#/c/abc%20d')).toEqual({ conversationId: 'abc d', settings: undefined });
     expect(parseHash('#/settings/components')).toEqual({ conversationId: undefined, settings: 'components' });
-    expect(parseHash('#/settings/nope')).toEqual({ conversationId: undefined, settings: 'providers' });
+    expect(parseHash('#/settings/an-extension')).toEqual({
+      conversationId: undefined,
+      settings: 'an-extension',
+    });
+    expect(parseHash('#/settings/%3Cscript%3E')).toEqual({
+      conversationId: undefined,
+      settings: 'providers',
+    });
     expect(hashOf({ conversationId: 'x', settings: undefined })).toBe('#/c/x');
   });
 

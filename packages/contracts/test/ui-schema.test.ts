@@ -141,6 +141,28 @@ describe('the UI-schema vocabulary', () => {
     ]);
   });
 
+  it('keeps a Widget node for its host to draw, and makes one with a bad name or props a placeholder', () => {
+    const reading = readUiDocument({
+      version: 1,
+      root: {
+        component: 'Column',
+        children: [
+          { component: 'Widget', widget: 'setting', props: { key: 'run.temperature' } },
+          { component: 'Widget', widget: 'Not A Name' },
+          { component: 'Widget', widget: 'setting', props: { key: { nested: true } } },
+        ],
+      },
+    });
+    if (!reading.ok) throw new Error('should read');
+    const root = reading.document.root as LayoutNode;
+    expect(root.children).toMatchObject([
+      { component: 'Widget', widget: 'setting', props: { key: 'run.temperature' } },
+      { component: 'Unsupported', original: 'Widget' },
+      { component: 'Unsupported', original: 'Widget' },
+    ]);
+    expect(reading.unsupported.map((report) => report.path)).toEqual(['root.children.1', 'root.children.2']);
+  });
+
   it('refuses a document of another version or without a root, listing every problem', () => {
     const reading = readUiDocument({ version: 2, data: [] });
     expect(reading).toEqual({

@@ -1,11 +1,12 @@
 import { extensionSettingKey, type ExtensionProblem } from '@youyou/contracts';
-import type { SettingsRegistry } from '../settings/index.ts';
+import { DEFAULT_SETTINGS_PAGE, type SettingsRegistry } from '../settings/index.ts';
 import type { LoadedExtension } from './extension-loader.ts';
 
 /** The extension's settings as one section of the settings schema, keyed under its id. */
 export function registerExtensionSettings(registry: SettingsRegistry, extension: LoadedExtension): void {
   const id = extension.manifest.id;
-  registry.registerSection({ id, label: extension.manifest.name, order: 2000 });
+  // An extension's settings are a section of Preferences, not a page of their own.
+  registry.registerSection({ id, label: extension.manifest.name, order: 2000, page: DEFAULT_SETTINGS_PAGE });
   for (const [order, item] of extension.manifest.settings.entries()) {
     registry.register({
       order,

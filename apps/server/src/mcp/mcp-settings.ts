@@ -15,7 +15,8 @@ export function registerMcpSettings(registry: SettingsRegistry): void {
   registry.registerSection({
     id: MCP_SETTINGS_SECTION,
     label: { en: 'MCP servers', 'zh-CN': 'MCP 服务器' },
-    order: 60,
+    order: 70,
+    widget: MCP_SETTINGS_SECTION,
   });
   const common = { source: 'builtin' as const, secret: false, section: MCP_SETTINGS_SECTION };
   registry.register({

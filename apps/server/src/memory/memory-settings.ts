@@ -18,7 +18,8 @@ export function registerMemorySettings(registry: SettingsRegistry): void {
   registry.registerSection({
     id: MEMORY_SETTINGS_SECTION,
     label: { en: 'Memory', 'zh-CN': '记忆' },
-    order: 55,
+    order: 90,
+    widget: MEMORY_SETTINGS_SECTION,
   });
   const common = { source: 'builtin' as const, secret: false, section: MEMORY_SETTINGS_SECTION };
   registry.register({

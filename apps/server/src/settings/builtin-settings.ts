@@ -4,19 +4,47 @@ import {
   type ProfileContextSlot,
   type ProfileSlotSetting,
 } from '@youyou/contracts';
-import type { SettingsRegistry, SettingsSection } from './settings-registry.ts';
+import type { SettingsSection } from '@youyou/contracts';
+import type { SettingsRegistry } from './settings-registry.ts';
 
 const ALL_LAYERS = ['user', 'project', 'conversation'] as const;
 const USER_AND_PROJECT = ['user', 'project'] as const;
 
-/** The sections of the built-in settings, in page order. */
+/** A page of the settings centre drawn by a custom widget of the web's UI-schema renderer, with its settings. */
+const widgetPage = (id: string, en: string, zh: string, order: number): SettingsSection => ({
+  id,
+  label: { en, 'zh-CN': zh },
+  order,
+  widget: id,
+});
+
+/**
+ * The settings centre's pages and the sections of the built-in settings, in order (spec §4.9). The
+ * web draws its navigation, each page's title and each setting from this list; the pages whose
+ * content is a list or an editor (providers, tools …) name the custom widget that draws it. MCP
+ * and memory register their own pages beside their settings.
+ */
 export const BUILTIN_SECTIONS: readonly SettingsSection[] = [
-  { id: 'models', label: { en: 'Model routing', 'zh-CN': '模型路由' }, order: 10 },
-  { id: 'run', label: { en: 'Run parameters', 'zh-CN': '运行参数' }, order: 20 },
-  { id: 'budget', label: { en: 'Budgets', 'zh-CN': '预算' }, order: 30 },
-  { id: 'conversations', label: { en: 'Conversations', 'zh-CN': '会话' }, order: 40 },
-  { id: 'agent', label: { en: 'Agent', 'zh-CN': '智能体' }, order: 50 },
-  { id: 'server', label: { en: 'Server', 'zh-CN': '服务器' }, order: 90 },
+  widgetPage('providers', 'Models', '模型', 10),
+  { id: 'preferences', label: { en: 'Preferences', 'zh-CN': '偏好设置' }, order: 20 },
+  widgetPage('profiles', 'Profiles', '画像', 30),
+  widgetPage('library', 'Commands & snippets', '命令与片段', 40),
+  widgetPage('components', 'Components', '组件', 50),
+  widgetPage('tools', 'Tools', '工具', 60),
+  widgetPage('extensions', 'Extensions', '扩展', 80),
+  widgetPage('knowledge', 'Knowledge', '知识库', 100),
+  widgetPage('appearance', 'Appearance', '外观', 110),
+  widgetPage('behaviour', 'Behaviour', '行为', 120),
+  widgetPage('language', 'Language', '语言', 130),
+  widgetPage('usage', 'Usage', '用量', 140),
+  widgetPage('data', 'Data', '数据', 150),
+  widgetPage('setup-bundle', 'Move your setup', '迁移配置', 160),
+  { id: 'models', label: { en: 'Model routing', 'zh-CN': '模型路由' }, order: 10, page: 'preferences' },
+  { id: 'run', label: { en: 'Run parameters', 'zh-CN': '运行参数' }, order: 20, page: 'preferences' },
+  { id: 'budget', label: { en: 'Budgets', 'zh-CN': '预算' }, order: 30, page: 'preferences' },
+  { id: 'conversations', label: { en: 'Conversations', 'zh-CN': '会话' }, order: 40, page: 'preferences' },
+  { id: 'agent', label: { en: 'Agent', 'zh-CN': '智能体' }, order: 50, page: 'preferences' },
+  { id: 'server', label: { en: 'Server', 'zh-CN': '服务器' }, order: 90, page: 'preferences' },
 ];
 
 /**

@@ -2,10 +2,10 @@ export { registerBuiltinSettings, BUILTIN_SECTIONS } from './builtin-settings.ts
 export { ConfigYamlLayer } from './config-yaml-layer.ts';
 export { mergeValue } from './merge-layers.ts';
 export {
+  DEFAULT_SETTINGS_PAGE,
   SettingsRegistry,
   type RegisteredSetting,
   type SettingRegistration,
-  type SettingsSection,
 } from './settings-registry.ts';
 export {
   RESTART_REPORT_FILE,

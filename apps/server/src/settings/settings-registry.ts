@@ -1,18 +1,15 @@
 import {
   SettingDefinitionSchema,
-  type LocalizedText,
+  SettingsSectionSchema,
   type SettingDefinition,
+  type SettingsSection,
   type SettingValueSchema,
 } from '@youyou/contracts';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { ApiError, type ApiErrorCode } from '../errors/index.ts';
 
-/** A settings-page section. */
-export interface SettingsSection {
-  id: string;
-  label: LocalizedText;
-  order: number;
-}
+/** The page a section registered without one is drawn in (an extension's, a new server section). */
+export const DEFAULT_SETTINGS_PAGE = 'preferences';
 
 /** A setting as registered: its public definition, and for agent settings the config.yaml key. */
 export interface RegisteredSetting {
@@ -74,9 +71,16 @@ export class SettingsRegistry {
   #ajv: Ajv | undefined;
   readonly #listeners = new Set<() => void>();
 
-  /** Adds a section of the settings page; registering an existing id replaces its label. */
+  /**
+   * Adds a section of the settings centre; registering an existing id replaces it. A section
+   * that is not a page itself (`page`) and has no widget is listed once a setting is in it.
+   */
   registerSection(section: SettingsSection): void {
-    this.#sections.set(section.id, section);
+    const parsed = SettingsSectionSchema.safeParse(section);
+    if (!parsed.success) {
+      throw new Error(`The settings section '${section.id}' is not valid: ${parsed.error.message}`);
+    }
+    this.#sections.set(section.id, parsed.data);
     this.#changed();
   }
 
@@ -120,6 +124,7 @@ export class SettingsRegistry {
         id: parsed.data.section,
         label: { en: name.charAt(0).toUpperCase() + name.slice(1), 'zh-CN': name },
         order: 1000,
+        page: DEFAULT_SETTINGS_PAGE,
       });
     }
     this.#changed();
@@ -169,10 +174,31 @@ export class SettingsRegistry {
       );
   }
 
+  /**
+   * The sections to draw, in order: pages and sections with a widget always (their widget is
+   * content), other sections once a setting is in them, and a page without a widget once one of
+   * its sections is listed. A section whose page is not registered is drawn as a page.
+   */
   sections(): SettingsSection[] {
     const used = new Set(this.list().map((setting) => setting.definition.section));
+    const listed = [...this.#sections.values()].filter(
+      (section) => used.has(section.id) || section.widget !== undefined,
+    );
+    const pagesInUse = new Set(listed.map((section) => section.page));
     return [...this.#sections.values()]
-      .filter((section) => used.has(section.id))
+      .filter(
+        (section) => listed.includes(section) || (section.page === undefined && pagesInUse.has(section.id)),
+      )
+      .map((section) =>
+        section.page === undefined || this.#sections.has(section.page)
+          ? section
+          : {
+              id: section.id,
+              label: section.label,
+              order: section.order,
+              ...(section.widget === undefined ? {} : { widget: section.widget }),
+            },
+      )
       .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
   }
 

@@ -89,7 +89,19 @@ export class SettingsService {
   constructor(options: SettingsServiceOptions) {
     this.#options = options;
     this.#repository = new SettingsRepository(options.db);
+    // A setting or section registered or removed (an extension turned on or off) changes the
+    // settings centre: every tab re-reads the schema. One event per burst of registrations.
+    options.registry.onChange(() => {
+      if (this.#schemaChangePending) return;
+      this.#schemaChangePending = true;
+      queueMicrotask(() => {
+        this.#schemaChangePending = false;
+        this.#options.stream.publish('settings.schema_changed', {});
+      });
+    });
   }
+
+  #schemaChangePending = false;
 
   get registry(): SettingsRegistry {
     return this.#options.registry;

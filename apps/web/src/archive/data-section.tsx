@@ -51,8 +51,7 @@ export function DataSection(): ReactElement {
   };
   const failure = previewing.error ?? importing.error;
   return (
-    <section aria-labelledby="settings-data">
-      <h2 id="settings-data">{t('settings.data')}</h2>
+    <div className="settings-widget" data-widget="data">
       <p className="settings-intro">{t('archive.intro')}</p>
       <p>
         <button type="button" className="button" onClick={() => download(api.archiveUrl('everything'))}>
@@ -126,6 +125,6 @@ export function DataSection(): ReactElement {
             ` ${t('archive.importedMemories', { memories: String(importing.data.counts['memories']) })}`}
         </p>
       )}
-    </section>
+    </div>
   );
 }

@@ -22,7 +22,13 @@ export const SNIPPETS_KEY = ['snippets'] as const;
 
 export function useSettingsSchema(): UseQueryResult<SettingsSchemaResponse> {
   const { api } = useServices();
-  return useQuery({ queryKey: [...SETTINGS_KEY, 'schema'], queryFn: () => api.getSettingsSchema() });
+  // Fresh on every mount: an extension installed or a setting registered since shows up when the
+  // settings centre opens, not ten seconds later.
+  return useQuery({
+    queryKey: [...SETTINGS_KEY, 'schema'],
+    queryFn: () => api.getSettingsSchema(),
+    staleTime: 0,
+  });
 }
 
 export function useEffectiveSettings(context: {
@@ -97,6 +103,9 @@ export function useWorkbenchEvents(): void {
         void queryClient.invalidateQueries({ queryKey: COMMANDS_KEY });
         void queryClient.invalidateQueries({ queryKey: MACROS_KEY });
       }
+      // A setting or a page registered on the server (an extension's): the settings centre redraws.
+      if (event.type === 'settings.schema_changed')
+        void queryClient.invalidateQueries({ queryKey: [...SETTINGS_KEY, 'schema'] });
       if (event.type === 'settings.changed' || event.type === 'stream.ready') {
         void queryClient.invalidateQueries({ queryKey: SETTINGS_KEY });
         void queryClient.invalidateQueries({ queryKey: ['models'] });

@@ -13,4 +13,3 @@ export {
 export { LibrarySection } from './library-section.tsx';
 export { NewConversationProfilePicker, ProfilePicker } from './profile-picker.tsx';
 export { ProfilesSection } from './profiles-section.tsx';
-export { SchemaSettingsSection } from './schema-settings-section.tsx';

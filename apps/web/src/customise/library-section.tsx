@@ -199,8 +199,7 @@ export function LibrarySection(): ReactElement {
       .catch((failure: unknown) => setError(messageOf(failure)));
   };
   return (
-    <section aria-labelledby="settings-library">
-      <h2 id="settings-library">{t('settings.library')}</h2>
+    <div className="settings-widget" data-widget="library">
       <p className="settings-intro">{t('library.intro')}</p>
       <h3>{t('library.macros')}</h3>
       {macro !== undefined ? (
@@ -309,6 +308,6 @@ export function LibrarySection(): ReactElement {
           {error}
         </p>
       )}
-    </section>
+    </div>
   );
 }

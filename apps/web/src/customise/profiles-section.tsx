@@ -337,8 +337,7 @@ export function ProfilesSection(): ReactElement {
     }
   };
   return (
-    <section aria-labelledby="settings-profiles">
-      <h2 id="settings-profiles">{t('settings.profiles')}</h2>
+    <div className="settings-widget" data-widget="profiles">
       <p className="settings-intro">{t('profiles.intro')}</p>
       {editing !== undefined ? (
         <ProfileEditor key={editing.id} profile={editing} onDone={() => setEditing(undefined)} />
@@ -433,6 +432,6 @@ export function ProfilesSection(): ReactElement {
           {error}
         </p>
       )}
-    </section>
+    </div>
   );
 }

@@ -218,11 +218,6 @@ export const en = {
   'agents.phase.done': 'done',
   'settings.title': 'Settings',
   'settings.close': 'Close settings',
-  'settings.providers': 'Models',
-  'settings.components': 'Components',
-  'settings.appearance': 'Appearance',
-  'settings.language': 'Language',
-  'settings.behaviour': 'Behaviour',
   'providers.intro': 'Add a model provider. Keys are stored on your server as secrets and never shown again.',
   'providers.add': 'Add provider',
   'providers.preset': 'Preset',
@@ -263,7 +258,6 @@ export const en = {
   'providers.addModelPlaceholder': 'A model id, e.g. qwen3:8b',
   'providers.refresh': 'Refresh models',
   'providers.refreshing': 'Refreshing…',
-  'settings.usage': 'Usage',
   'usage.summary': '{runs} runs · {input} input tokens · {output} output tokens · {tools} tool calls',
   'usage.groupBy': 'Group by',
   'usage.byDay': 'Day',
@@ -364,7 +358,6 @@ export const en = {
   'auth.unreachable': 'The YouYou server does not answer. Is `youyou serve` running?',
   'common.renderFailed': 'This part could not be shown: {message}',
   'common.retry': 'Retry',
-  'settings.extensions': 'Extensions',
   'extensions.intro':
     'Extensions add tools, panels, cards, forms, workflows, intents, knowledge and settings as data. Install one from a folder or a .zip/.tgz on this machine; read what it may do before you accept.',
   'extensions.none': 'No extension installed: the workbench is the plain agent (T0).',
@@ -426,7 +419,6 @@ export const en = {
   'extensions.kind.parser': 'Parser',
   'extensions.kind.setting': 'Setting',
   'extensions.kind.agent_component': 'Agent components',
-  'settings.mcp': 'MCP servers',
   'mcp.intro':
     'Connect Model Context Protocol servers: their tools join every conversation (or one project’s) as <server>__<tool>. A server starts when a run first needs it and stops when unused.',
   'mcp.add': 'Add MCP server',
@@ -552,8 +544,6 @@ export const en = {
   'tool.decider.conversation_grant': 'your “allow for this conversation”',
   'tool.decider.hook': 'a plugin',
   'tool.decider.settings': 'the settings (disabled)',
-  'settings.tools': 'Tools',
-  'tools.heading': 'Tools the agent may use',
   'tools.intro':
     'Turn tools off, or choose whether each runs at once (auto), asks you first on a card (confirm), or never runs (deny).',
   'tools.order':
@@ -597,9 +587,6 @@ export const en = {
   'tools.audit.older': 'Show older calls',
   'tools.default': 'default: {policy}',
   'tools.none': 'No tools are known yet; tools from component folders appear after the first run.',
-  'settings.schema': 'Preferences',
-  'settings.profiles': 'Profiles',
-  'settings.library': 'Commands & snippets',
   'schema.intro':
     'Every setting the server declares, with when a change takes effect and which layer its value comes from.',
   'schema.scope': 'Change the value for',
@@ -621,7 +608,6 @@ export const en = {
   'schema.secretStored': '•••••••• stored — type to replace',
   'schema.secretEmpty': 'Not set',
   'schema.notSet': 'Not set',
-  'schema.notANumber': 'Enter a number.',
   'schema.notJson': 'This is not valid JSON.',
   'schema.reset': 'Reset',
   'schema.notAtLayer': 'Can be set for: {layers}.',
@@ -727,7 +713,6 @@ export const en = {
   'usage.summaryWithCost':
     '{runs} runs · {input} input tokens ({cached} from the cache) · {output} output tokens · {cost}',
   // Export/import archives (spec §4.16)
-  'settings.data': 'Data',
   'archive.intro':
     'Archives hold projects and conversations whole — every branch, run, artifact version and upload, what the model saw, and the projects’ memories (the whole-instance archive your own memories too) — with Markdown copies to read. Secrets and providers are never exported. An import gets new ids and changes nothing that is already here.',
   'archive.exportEverything': 'Export everything',

@@ -3,7 +3,6 @@
  * spread into the catalogues (`en.ts`, `zh-cn.ts`); kept apart so the feature changes files of its own.
  */
 export const knowledgeEn = {
-  'settings.knowledge': 'Knowledge',
   'workbench.document': 'Documents',
   'knowledge.intro':
     'Every document uploaded to a project and every artifact written in it is indexed for search (search_knowledge, @knowledge, citations).',
@@ -67,7 +66,6 @@ export const knowledgeEn = {
 } as const;
 
 export const knowledgeZhCn: Record<keyof typeof knowledgeEn, string> = {
-  'settings.knowledge': '知识库',
   'workbench.document': '文档',
   'knowledge.intro':
     '项目中上传的每个文档和写出的每个工件都会建立检索索引（search_knowledge、@知识库、引用）。',

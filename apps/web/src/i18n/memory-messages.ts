@@ -3,7 +3,6 @@
  * catalogues (`en.ts`, `zh-cn.ts`); kept apart so the two features change one file of their own.
  */
 export const memoryEn = {
-  'settings.memory': 'Memory',
   'memory.intro':
     'What the assistant remembers across conversations: about you (every conversation) or about one project. Nothing is stored without your yes — “Remember this”, /remember, this page, or a suggestion you accept.',
   'memory.enabled': 'Use memory',
@@ -87,7 +86,6 @@ export const memoryEn = {
 } as const;
 
 export const memoryZhCn: Record<keyof typeof memoryEn, string> = {
-  'settings.memory': '记忆',
   'memory.intro':
     '助手跨会话记住的内容：关于你（所有会话）或关于某个项目。未经你同意不会保存任何内容——「记住这个」、/remember、本页，或你接受的建议。',
   'memory.enabled': '启用记忆',

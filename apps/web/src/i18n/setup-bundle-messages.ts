@@ -3,7 +3,6 @@
  * catalogues (`en.ts`, `zh-cn.ts`); kept apart so the feature changes a file of its own.
  */
 export const setupBundleEn = {
-  'settings.setupBundle': 'Move your setup',
   'setupBundle.intro':
     'Your whole setup in one file, to move to another workbench: settings (config.yaml included), profiles, macros and snippets, memories, MCP servers, extensions and projects. Secrets never go into the file — set keys and secret headers again on the other side.',
   'setupBundle.export': 'Export my setup',
@@ -36,7 +35,6 @@ export const setupBundleEn = {
 };
 
 export const setupBundleZhCn: Record<keyof typeof setupBundleEn, string> = {
-  'settings.setupBundle': '迁移配置',
   'setupBundle.intro':
     '把你的全部配置打包成一个文件，搬到另一个工作台：设置（含 config.yaml）、画像、命令宏与片段、记忆、MCP 服务器、插件和项目。密钥永远不会写进文件——到新环境后请重新填写密钥和机密请求头。',
   'setupBundle.export': '导出我的配置',

@@ -218,11 +218,6 @@ export const zhCn: Record<MessageKey, string> = {
   'agents.phase.done': '结束',
   'settings.title': '设置',
   'settings.close': '关闭设置',
-  'settings.providers': '模型',
-  'settings.components': '组件',
-  'settings.appearance': '外观',
-  'settings.language': '语言',
-  'settings.behaviour': '行为',
   'providers.intro': '添加模型服务。密钥作为机密保存在你的服务器上，之后不会再显示。',
   'providers.add': '添加服务',
   'providers.preset': '预设',
@@ -262,7 +257,6 @@ export const zhCn: Record<MessageKey, string> = {
   'providers.addModelPlaceholder': '模型 ID，例如 qwen3:8b',
   'providers.refresh': '刷新模型',
   'providers.refreshing': '正在刷新…',
-  'settings.usage': '用量',
   'usage.summary': '{runs} 次运行 · 输入 {input} token · 输出 {output} token · {tools} 次工具调用',
   'usage.groupBy': '分组',
   'usage.byDay': '日期',
@@ -361,7 +355,6 @@ export const zhCn: Record<MessageKey, string> = {
   'auth.unreachable': 'YouYou 服务器没有响应。`youyou serve` 在运行吗？',
   'common.renderFailed': '这部分无法显示：{message}',
   'common.retry': '重试',
-  'settings.extensions': '扩展',
   'extensions.intro':
     '扩展以数据的形式添加工具、面板、卡片、表单、工作流、意图、知识和设置。可从本机的文件夹或 .zip/.tgz 安装；接受前请先查看它能做什么。',
   'extensions.none': '未安装扩展：工作台即通用智能体（T0）。',
@@ -423,7 +416,6 @@ export const zhCn: Record<MessageKey, string> = {
   'extensions.kind.parser': '解析器',
   'extensions.kind.setting': '设置',
   'extensions.kind.agent_component': '智能体组件',
-  'settings.mcp': 'MCP 服务器',
   'mcp.intro':
     '连接 Model Context Protocol 服务器：其工具以 <服务器>__<工具> 的名字加入所有会话（或某个项目的会话）。服务器在首次需要时启动，闲置时停止。',
   'mcp.add': '添加 MCP 服务器',
@@ -548,8 +540,6 @@ export const zhCn: Record<MessageKey, string> = {
   'tool.decider.conversation_grant': '你的“本会话内允许”',
   'tool.decider.hook': '插件',
   'tool.decider.settings': '设置（已禁用）',
-  'settings.tools': '工具',
-  'tools.heading': '智能体可用的工具',
   'tools.intro': '可以关闭工具，或选择每个工具直接运行（自动）、先在卡片上问你（确认）或从不运行（拒绝）。',
   'tools.order':
     '规则依次生效：拒绝（工具已关闭、被对话的配置档拒绝，或此处设为拒绝）→ 配置档的确认列表（列出的工具总是先问，只读的也一样）→ 此处设置的策略 → 默认（只读工具自动，其他确认）。',
@@ -591,9 +581,6 @@ export const zhCn: Record<MessageKey, string> = {
   'tools.audit.older': '显示更早的调用',
   'tools.default': '默认：{policy}',
   'tools.none': '还没有已知的工具；组件文件夹里的工具在第一次运行后出现。',
-  'settings.schema': '偏好设置',
-  'settings.profiles': '画像',
-  'settings.library': '命令与片段',
   'schema.intro': '服务器声明的全部设置项，标明生效时机与当前值来自哪一层。',
   'schema.scope': '修改的范围',
   'schema.scope.user': '全部（用户）',
@@ -614,7 +601,6 @@ export const zhCn: Record<MessageKey, string> = {
   'schema.secretStored': '•••••••• 已保存——输入即替换',
   'schema.secretEmpty': '未设置',
   'schema.notSet': '未设置',
-  'schema.notANumber': '请输入数字。',
   'schema.notJson': '不是有效的 JSON。',
   'schema.reset': '重置',
   'schema.notAtLayer': '可设置于：{layers}。',
@@ -719,7 +705,6 @@ export const zhCn: Record<MessageKey, string> = {
   'usage.summaryWithCost':
     '{runs} 次运行 · {input} 个输入 token（其中 {cached} 个来自缓存）· {output} 个输出 token · {cost}',
   // 导出/导入归档（规范 §4.16）
-  'settings.data': '数据',
   'archive.intro':
     '归档完整保存项目与会话——所有分支、运行、工件版本与上传文件、模型所见的上下文，以及项目的记忆（导出全部时也包括你自己的记忆）——并附可阅读的 Markdown 副本。密钥与模型服务配置从不导出。导入时分配新的 ID，不改动已有数据。',
   'archive.exportEverything': '导出全部',

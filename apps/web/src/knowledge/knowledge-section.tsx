@@ -18,8 +18,7 @@ export function KnowledgeSection(): ReactElement {
   const [chosen, setChosen] = useState<string | undefined>(undefined);
   const projectId = chosen ?? current ?? projects.data?.[0]?.id ?? null;
   return (
-    <section aria-labelledby="settings-knowledge" className="knowledge-section">
-      <h2 id="settings-knowledge">{t('settings.knowledge')}</h2>
+    <div className="settings-widget knowledge-section" data-widget="knowledge">
       <p className="settings-hint">{t('knowledge.intro')}</p>
       <label>
         {t('knowledge.project')}{' '}
@@ -37,6 +36,6 @@ export function KnowledgeSection(): ReactElement {
       </label>
       <KnowledgeIndex projectId={projectId} />
       {projectId !== null && <ParsePolicyEditor key={projectId} projectId={projectId} />}
-    </section>
+    </div>
   );
 }

@@ -299,8 +299,7 @@ export function MemorySection(): ReactElement {
   const projectName = (id: string): string => projects.data?.find((project) => project.id === id)?.name ?? id;
   const list = memories.data?.memories ?? [];
   return (
-    <section aria-labelledby="settings-memory" className="memory-section">
-      <h2 id="settings-memory">{t('settings.memory')}</h2>
+    <div className="settings-widget memory-section" data-widget="memory">
       <p className="settings-intro">{t('memory.intro')}</p>
       {settings.data !== undefined && <MemorySwitches settings={settings.data} />}
       <div className="memory-toolbar">
@@ -386,6 +385,6 @@ export function MemorySection(): ReactElement {
           setClearing(false);
         }}
       />
-    </section>
+    </div>
   );
 }

@@ -1,9 +1,3 @@
-export {
-  SETTINGS_SECTIONS,
-  hashOf,
-  parseHash,
-  syncNavigationWithLocation,
-  useNavigation,
-} from './navigation-store.ts';
+export { hashOf, parseHash, syncNavigationWithLocation, useNavigation } from './navigation-store.ts';
 export type { Navigation, SettingsSection } from './navigation-store.ts';
 export { useMessageFocus, type MessageFocus } from './message-focus.ts';

@@ -1,40 +1,11 @@
 import { create } from 'zustand';
 
-export type SettingsSection =
-  | 'providers'
-  | 'preferences'
-  | 'profiles'
-  | 'library'
-  | 'components'
-  | 'tools'
-  | 'mcp'
-  | 'extensions'
-  | 'memory'
-  | 'knowledge'
-  | 'appearance'
-  | 'behaviour'
-  | 'language'
-  | 'usage'
-  | 'data'
-  | 'setup-bundle';
-export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
-  'providers',
-  'preferences',
-  'profiles',
-  'library',
-  'components',
-  'tools',
-  'mcp',
-  'extensions',
-  'memory',
-  'knowledge',
-  'appearance',
-  'behaviour',
-  'language',
-  'usage',
-  'data',
-  'setup-bundle',
-];
+/**
+ * A page of the settings centre: the id of a section of the server's settings schema (the pages
+ * themselves, and their order, come from there).
+ */
+export type SettingsSection = string;
+const SETTINGS_PAGE_ID = /^[a-z][a-z0-9_-]{0,59}$/;
 
 /** Where the person is: the conversation shown and the settings section, mirrored in the URL hash. */
 export interface Navigation {
@@ -52,9 +23,7 @@ export function parseHash(hash: string): Pick<Navigation, 'conversationId' | 'se
     return { conversationId: decodeURIComponent(second), settings: undefined };
   }
   if (head === 'settings') {
-    const section = SETTINGS_SECTIONS.includes(second as SettingsSection)
-      ? (second as SettingsSection)
-      : 'providers';
+    const section = second !== undefined && SETTINGS_PAGE_ID.test(second) ? second : 'providers';
     return { conversationId: undefined, settings: section };
   }
   return { conversationId: undefined, settings: undefined };

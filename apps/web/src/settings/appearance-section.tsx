@@ -42,8 +42,7 @@ export function AppearanceSection(): ReactElement {
   const t = useTranslation();
   const preferences = usePreferences();
   return (
-    <section aria-labelledby="settings-appearance">
-      <h2 id="settings-appearance">{t('settings.appearance')}</h2>
+    <div className="settings-widget" data-widget="appearance">
       <Choice<ThemePreference>
         name="theme"
         legend={t('appearance.theme')}
@@ -91,7 +90,7 @@ export function AppearanceSection(): ReactElement {
           </button>
         </div>
       </fieldset>
-    </section>
+    </div>
   );
 }
 
@@ -103,8 +102,7 @@ export function BehaviourSection(): ReactElement {
     () => typeof Notification !== 'undefined' && Notification.permission === 'denied',
   );
   return (
-    <section aria-labelledby="settings-behaviour">
-      <h2 id="settings-behaviour">{t('settings.behaviour')}</h2>
+    <div className="settings-widget" data-widget="behaviour">
       <Choice
         name="send-key"
         legend={t('behaviour.sendKey')}
@@ -156,7 +154,7 @@ export function BehaviourSection(): ReactElement {
         <span>{t('behaviour.notifyQuestions')}</span>
       </label>
       {blocked && <p className="field-hint">{t('behaviour.notifyBlocked')}</p>}
-    </section>
+    </div>
   );
 }
 
@@ -167,8 +165,7 @@ export function LanguageSection(): ReactElement {
   const set = usePreferences((state) => state.set);
   const names: Record<string, string> = { en: 'English', 'zh-CN': '简体中文' };
   return (
-    <section aria-labelledby="settings-language">
-      <h2 id="settings-language">{t('settings.language')}</h2>
+    <div className="settings-widget" data-widget="language">
       <Choice
         name="language"
         legend={t('language.label')}
@@ -179,6 +176,6 @@ export function LanguageSection(): ReactElement {
         ]}
         onChange={(value) => set({ language: value === 'en' || value === 'zh-CN' ? value : undefined })}
       />
-    </section>
+    </div>
   );
 }

@@ -105,8 +105,7 @@ export function ComponentsSection(): ReactElement {
   const diagnostics = listing.data?.diagnostics ?? [];
 
   return (
-    <section aria-labelledby="settings-components">
-      <h2 id="settings-components">{t('settings.components')}</h2>
+    <div className="settings-widget" data-widget="components">
       <p className="settings-intro">{t('components.intro')}</p>
       {listing.isError && <p className="field-error">{errorMessage(listing.error)}</p>}
       {(edit.isError || remove.isError || toggle.isError) && (
@@ -236,6 +235,6 @@ export function ComponentsSection(): ReactElement {
           setDeleting(undefined);
         }}
       />
-    </section>
+    </div>
   );
 }

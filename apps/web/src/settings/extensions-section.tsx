@@ -376,8 +376,7 @@ export function ExtensionsSection(): ReactElement {
     },
   });
   return (
-    <section aria-labelledby="settings-extensions">
-      <h2 id="settings-extensions">{t('settings.extensions')}</h2>
+    <div className="settings-widget" data-widget="extensions">
       <p className="settings-intro">{t('extensions.intro')}</p>
       {extensions.isError && (
         <p className="field-error" role="alert">
@@ -407,6 +406,6 @@ export function ExtensionsSection(): ReactElement {
         onRemove={(extension) => remove.mutate(extension.id)}
         onClose={() => setRemoving(undefined)}
       />
-    </section>
+    </div>
   );
 }

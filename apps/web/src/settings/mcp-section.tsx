@@ -285,8 +285,7 @@ export function McpSection(): ReactElement {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: MCP_SERVERS_KEY }),
   });
   return (
-    <section aria-labelledby="settings-mcp">
-      <h2 id="settings-mcp">{t('settings.mcp')}</h2>
+    <div className="settings-widget" data-widget="mcp">
       <p className="settings-intro">{t('mcp.intro')}</p>
       {servers.isError && (
         <p className="field-error" role="alert">
@@ -313,6 +312,6 @@ export function McpSection(): ReactElement {
         onRemove={(server) => remove.mutate(server.id)}
         onClose={() => setRemoving(undefined)}
       />
-    </section>
+    </div>
   );
 }

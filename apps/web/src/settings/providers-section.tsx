@@ -188,8 +188,7 @@ export function ProvidersSection(): ReactElement {
   });
 
   return (
-    <section aria-labelledby="settings-providers">
-      <h2 id="settings-providers">{t('settings.providers')}</h2>
+    <div className="settings-widget" data-widget="providers">
       <p className="settings-intro">{t('providers.intro')}</p>
       {(models.data?.models.length ?? 0) > 0 && (
         <label className="field default-model">
@@ -274,6 +273,6 @@ export function ProvidersSection(): ReactElement {
         onRemove={(provider) => remove.mutate(provider.id)}
         onClose={() => setRemoving(undefined)}
       />
-    </section>
+    </div>
   );
 }

@@ -207,8 +207,7 @@ export function ToolsSection(): ReactElement {
   });
   const list = tools.data ?? [];
   return (
-    <section aria-labelledby="settings-tools">
-      <h2 id="settings-tools">{t('tools.heading')}</h2>
+    <div className="settings-widget" data-widget="tools">
       <p className="settings-intro">{t('tools.intro')}</p>
       <p className="settings-intro">{t('tools.order')}</p>
       {(tools.isError || update.isError) && (
@@ -239,6 +238,6 @@ export function ToolsSection(): ReactElement {
         </table>
       )}
       <AuditLog tools={list} />
-    </section>
+    </div>
   );
 }

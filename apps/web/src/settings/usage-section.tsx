@@ -107,8 +107,7 @@ export function UsageSection(): ReactElement {
   const sum = sumTotals(totals);
 
   return (
-    <section aria-labelledby="settings-usage">
-      <h2 id="settings-usage">{t('settings.usage')}</h2>
+    <div className="settings-widget" data-widget="usage">
       <p className="settings-intro">
         {t('usage.summary', {
           runs: formatCount(sum.runs),
@@ -148,6 +147,6 @@ export function UsageSection(): ReactElement {
           />
         </>
       )}
-    </section>
+    </div>
   );
 }

@@ -100,8 +100,7 @@ export function SetupBundleSection(): ReactElement {
   };
   const error = exporting.error ?? preview.error ?? applying.error;
   return (
-    <section aria-labelledby="settings-setup-bundle" className="setup-bundle-section">
-      <h2 id="settings-setup-bundle">{t('settings.setupBundle')}</h2>
+    <div className="settings-widget setup-bundle-section" data-widget="setup-bundle">
       <p className="settings-intro">{t('setupBundle.intro')}</p>
       <p>
         <button
@@ -158,6 +157,6 @@ export function SetupBundleSection(): ReactElement {
           {countsText(t, applying.data, 'setupBundle.imported')}
         </p>
       )}
-    </section>
+    </div>
   );
 }

@@ -135,7 +135,8 @@ export function FormFields(props: {
             control = (
               <input
                 {...common}
-                type="text"
+                type={field.secret === true ? 'password' : 'text'}
+                {...(field.secret === true ? { autoComplete: 'off' } : {})}
                 maxLength={field.maxLength}
                 minLength={field.minLength}
                 placeholder={field.placeholder}

@@ -4,3 +4,4 @@ export { CouldNotRender, UiDocumentView } from './ui-document-view.tsx';
 export type { UiSurfaceTarget } from './ui-document-view.tsx';
 export { CardPart } from './card-part.tsx';
 export { PANELS_KEY, PanelTab, usePanelTitle, usePanels } from './panels.tsx';
+export type { UiWidgetProps, UiWidgets } from './ui-context.ts';

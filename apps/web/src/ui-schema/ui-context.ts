@@ -1,5 +1,13 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
 import type { UiAction, UiActionResult, UiScope } from '@youyou/contracts';
+
+/** What a custom widget is drawn with: the `props` of its `Widget` node. */
+export interface UiWidgetProps {
+  props: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** The host's custom widgets by name (A2UI's custom catalog): what `Widget` nodes draw. */
+export type UiWidgets = Readonly<Record<string, ComponentType<UiWidgetProps>>>;
 
 /** What every node of one drawn document shares: its data model and how its actions run. */
 export interface UiSurfaceContext {
@@ -17,6 +25,8 @@ export interface UiSurfaceContext {
   locale: string;
   /** Prefix of element ids, unique per drawn document. */
   idPrefix: string;
+  /** The custom widgets this host draws; a `Widget` node naming another one is a placeholder. */
+  widgets: UiWidgets;
 }
 
 export const UiContext = createContext<UiSurfaceContext | undefined>(undefined);

@@ -4,13 +4,13 @@ import { useTranslation, useResolvedLanguage } from '../i18n/index.ts';
 import { AlertIcon } from '../icons/index.ts';
 import { useServices } from '../services/index.ts';
 import { ErrorBoundary } from '../ui/index.ts';
-import { UiContext, type UiSurfaceContext } from './ui-context.ts';
+import { UiContext, type UiSurfaceContext, type UiWidgets } from './ui-context.ts';
 import { UiNodeView } from './ui-nodes.tsx';
 import './ui-schema.css';
 
 /** Where a document is drawn: what its actions name as their surface. */
 export interface UiSurfaceTarget {
-  kind: 'panel' | 'card';
+  kind: 'panel' | 'card' | 'settings';
   id: string;
   /** `builtin`, `extension:<id>`, … */
   source: string;
@@ -36,6 +36,7 @@ export function CouldNotRender(props: { problems: readonly string[] }): ReactEle
 }
 
 let documentCounter = 0;
+const NO_WIDGETS: UiWidgets = {};
 
 function merged(
   own: Record<string, unknown> | undefined,
@@ -58,6 +59,8 @@ export function UiDocumentView(props: {
   data?: Record<string, unknown> | undefined;
   target: UiSurfaceTarget;
   interactive?: boolean;
+  /** The host's custom widgets (the settings centre's lists and editors); none for panels and cards. */
+  widgets?: UiWidgets;
 }): ReactElement {
   const t = useTranslation();
   // A tool may answer an action with a new document (a refreshed panel): it replaces the declared one.
@@ -83,6 +86,7 @@ export function UiDocumentView(props: {
             data={props.data}
             target={props.target}
             interactive={props.interactive ?? true}
+            widgets={props.widgets ?? NO_WIDGETS}
             onSchema={(next) =>
               setReplacement((current) => ({ schema: next, version: (current?.version ?? 0) + 1 }))
             }
@@ -102,18 +106,21 @@ function DrawnDocument(props: {
   data: Record<string, unknown> | undefined;
   target: UiSurfaceTarget;
   interactive: boolean;
+  widgets: UiWidgets;
   onSchema: (schema: unknown) => void;
 }): ReactElement {
   const { api } = useServices();
   const language = useResolvedLanguage();
   const [data, setData] = useState<unknown>(() => merged(props.document.data, props.data));
   const idPrefix = useRef(`ui${++documentCounter}`).current;
-  const { target, onSchema } = props;
+  const { target, onSchema, widgets } = props;
   const context = useMemo<UiSurfaceContext>(
     () => ({
       data,
       setValue: (pointer, value) => setData((current: unknown) => writePointer(current, pointer, value)),
       run: async (action: UiAction, argumentsMap, confirmed): Promise<UiActionResult> => {
+        // The settings centre's documents hold widgets and settings, no server actions.
+        if (target.kind === 'settings') throw new Error('settings pages run no UI actions');
         const result = await api.runUiAction({
           source: target.source,
           surface: { kind: target.kind, id: target.id },
@@ -130,8 +137,9 @@ function DrawnDocument(props: {
       interactive: props.interactive,
       locale: language,
       idPrefix,
+      widgets,
     }),
-    [api, data, idPrefix, language, onSchema, props.interactive, target],
+    [api, data, idPrefix, language, onSchema, props.interactive, target, widgets],
   );
   return (
     <UiContext.Provider value={context}>

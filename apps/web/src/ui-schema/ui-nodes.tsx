@@ -9,6 +9,7 @@ import {
   type UiChildren,
   type UiNode,
   type UnsupportedNode,
+  type WidgetNode,
 } from '@youyou/contracts';
 import { useTranslation } from '../i18n/index.ts';
 import { FileIcon } from '../icons/index.ts';
@@ -37,6 +38,23 @@ export function UnsupportedView({ node }: { node: UnsupportedNode }): ReactEleme
       <span className="ui-unsupported-reason">{node.reason}</span>
     </div>
   );
+}
+
+/** A custom widget of the host, or the visible placeholder when the host has none of that name. */
+function WidgetView({ node }: { node: WidgetNode }): ReactElement {
+  const surface = useUiSurface();
+  const Widget = Object.hasOwn(surface.widgets, node.widget) ? surface.widgets[node.widget] : undefined;
+  if (Widget === undefined)
+    return (
+      <UnsupportedView
+        node={{
+          component: 'Unsupported',
+          original: `Widget ${node.widget}`,
+          reason: 'this view has no widget of that name',
+        }}
+      />
+    );
+  return <Widget props={node.props ?? {}} />;
 }
 
 /** Children in order, or a template drawn once per item of a list in the data model. */
@@ -150,7 +168,7 @@ export function UiNodeView({ node, base }: { node: UiNode; base: string }): Reac
       );
     case 'Section':
       return (
-        <section className="ui-section">
+        <section className="ui-section" data-id={node.id}>
           <h4 className="ui-section-title">{text(node.title)}</h4>
           {node.description !== undefined && (
             <p className="ui-section-description">{text(node.description)}</p>
@@ -212,6 +230,8 @@ export function UiNodeView({ node, base }: { node: UiNode; base: string }): Reac
       return <DocRefView node={node} base={base} />;
     case 'ChartLite':
       return <ChartLiteView node={node} base={base} />;
+    case 'Widget':
+      return <WidgetView node={node} />;
     case 'Unsupported':
       return <UnsupportedView node={node} />;
   }

@@ -117,9 +117,42 @@ export const SettingDefinitionSchema = z.object({
 });
 export type SettingDefinition = z.infer<typeof SettingDefinitionSchema>;
 
+/** The name of a custom widget of the UI-schema renderer (`providers`, `mcp`, …). */
+export const SETTINGS_WIDGET_PATTERN = /^[a-z][a-z0-9_-]*$/;
+
+/**
+ * A section of the settings centre (spec §4.9). A section without `page` is a page of its own (an
+ * entry of the settings navigation, in `order`); one with `page` is drawn inside that page, under
+ * its own heading. `widget` names a custom widget of the UI-schema renderer that the page draws
+ * before its settings (the list of providers, of MCP servers …); everything else on a page — its
+ * title, its order, its settings — comes from the schema, so a section or a setting registered on
+ * the server (by the server itself or an extension) appears with no front-end code.
+ *
+ * @example
+ * const mcp: SettingsSection = { id: 'mcp', label: { en: 'MCP servers', 'zh-CN': 'MCP 服务器' }, order: 70, widget: 'mcp' };
+ * const run: SettingsSection = { id: 'run', label: { en: 'Run parameters', 'zh-CN': '运行参数' }, order: 20, page: 'preferences' };
+ */
+export const SettingsSectionSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]*$/)
+    .max(60),
+  label: LocalizedTextSchema,
+  order: z.number(),
+  /** The page this section is drawn in; absent: the section is a page. */
+  page: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]*$/)
+    .max(60)
+    .optional(),
+  /** A custom widget drawn before the section's settings. */
+  widget: z.string().regex(SETTINGS_WIDGET_PATTERN).max(60).optional(),
+});
+export type SettingsSection = z.infer<typeof SettingsSectionSchema>;
+
 /** `GET /api/settings/schema`. */
 export const SettingsSchemaResponseSchema = z.object({
-  sections: z.array(z.object({ id: z.string(), label: LocalizedTextSchema, order: z.number() })),
+  sections: z.array(SettingsSectionSchema),
   settings: z.array(SettingDefinitionSchema),
 });
 export type SettingsSchemaResponse = z.infer<typeof SettingsSchemaResponseSchema>;

@@ -48,6 +48,8 @@ export const formFieldSchema = z.object({
   pattern: z.string().min(1).max(500).optional(),
   /** Shown under a text field whose value does not match `pattern`. */
   patternMessage: z.string().max(200).optional(),
+  /** For text: the value is masked as it is typed (a key, a password). */
+  secret: z.boolean().optional(),
   default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
 });
 export type FormField = z.infer<typeof formFieldSchema>;

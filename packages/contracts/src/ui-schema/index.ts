@@ -72,6 +72,7 @@ export type {
   UiDocument,
   UiNode,
   UnsupportedNode,
+  WidgetNode,
 } from './nodes.ts';
 export { UI_DOCUMENT_LIMITS, readUiDocument, uiDocumentProblems } from './read.ts';
 export type { UiDocumentReading, UnsupportedReport } from './read.ts';

@@ -179,6 +179,17 @@ export interface ChartLiteNode extends NodeBase {
   points: { label: string; value: number }[] | DataBinding;
   unit?: string;
 }
+/**
+ * A custom widget of the host that draws the document (A2UI's custom catalog components): the
+ * settings centre draws its provider list, its MCP servers … this way. A host that has no widget of
+ * that name shows the same visible placeholder as for an unknown component.
+ */
+export interface WidgetNode extends NodeBase {
+  component: 'Widget';
+  widget: string;
+  /** Plain values the widget is drawn with (the setting a `setting` widget edits …). */
+  props?: Record<string, string | number | boolean>;
+}
 /** What stands where a component could not be drawn: the renderer shows it as a visible placeholder. */
 export interface UnsupportedNode extends NodeBase {
   component: 'Unsupported';
@@ -207,6 +218,7 @@ export type UiNode =
   | FormNode
   | DocRefNode
   | ChartLiteNode
+  | WidgetNode
   | UnsupportedNode;
 export type UiComponentName = UiNode['component'];
 
@@ -231,6 +243,7 @@ export const UI_COMPONENTS = [
   'Form',
   'DocRef',
   'ChartLite',
+  'Widget',
   'Unsupported',
 ] as const satisfies readonly UiComponentName[];
 
@@ -343,6 +356,13 @@ const nodeSchemas = [
       DataBindingSchema,
     ]),
     unit: z.string().max(20).optional(),
+  }),
+  nodeObject('Widget', {
+    widget: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]*$/)
+      .max(60),
+    props: z.record(z.string().max(60), z.union([z.string().max(2000), z.number(), z.boolean()])).optional(),
   }),
   nodeObject('Unsupported', { original: z.string().max(200), reason: z.string().max(2000) }),
 ] as const;

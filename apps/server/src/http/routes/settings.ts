@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   EffectiveSettingsResponseSchema,
-  LocalizedTextSchema,
   SettingDefinitionSchema,
+  SettingsSectionSchema,
   type SettingValueSchema,
   SettingsWriteResultSchema,
   SettingsWriteSchema,
@@ -20,7 +20,7 @@ const tags = ['settings'];
  * (recursive), described there as an object.
  */
 const SettingsSchemaResponseSchema = z.object({
-  sections: z.array(z.object({ id: z.string(), label: LocalizedTextSchema, order: z.number() })),
+  sections: z.array(SettingsSectionSchema),
   settings: z.array(
     SettingDefinitionSchema.extend({
       schema: z
