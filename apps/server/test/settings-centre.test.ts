@@ -25,6 +25,7 @@ const PAGES = [
   'language',
   'usage',
   'data',
+  'setup-bundle',
 ];
 
 const pagesOf = (schema: SettingsSchemaResponse): SettingsSection[] =>

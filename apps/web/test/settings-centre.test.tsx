@@ -123,31 +123,27 @@ describe('custom widgets of the UI-schema renderer', () => {
 describe('settings drawn by the renderer', () => {
   function drawPage(pageId: string) {
     const writes: unknown[] = [];
-    vi.stubGlobal('fetch', async (path: string, init?: RequestInit) => {
-      if (init?.method === 'PUT') {
-        writes.push(JSON.parse(String(init.body)));
-        return Response.json({ changed: [], settings: [] });
-      }
-      if (path.startsWith('/api/settings/effective')) {
-        return Response.json({
-          project_id: null,
-          conversation_id: null,
-          settings: SCHEMA.settings.map((definition) => ({
-            key: definition.key,
-            value: definition.schema.default,
-            layer: 'system',
-            set_at: [],
-            secret: definition.secret,
-            has_value: false,
-            effect: definition.effect,
-          })),
-        });
-      }
-      return Response.json({ message: 'not here', code: 'NOT_FOUND' }, { status: 404 });
-    });
     const services = testServices(
       fakeApi({
         listModels: () => Promise.resolve({ models: [], default_model: null, default_model_id: null }),
+        getEffectiveSettings: () =>
+          Promise.resolve({
+            project_id: null,
+            conversation_id: null,
+            settings: SCHEMA.settings.map((definition) => ({
+              key: definition.key,
+              value: definition.schema.default,
+              layer: 'system' as const,
+              set_at: [],
+              secret: definition.secret,
+              has_value: false,
+              effect: definition.effect,
+            })),
+          }),
+        writeSettings: (write) => {
+          writes.push(write);
+          return Promise.resolve({ changed: [], settings: [] });
+        },
       }),
     );
     render(
