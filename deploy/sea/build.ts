@@ -16,18 +16,23 @@ import { fileURLToPath } from 'node:url';
 import { escapeNonAscii } from '@youyou/server';
 import { isWebAppCurrent } from '@youyou/web';
 import { appendSection } from './appended-sections.ts';
+import { findEmulator, type Emulator, type ExecutableArch } from './emulator.ts';
 import { appendPack, packFolder } from './web-pack.ts';
 
 const REPOSITORY = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The CPU architectures an executable can be built for from a Linux machine of either kind. */
-export type ExecutableArch = 'x64' | 'arm64';
+export type { Emulator, ExecutableArch } from './emulator.ts';
 
 export interface ExecutableBuild {
   executable: string;
   checksumFile: string;
   sha256: string;
   bytes: number;
+  /**
+   * A cross build's: how this machine runs the executable (QEMU), which made its code caches; or,
+   * when there is none, why, and the executable carries no code cache.
+   */
+  emulator?: Emulator;
 }
 
 /**
@@ -44,10 +49,22 @@ export async function buildExecutable(
 ): Promise<ExecutableBuild> {
   const name = `youyou-${process.platform}-${arch}`;
   const cross = arch !== process.arch;
-  const work = join(REPOSITORY, 'node_modules', '.cache', 'sea');
+  // One work folder per architecture: the x64 and arm64 tests build at the same time.
+  const work = join(REPOSITORY, 'node_modules', '.cache', `sea-${arch}`);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   await mkdir(outputFolder, { recursive: true });
+  // The Node that runs on the target: this one, or the official binary of the other architecture,
+  // run under QEMU (emulator.ts) to make the code caches, which are V8's and the CPU's own.
+  const targetNode = cross ? await officialNodeBinary(arch, work) : process.execPath;
+  const emulator = cross ? findEmulator(arch, targetNode) : undefined;
+  const runTarget =
+    emulator === undefined ? [process.execPath] : emulator.ok ? [...emulator.prefix, targetNode] : undefined;
+  if (emulator?.ok === false) {
+    process.stderr.write(
+      `${name}: built WITHOUT V8 code caches, so it compiles its JavaScript at every start: ${emulator.reason}\n`,
+    );
+  }
 
   const web = join(REPOSITORY, 'apps', 'web', 'dist');
   if (!isWebAppCurrent()) {
@@ -102,8 +119,7 @@ export async function buildExecutable(
   const program = join(work, 'youyou.cjs');
   await writeFile(program, escapeNonAscii(script.text));
   // The main script is loader.ts: it compiles the program, appended after the executable's end
-  // with a code cache made after running its start (code-cache.ts). The cache is V8's, so only
-  // this machine's architecture has one.
+  // with a code cache made after running its start (code-cache.ts), by the target's Node.
   const loaded = await build({
     entryPoints: [join(REPOSITORY, 'deploy/sea/loader.ts')],
     outfile: join(work, 'loader.cjs'),
@@ -113,11 +129,16 @@ export async function buildExecutable(
   if (loader === undefined) throw new Error('esbuild wrote no loader');
   await writeFile(join(work, 'loader.cjs'), loader.text);
   const cache = join(work, 'youyou.cjs.cache');
-  if (!cross) {
+  if (runTarget !== undefined) {
+    const [command = process.execPath, ...prefix] = runTarget;
     execFileSync(
-      process.execPath,
-      [...SEA_EXEC_ARGV, join(REPOSITORY, 'deploy/sea/code-cache.ts'), program, cache],
-      { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] },
+      command,
+      [...prefix, ...SEA_EXEC_ARGV, join(REPOSITORY, 'deploy/sea/code-cache.ts'), program, cache],
+      {
+        cwd: work,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, [CODE_CACHE_NODE]: JSON.stringify(runTarget) },
+      },
     );
   }
 
@@ -128,19 +149,20 @@ export async function buildExecutable(
       output: join(work, 'sea-prep.blob'),
       assets,
       disableExperimentalSEAWarning: true,
-      // V8's code cache is made by this binary's V8 for this CPU; another architecture's binary
-      // would reject it, so a cross build compiles at start instead.
-      useCodeCache: !cross,
+      // V8's code cache is made by the target's V8 for its CPU; a cross build with no emulator
+      // has none, so it compiles at start instead.
+      useCodeCache: runTarget !== undefined,
       execArgv: SEA_EXEC_ARGV,
     }),
   );
-  execFileSync(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')], {
+  const [blobCommand = process.execPath, ...blobPrefix] = runTarget ?? [process.execPath];
+  execFileSync(blobCommand, [...blobPrefix, '--experimental-sea-config', join(work, 'sea-config.json')], {
     stdio: 'inherit',
   });
 
   // Made in the work folder and copied out at the end (see below).
   const injected = join(work, name);
-  await copyFile(cross ? await officialNodeBinary(arch, work) : process.execPath, injected);
+  await copyFile(targetNode, injected);
   await chmod(injected, 0o755);
   const postject = join(dirname(createRequire(import.meta.url).resolve('postject')), 'cli.js');
   execFileSync(
@@ -158,7 +180,7 @@ export async function buildExecutable(
   // After the end, read with read(2) rather than mapped (appended-sections.ts): the program, its
   // code cache, and last the UI pack.
   await appendSection(injected, 'program', await readFile(program));
-  if (!cross) await appendSection(injected, 'codeCache', await readFile(cache));
+  if (runTarget !== undefined) await appendSection(injected, 'codeCache', await readFile(cache));
   await appendPack(injected, pack);
   // A copy, not the file postject wrote: postject writes the whole binary at once, and on Linux
   // 6.16+ (ext4's large folios) a file written or read in big sequential chunks sits in the page
@@ -175,7 +197,13 @@ export async function buildExecutable(
   const checksumFile = `${executable}.sha256`;
   // The `sha256sum -c` format.
   await writeFile(checksumFile, `${sha256}  ${name}\n`);
-  return { executable, checksumFile, sha256, bytes: (await stat(executable)).size };
+  return {
+    executable,
+    checksumFile,
+    sha256,
+    bytes: (await stat(executable)).size,
+    ...(emulator === undefined ? {} : { emulator }),
+  };
 }
 
 /**
@@ -185,6 +213,9 @@ export async function buildExecutable(
  * same flags: V8 rejects a code cache made under others.
  */
 const SEA_EXEC_ARGV = ['--max-semi-space-size=1'];
+
+/** Tells code-cache.ts how to start the target's Node (a JSON command, QEMU's in a cross build). */
+const CODE_CACHE_NODE = 'YOUYOU_CODE_CACHE_NODE';
 
 /** esbuild's options shared by the main script and the lazy packages' chunks. */
 const COMMON_OPTIONS = {

@@ -23,7 +23,12 @@ const dataDirectory = join(folder, 'data');
 const environment = { ...process.env, YOUYOU_HOME: join(folder, 'home'), HOME: join(folder, 'home') };
 // The measured start is on an existing data directory: migrate it first, in another process, so
 // that the migrations' code stays out of the cache.
-execFileSync(process.execPath, [...process.execArgv, program, 'migrate', '--data-dir', dataDirectory], {
+// This Node, started as build.ts started it: under QEMU in a cross build, where the other
+// architecture's binary does not run by itself.
+const [node = process.execPath, ...prefix] = JSON.parse(
+  process.env['YOUYOU_CODE_CACHE_NODE'] ?? JSON.stringify([process.execPath]),
+) as string[];
+execFileSync(node, [...prefix, ...process.execArgv, program, 'migrate', '--data-dir', dataDirectory], {
   env: environment,
   stdio: ['ignore', 'ignore', 'inherit'],
 });

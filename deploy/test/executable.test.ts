@@ -2,7 +2,6 @@
 // fresh HOME; then installed, upgraded over a data directory an older schema made, and a failed
 // upgrade rolled back — through deploy/scripts, with the process managed by pid file (no systemd
 // in a test).
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   cp,
@@ -21,12 +20,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startFakeOpenAI, type FakeServer } from '@youyou/testing';
 import { documentFixtures } from '@youyou/testing/documents';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openBrowser } from '../../e2e/support/browser.ts';
 import { buildExecutable } from '../sea/build.ts';
+import { builtFrom, environment, run } from './run-executable.ts';
 import { api, download, serveExecutable, settledRun } from './workbench-client.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 });
@@ -45,30 +44,6 @@ let executable: string;
 let fake: FakeServer;
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
-
-/** A fresh HOME and nothing of the workspace run (no NODE_OPTIONS). */
-function environment(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' };
-}
-
-async function run(file: string, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(file, argv, {
-      cwd,
-      env,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failed.code === 'number' ? failed.code : 1,
-      stdout: failed.stdout ?? '',
-      stderr: failed.stderr ?? '',
-    };
-  }
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -113,10 +88,20 @@ describe('the single executable, copied alone into an empty folder with a fresh 
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       single_executable: true,
     });
-    expect(manifest['commit']).toMatch(/^[0-9a-f]{40}$|^unknown$/);
     expect(Date.parse(String(manifest['build_date']))).not.toBeNaN();
     expect(manifest['schema_version']).toMatch(/^\d{4}-/);
-    expect(manifest['ui_hash']).toMatch(/^[0-9a-f]{64}$/);
+    expect(manifest['arch']).toBe(process.arch);
+  });
+
+  it('names in its version manifest the commit it was built from and the hash of the UI it embeds', async () => {
+    const home = join(root, 'home-manifest');
+    await mkdir(home);
+    const result = await run(executable, ['version', '--json'], dirname(executable), environment(home));
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = JSON.parse(result.stdout) as Record<string, unknown>;
+    const tree = await builtFrom();
+    expect(manifest['commit']).toBe(tree.commit);
+    expect(manifest['ui_hash']).toBe(tree.uiHash);
   });
 
   it('compiles its program with the code cache the build made by running its start, and V8 accepts it', async () => {

@@ -9,13 +9,17 @@ export interface ServedExecutable {
   stop(): Promise<void>;
 }
 
-/** Starts `<executable> serve` and waits for the login URL it prints. */
+/**
+ * Starts `<executable> serve` and waits for the login URL it prints; `prefix` starts it under an
+ * emulator (deploy/sea/emulator.ts).
+ */
 export async function serveExecutable(
   executable: string,
   argv: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  options: { cwd: string; env: NodeJS.ProcessEnv; prefix?: readonly string[] },
 ): Promise<ServedExecutable> {
-  const child = spawn(executable, ['serve', '--port', '0', ...argv], {
+  const [command = executable, ...leading] = [...(options.prefix ?? []), executable];
+  const child = spawn(command, [...leading, 'serve', '--port', '0', ...argv], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

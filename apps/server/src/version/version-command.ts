@@ -30,6 +30,8 @@ export function versionCommand(
     migrations: MIGRATIONS.map((migration) => migration.name),
     ui_hash: BUILD_MANIFEST?.uiHash ?? null,
     node: process.version,
+    // The CPU the running binary is for: linux-x64 and linux-arm64 executables ship side by side.
+    arch: process.arch,
     single_executable: BUILD_MANIFEST !== undefined,
   };
   io.stdout(`${JSON.stringify(manifest, null, 2)}\n`);
