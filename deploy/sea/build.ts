@@ -314,7 +314,8 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     throw new Error(`--arch is x64 or arm64, not ${values.arch}`);
   }
   const result = await buildExecutable(positionals[0], values.arch);
+  const cached = result.emulator?.ok === false ? ', NO code cache' : '';
   process.stdout.write(
-    `${result.executable}: ${(result.bytes / 1_000_000).toFixed(1)} MB, sha256 ${result.sha256} (${Math.round(performance.now() - started)} ms)\n`,
+    `${result.executable}: ${(result.bytes / 1_000_000).toFixed(1)} MB${cached}, sha256 ${result.sha256} (${Math.round(performance.now() - started)} ms)\n`,
   );
 }
