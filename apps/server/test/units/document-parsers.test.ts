@@ -8,6 +8,7 @@ import {
   type ParserProvider,
   type ParseResult,
 } from '@youyou/contracts';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BUILTIN_PARSERS,
@@ -184,6 +185,17 @@ describe('built-in parsers on files made by real producers', () => {
     ]);
     expect(ofType(document, 'page_break')).toHaveLength(1);
     expect(document.metadata).toMatchObject({ pages: 2, title: 'Annual Summary', author: 'Ada Lovelace' });
+  });
+
+  it('leaves the web DecompressionStream in place after PDFs, also after overlapping ones', async () => {
+    const before = globalThis.DecompressionStream;
+    const documents = await Promise.all([parsed('summary-en.pdf'), parsed('summary-zh.pdf')]);
+    expect(documents.map((document) => document.metadata.pages)).toEqual([2, 1]);
+    expect(globalThis.DecompressionStream).toBe(before);
+    const inflated = new Blob([new Uint8Array(deflateSync('inflated'))])
+      .stream()
+      .pipeThrough(new DecompressionStream('deflate'));
+    expect(await new Response(inflated).text()).toBe('inflated');
   });
 
   it('reads a Chinese PDF through its ToUnicode map', async () => {

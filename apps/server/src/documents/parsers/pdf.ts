@@ -110,6 +110,31 @@ function classify(paragraphs: Paragraph[]): DocumentBlock[] {
   return blocks;
 }
 
+/**
+ * pdf.js 5 inflates every content stream through a web `DecompressionStream` when there is one:
+ * in Node that is a zlib handle, a thread-pool round trip and a web-stream pipe per stream, ~20%
+ * of the CPU time of a 200-page parse (decision 0057). Without the global, pdf.js inflates with
+ * its own synchronous decoder (its fallback for engines without one): the same bytes out.
+ * Hidden only while PDFs are parsed in this thread, counted so that overlapping parses put it
+ * back once, as the same property it was. Parses run in the parse worker threads, where nothing
+ * else uses it; the repository's other code does not use it either.
+ */
+let hiding = 0;
+let hidden: PropertyDescriptor | undefined;
+
+async function withoutDecompressionStream<T>(body: () => Promise<T>): Promise<T> {
+  if (hiding++ === 0) {
+    hidden = Object.getOwnPropertyDescriptor(globalThis, 'DecompressionStream');
+    Reflect.deleteProperty(globalThis, 'DecompressionStream');
+  }
+  try {
+    return await body();
+  } finally {
+    if (--hiding === 0 && hidden !== undefined)
+      Object.defineProperty(globalThis, 'DecompressionStream', hidden);
+  }
+}
+
 function hasPdfHeader(bytes: Uint8Array): boolean {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
   return head.includes('%PDF-');
@@ -127,80 +152,89 @@ export const pdfParser: ParserProvider = {
   source: 'builtin',
   formats: ['pdf'],
   parse: (input, context) =>
-    parseSafely(REF, async () => {
-      const startedAt = Date.now();
-      if (!hasPdfHeader(input.bytes))
-        throw new ParseFailedError('wrong_type', 'The file is not a PDF (it has no %PDF header).');
-      let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-      try {
-        // pdf.js takes ownership of the buffer it is given: hand it a copy.
-        pdf = await getDocumentProxy(new Uint8Array(input.bytes), { verbosity: 0 });
-      } catch (error) {
-        const name = error instanceof Error ? error.name : '';
-        if (name === 'PasswordException')
-          throw new ParseFailedError(
-            'encrypted',
-            'The PDF is protected with a password; remove the password and upload it again.',
-          );
-        throw new ParseFailedError(
-          'corrupt',
-          `pdf.js could not open the file: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      try {
-        const paragraphs: Paragraph[] = [];
-        const warnings: string[] = [];
-        const emptyPages: number[] = [];
-        for (let number = 1; number <= pdf.numPages; number++) {
-          if (context.signal.aborted) throw new ParseFailedError('timeout', 'The parse ran out of time.');
-          context.progress((number - 1) / pdf.numPages, `page ${number} of ${pdf.numPages}`);
-          const page = await pdf.getPage(number);
-          const content = await page.getTextContent();
-          const items: Item[] = [];
-          for (const item of content.items) {
-            if (!('str' in item)) continue;
-            const [a, b, , d, x, y] = item.transform as number[];
-            const size = Math.max(Math.hypot(a ?? 0, b ?? 0), Math.abs(d ?? 0), item.height);
-            items.push({ str: item.str, x: x ?? 0, y: y ?? 0, width: item.width, size, hasEOL: item.hasEOL });
-          }
-          const pageParagraphs = paragraphsOf(linesOf(items), number);
-          if (pageParagraphs.length === 0) emptyPages.push(number);
-          paragraphs.push(...pageParagraphs);
-          page.cleanup();
-        }
-        if (paragraphs.length === 0) {
-          if (await hasImages(pdf))
+    parseSafely(REF, () =>
+      withoutDecompressionStream(async () => {
+        const startedAt = Date.now();
+        if (!hasPdfHeader(input.bytes))
+          throw new ParseFailedError('wrong_type', 'The file is not a PDF (it has no %PDF header).');
+        let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+        try {
+          // pdf.js takes ownership of the buffer it is given: hand it a copy.
+          pdf = await getDocumentProxy(new Uint8Array(input.bytes), { verbosity: 0 });
+        } catch (error) {
+          const name = error instanceof Error ? error.name : '';
+          if (name === 'PasswordException')
             throw new ParseFailedError(
-              'no_text_layer',
-              'The PDF has no text layer: its pages are images (a scan). Text recognition (OCR) or the external parsing service can read it.',
-              { pages: pdf.numPages },
+              'encrypted',
+              'The PDF is protected with a password; remove the password and upload it again.',
             );
-          throw new ParseFailedError('empty', 'The PDF holds no text.', { pages: pdf.numPages });
-        }
-        if (emptyPages.length > 0)
-          warnings.push(
-            `No text on page${emptyPages.length > 1 ? 's' : ''} ${emptyPages.slice(0, 20).join(', ')} (images only?).`,
+          throw new ParseFailedError(
+            'corrupt',
+            `pdf.js could not open the file: ${error instanceof Error ? error.message : String(error)}`,
           );
-        const { info } = await pdf.getMetadata().catch(() => ({ info: {} as Record<string, unknown> }));
-        const facts = info as { Title?: unknown; Author?: unknown };
-        return finishDocument({
-          format: 'pdf',
-          parser: REF,
-          blocks: classify(paragraphs),
-          facts: {
-            title: typeof facts.Title === 'string' ? facts.Title : null,
-            author: typeof facts.Author === 'string' ? facts.Author : null,
-            pages: pdf.numPages,
-          },
-          startedAt,
-          maxBlocks: context.limits.max_blocks,
-          warnings,
-          confidence: emptyPages.length > 0 ? 0.8 : 1,
-        });
-      } finally {
-        await pdf.loadingTask.destroy();
-      }
-    }),
+        }
+        try {
+          const paragraphs: Paragraph[] = [];
+          const warnings: string[] = [];
+          const emptyPages: number[] = [];
+          for (let number = 1; number <= pdf.numPages; number++) {
+            if (context.signal.aborted) throw new ParseFailedError('timeout', 'The parse ran out of time.');
+            context.progress((number - 1) / pdf.numPages, `page ${number} of ${pdf.numPages}`);
+            const page = await pdf.getPage(number);
+            const content = await page.getTextContent();
+            const items: Item[] = [];
+            for (const item of content.items) {
+              if (!('str' in item)) continue;
+              const [a, b, , d, x, y] = item.transform as number[];
+              const size = Math.max(Math.hypot(a ?? 0, b ?? 0), Math.abs(d ?? 0), item.height);
+              items.push({
+                str: item.str,
+                x: x ?? 0,
+                y: y ?? 0,
+                width: item.width,
+                size,
+                hasEOL: item.hasEOL,
+              });
+            }
+            const pageParagraphs = paragraphsOf(linesOf(items), number);
+            if (pageParagraphs.length === 0) emptyPages.push(number);
+            paragraphs.push(...pageParagraphs);
+            page.cleanup();
+          }
+          if (paragraphs.length === 0) {
+            if (await hasImages(pdf))
+              throw new ParseFailedError(
+                'no_text_layer',
+                'The PDF has no text layer: its pages are images (a scan). Text recognition (OCR) or the external parsing service can read it.',
+                { pages: pdf.numPages },
+              );
+            throw new ParseFailedError('empty', 'The PDF holds no text.', { pages: pdf.numPages });
+          }
+          if (emptyPages.length > 0)
+            warnings.push(
+              `No text on page${emptyPages.length > 1 ? 's' : ''} ${emptyPages.slice(0, 20).join(', ')} (images only?).`,
+            );
+          const { info } = await pdf.getMetadata().catch(() => ({ info: {} as Record<string, unknown> }));
+          const facts = info as { Title?: unknown; Author?: unknown };
+          return finishDocument({
+            format: 'pdf',
+            parser: REF,
+            blocks: classify(paragraphs),
+            facts: {
+              title: typeof facts.Title === 'string' ? facts.Title : null,
+              author: typeof facts.Author === 'string' ? facts.Author : null,
+              pages: pdf.numPages,
+            },
+            startedAt,
+            maxBlocks: context.limits.max_blocks,
+            warnings,
+            confidence: emptyPages.length > 0 ? 0.8 : 1,
+          });
+        } finally {
+          await pdf.loadingTask.destroy();
+        }
+      }),
+    ),
 };
 
 async function hasImages(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<boolean> {
