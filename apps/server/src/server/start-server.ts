@@ -497,6 +497,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const profile = await profiles.find(profileId);
         if (profile === undefined) return undefined;
         return {
+          name: profile.name,
           ...(profile.systemPrompt.trim() === '' ? {} : { instructions: profile.systemPrompt }),
           ...('id' in profile.model ? { model_id: profile.model.id } : {}),
           allowTool: (name) => toolDecision(profile.tools, name) !== 'deny',
