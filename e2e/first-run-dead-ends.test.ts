@@ -69,7 +69,7 @@ describe('first-run dead ends', () => {
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     await dialog.getByRole('button', { name: 'Preferences' }).click();
     const row = dialog.locator('[data-setting-key="models.lightweight_fallback"]');
-    const toggle = row.getByRole('switch', { name: 'Use the chat model for lightweight tasks' });
+    const toggle = row.getByLabel('Use the chat model for lightweight tasks');
     await toggle.waitFor({ timeout: STEP_TIMEOUT });
     expect(await toggle.isChecked()).toBe(false);
     await toggle.click();

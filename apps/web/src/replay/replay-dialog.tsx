@@ -80,6 +80,7 @@ function EntryRow({
     <li className={`replay-entry ${entry.kind}${state}`} data-kind={entry.kind}>
       <button
         type="button"
+        className="replay-entry-button"
         aria-current={index === position ? 'step' : undefined}
         data-type={entry.kind === 'event' ? entry.event.type : 'model.call'}
         onClick={() => onSelect(index)}
