@@ -201,7 +201,10 @@ describe('phone and tablet widths', () => {
       }
       // The composer's toolbar fits: nothing runs under the send button.
       const toolbar = page.locator('.composer-toolbar');
-      expect(await toolbar.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      // Polled like the page's overflow: the columns may still be settling after the resize.
+      await expect
+        .poll(() => toolbar.evaluate((element) => element.scrollWidth <= element.clientWidth))
+        .toBe(true);
       await page.screenshot({ path: join(SCREENSHOTS, `layout-${String(width)}.png`) });
 
       await page.getByRole('button', { name: 'Expand sidebar' }).focus();
