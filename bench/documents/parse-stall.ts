@@ -8,6 +8,7 @@
 // thread spent working is a stall of ours, one it spent waiting for a core is the machine's.
 //
 //   node --conditions=@youyou/source --import tsx bench/documents/parse-stall.ts [--rows 200000]
+//     [--database-url postgres://postgres@127.0.0.1:5432/<an empty database>]   (default: SQLite)
 //
 // Prints the largest and p99 gaps and the largest on-CPU gap in ms, parsing and baseline.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,7 +19,9 @@ import { parseArgs } from 'node:util';
 import { startServer } from '@youyou/server';
 import { documentFixtures } from '@youyou/testing/documents';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string', default: '200000' }, 'database-url': { type: 'string' } },
+});
 const fixtures = await documentFixtures({ logRows: Number(values.rows), bombBytes: 230 * 1000 * 1000 });
 const folder = await mkdtemp(join(tmpdir(), 'youyou-bench-stall-'));
 const server = await startServer({
@@ -27,6 +30,7 @@ const server = await startServer({
   dataDirectory: join(folder, 'data'),
   workspaceRoots: [folder],
   logLevel: 'silent',
+  ...(values['database-url'] === undefined ? {} : { databaseUrl: values['database-url'] }),
 });
 const headers = { authorization: `Bearer ${server.token}` };
 
