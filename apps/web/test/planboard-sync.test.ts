@@ -64,6 +64,14 @@ describe('the Plan tab opens with a conversation’s first plan', () => {
     expect(useLayout.getState().activeTab).toBe('artifacts');
   });
 
+  it('when the view has switched to the conversation but the live stream has not refocused yet', () => {
+    const { asLive, emitPlan } = fakeLive();
+    stop = syncPlanboards(asLive, new QueryClient());
+    useNavigation.getState().openConversation('c4');
+    emitPlan('c4', 1);
+    expect(useLayout.getState().activeTab).toBe('plan');
+  });
+
   it('even when the planboard was fetched with that plan before its event arrived', () => {
     const { live, asLive, emitPlan } = fakeLive();
     const queryClient = new QueryClient();

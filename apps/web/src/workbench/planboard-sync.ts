@@ -12,7 +12,8 @@ export function planboardKey(conversationId: string): readonly ['planboard', str
 /**
  * Keeps each conversation's planboard query current from its live `plan.update` / `todo.update`
  * events (each carries the whole list with a version; an older version never overwrites a newer
- * one), and opens the Plan tab the first time a plan arrives in the conversation on screen — or
+ * one), and opens the Plan tab the first time a plan arrives in the conversation on screen (the
+ * view's or the live stream's, whichever switched first) — or
  * when that conversation comes on screen, if its first plan arrived before (a new conversation's
  * first answer can plan before the view has switched to it).
  *
@@ -32,7 +33,11 @@ export function syncPlanboards(live: LiveConversations, queryClient: QueryClient
     if (event.type === 'plan.update') {
       // The conversation's first plan, whether or not the planboard was already fetched with it.
       if (event.payload.version === 1) {
-        if (conversationId === live.focused) useLayout.getState().setActiveTab('plan');
+        // On screen by either account: the view may have navigated before the live stream
+        // refocused, and then no later navigation would open the tab.
+        const onScreen =
+          conversationId === live.focused || conversationId === useNavigation.getState().conversationId;
+        if (onScreen) useLayout.getState().setActiveTab('plan');
         else firstPlanUnseen.add(conversationId);
       }
       if (current !== undefined && current.plan.version >= event.payload.version) return;
